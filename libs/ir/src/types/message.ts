@@ -1,0 +1,59 @@
+import type { Attachment } from './attachment.js';
+
+/** Who said a message. `tool` messages carry one tool result each, linked by `tool_call_id`. */
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+/** A tool call made by an assistant message. `arguments` is JSON text, as providers send it. */
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+  /** Gemini's signature of this `functionCall` part; only the Gemini target emits it. */
+  thoughtSignature?: string;
+}
+
+/** Anthropic-style visible reasoning. */
+export interface ThinkingContent {
+  thinking: string;
+  signature?: string;
+}
+
+/** Opaque, provider-encrypted reasoning; never turned into text. */
+export interface RedactedThinking {
+  data: string;
+}
+
+/**
+ * One message of a conversation. `content` is always a string of text (`''` allowed); media
+ * lives in `attachments`, tool calls in `tool_calls`, reasoning in `thinking`.
+ *
+ * Fields starting with `_` are provider passthrough or markers: targets read the ones they
+ * know and never copy any other field into a payload (output fields are whitelisted).
+ */
+export interface Message {
+  role: Role;
+  content: string;
+  /** Tool name on tool messages. */
+  name?: string;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+  /** Cache the prompt prefix up to and including this message; only Anthropic honours it. */
+  _cache_breakpoint?: boolean;
+  thinking?: ThinkingContent;
+  redacted_thinking?: RedactedThinking;
+  attachments?: Attachment[];
+  /** Raw OpenAI Responses `reasoning` items, re-emitted verbatim by the `openai-responses` target. */
+  _openai_reasoning?: unknown[];
+  /** Gemini's signature of this message's text part, re-emitted by the Gemini target. */
+  _gemini_thought_signature?: string;
+  [key: string]: unknown;
+}
+
+/** A message that may appear after the system prompt. */
+export type HistoryMessage = Message & { role: 'user' | 'assistant' | 'tool' };
+
+/** What every input adapter returns: system messages split off, history sanitised. */
+export interface ParsedMessages {
+  system: Message[];
+  history: HistoryMessage[];
+}

@@ -1,0 +1,49 @@
+/**
+ * The contract between the runtime and a model provider — Flotilla's `LanguageModelV4`.
+ *
+ * The runtime hands an adapter IR messages (system messages included, in order), the tools
+ * the agent equipped and, for structured output, a JSON Schema; the adapter compiles them with
+ * an `@flotilla/ir` target, calls its provider and answers with one IR assistant message plus
+ * usage. Streaming is optional: an adapter that streams reports deltas through `onDelta` and
+ * still resolves with the complete message.
+ */
+import type { FinishReason, Message, TokenUsage, ToolDefinition } from '@flotilla/ir';
+
+export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
+
+/** A JSON Schema the final answer must satisfy (from `promptAgent(zodSchema)`). */
+export interface OutputSchema {
+  /** A short identifier some providers require, e.g. `"result"`. */
+  name: string;
+  jsonSchema: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  messages: Message[];
+  tools?: ToolDefinition[];
+  toolChoice?: ToolChoice;
+  schema?: OutputSchema;
+  signal?: AbortSignal;
+  /** Streaming consumer; when present the adapter should stream and report each delta. */
+  onDelta?: (delta: ModelDelta) => void;
+}
+
+export type ModelDelta =
+  | { type: 'text-delta'; text: string }
+  | { type: 'reasoning-delta'; text: string }
+  | { type: 'tool-call-delta'; index: number; id?: string; name?: string; argumentsDelta?: string };
+
+export interface ModelResponse {
+  /** The assistant turn in IR: text in `content`, calls in `tool_calls`, provider passthrough kept. */
+  message: Message & { role: 'assistant' };
+  usage: TokenUsage;
+  finishReason: FinishReason;
+}
+
+export interface ModelAdapter {
+  /** The model id, e.g. `gpt-4.1-mini`; recorded in events and the conversation header. */
+  readonly id: string;
+  /** The provider, e.g. `openai`, `gemini`, `mock`. */
+  readonly provider: string;
+  generate(request: ModelRequest): Promise<ModelResponse>;
+}

@@ -1,0 +1,129 @@
+/**
+ * Starts a private `redis-server` process on a free loopback port, for tests that need a Redis
+ * of their own: restart and AOF tests, or machines where no `REDIS_URL` is given.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface RedisServerOptions {
+  /** Port to listen on. @default a free port picked by the OS */
+  port?: number;
+  /** Turn on the append-only file so data survives a restart. @default false */
+  appendOnly?: boolean;
+  /** Data directory. @default a fresh temporary directory, removed by `stop()` */
+  dir?: string;
+  /** Binary to run. @default `redis-server` from PATH */
+  binary?: string;
+}
+
+export interface RedisServerProcess {
+  url: string;
+  port: number;
+  dir: string;
+  /** Kills the server with SIGKILL, as a crash would, and starts it again on the same port and dir. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Whether a `redis-server` binary can be run on this machine. */
+export function hasRedisServerBinary(binary = 'redis-server'): boolean {
+  const probe = spawnSync(binary, ['--version'], { stdio: 'ignore' });
+  return probe.status === 0;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => {
+        if (address && typeof address === 'object') resolve(address.port);
+        else reject(new Error('could not read the port of a probe server'));
+      });
+    });
+  });
+}
+
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServerProcess> {
+  const binary = options.binary ?? 'redis-server';
+  const port = options.port ?? (await freePort());
+  const ownsDir = options.dir === undefined;
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'flotilla-redis-'));
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    options.appendOnly ? 'yes' : 'no',
+    '--appendfsync',
+    'always',
+    '--dir',
+    dir,
+    '--maxmemory-policy',
+    'noeviction',
+  ];
+  let child = await launch(binary, args, port);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    dir,
+    async restart() {
+      await kill(child, 'SIGKILL');
+      child = await launch(binary, args, port);
+    },
+    async stop() {
+      await kill(child, 'SIGTERM');
+      if (ownsDir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function launch(binary: string, args: string[], port: number): Promise<ChildProcess> {
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`redis-server on port ${port} did not start:\n${output}`)),
+      10_000,
+    );
+    const onData = () => {
+      if (/Ready to accept connections/i.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited with code ${code} before it was ready:\n${output}`));
+    });
+  });
+  child.removeAllListeners('exit');
+  return child;
+}
+
+async function kill(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
