@@ -1,6 +1,9 @@
 /**
  * @flotilla/runtime — agents as durable BullMQ jobs.
  */
+
+export type { SerializedError } from './errors/serialize-error.js';
+export { deserializeError, isSerializedError, serializeError } from './errors/serialize-error.js';
 export type {
   ModelAdapter,
   ModelDelta,
@@ -10,3 +13,15 @@ export type {
   ToolChoice,
 } from './model/model-adapter.js';
 export { ModelCallError } from './model/model-call-error.js';
+export { ConversationConflictError } from './store/conversation-conflict-error.js';
+export { ConversationCorruptedError } from './store/conversation-corrupted-error.js';
+export type {
+  AppendChange,
+  ConversationHeader,
+  ConversationModel,
+  ConversationStore,
+  LoadConversationOptions,
+  StoredConversation,
+} from './store/conversation-store.js';
+export { ConversationVersionNotFoundError } from './store/conversation-version-not-found-error.js';
+export { InMemoryConversationStore } from './store/in-memory-conversation-store.js';

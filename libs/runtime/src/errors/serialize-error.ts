@@ -1,0 +1,95 @@
+/**
+ * Errors cross process and job boundaries as data. {@link serializeError} turns any thrown
+ * value into a JSON-safe {@link SerializedError}; {@link deserializeError} rebuilds an `Error`
+ * whose `name`, `message`, extra properties and `cause` chain are the original's, so name-based
+ * guards (`XxxError.is(e)`) keep working on the other side. `instanceof` does not survive the
+ * trip: always recognise errors by `name`.
+ */
+
+/** A thrown value as JSON. `data` holds the error's own extra properties (`status`, `path` …). */
+export interface SerializedError {
+  name: string;
+  message: string;
+  stack?: string;
+  data?: Record<string, unknown>;
+  cause?: SerializedError;
+}
+
+/** How deep a `cause` chain is followed; deeper causes are cut (cycles end here too). */
+const MAX_CAUSE_DEPTH = 8;
+const STANDARD_KEYS = new Set(['name', 'message', 'stack', 'cause']);
+
+/**
+ * Turns a thrown value into a {@link SerializedError}. Non-`Error` values become
+ * `{ name: 'NonError', message: String(value) }`; properties that are not JSON
+ * (functions, cycles, BigInt) are left out rather than failing the whole error.
+ */
+export function serializeError(error: unknown, depth = 0): SerializedError {
+  if (!(error instanceof Error)) {
+    return { name: 'NonError', message: describeNonError(error) };
+  }
+  const serialized: SerializedError = { name: error.name, message: error.message };
+  if (error.stack !== undefined) serialized.stack = error.stack;
+  const data = ownData(error);
+  if (data !== undefined) serialized.data = data;
+  if (error.cause !== undefined && depth < MAX_CAUSE_DEPTH) {
+    serialized.cause = serializeError(error.cause, depth + 1);
+  }
+  return serialized;
+}
+
+/**
+ * Rebuilds an `Error` from a {@link SerializedError}: same `name` (an own property, so it is
+ * exact even for names this process has no class for), message, stack, `data` properties copied
+ * onto the error, and `cause` rebuilt recursively.
+ */
+export function deserializeError(serialized: SerializedError): Error {
+  const options = serialized.cause === undefined ? undefined : { cause: deserializeError(serialized.cause) };
+  const error = new Error(serialized.message, options);
+  for (const [key, value] of Object.entries(serialized.data ?? {})) {
+    if (!STANDARD_KEYS.has(key))
+      Object.defineProperty(error, key, { value, enumerable: true, writable: true });
+  }
+  Object.defineProperty(error, 'name', { value: serialized.name, enumerable: false, writable: true });
+  if (serialized.stack !== undefined) error.stack = serialized.stack;
+  return error;
+}
+
+/** `true` when `value` has the shape of a {@link SerializedError} (used when reading from Redis). */
+export function isSerializedError(value: unknown): value is SerializedError {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return typeof candidate.name === 'string' && typeof candidate.message === 'string';
+}
+
+function ownData(error: Error): Record<string, unknown> | undefined {
+  const data: Record<string, unknown> = {};
+  let any = false;
+  for (const key of Object.keys(error)) {
+    if (STANDARD_KEYS.has(key)) continue;
+    const value = toJsonValue((error as unknown as Record<string, unknown>)[key]);
+    if (value === undefined) continue;
+    data[key] = value;
+    any = true;
+  }
+  return any ? data : undefined;
+}
+
+/** A JSON round-trip of `value`, or `undefined` when it has no JSON form. */
+function toJsonValue(value: unknown): unknown {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function describeNonError(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Thrown when a stored conversation fails validation on load (a message that is not valid IR,
+ * a header or version entry that does not parse, a missing media blob). Names the conversation
+ * and, when one message is at fault, its index, so the entry can be inspected or repaired.
+ */
+export class ConversationCorruptedError extends Error {
+  override readonly name = 'ConversationCorruptedError';
+  readonly conversationId: string;
+  /** Index of the faulty message in the message log; `undefined` when the header is at fault. */
+  readonly index: number | undefined;
+
+  constructor(conversationId: string, index: number | undefined, problem: string) {
+    const where = index === undefined ? 'its header' : `message ${index}`;
+    super(
+      `Conversation "${conversationId}" is corrupted at ${where}: ${problem}. ` +
+        'Inspect the stored entry; the conversation cannot be loaded until it is repaired.',
+    );
+    this.conversationId = conversationId;
+    this.index = index;
+  }
+
+  static is(error: unknown): error is ConversationCorruptedError {
+    return error instanceof Error && error.name === 'ConversationCorruptedError';
+  }
+}

@@ -1,0 +1,87 @@
+import { addUsage, emptyUsage, type Message } from '@flotilla/ir';
+import { ConversationConflictError } from './conversation-conflict-error.js';
+import type {
+  AppendChange,
+  ConversationHeader,
+  ConversationStore,
+  LoadConversationOptions,
+  StoredConversation,
+} from './conversation-store.js';
+import { ConversationVersionNotFoundError } from './conversation-version-not-found-error.js';
+
+interface MemoryConversation {
+  messages: Message[];
+  /** `headers[v]` is the header at version v (index 0 = the empty conversation). */
+  headers: ConversationHeader[];
+  appendIds: Set<string>;
+}
+
+/**
+ * A {@link ConversationStore} in process memory with the same semantics as the Redis store:
+ * compare-and-set appends, idempotent `appendId`, every version readable. Values are cloned on
+ * the way in and out, so callers never share objects with the store. Used by embedded mode and
+ * tests; nothing survives the process.
+ */
+export class InMemoryConversationStore implements ConversationStore {
+  readonly #conversations = new Map<string, MemoryConversation>();
+  readonly #now: () => Date;
+
+  /** @param now clock for `createdAt` / `updatedAt`; @default `() => new Date()` */
+  constructor(options: { now?: () => Date } = {}) {
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  async load(
+    conversationId: string,
+    options: LoadConversationOptions = {},
+  ): Promise<StoredConversation | undefined> {
+    const conversation = this.#conversations.get(conversationId);
+    if (!conversation) return undefined;
+    const latest = conversation.headers.length - 1;
+    const version = options.version ?? latest;
+    const header = conversation.headers[version];
+    if (!Number.isInteger(version) || header === undefined) {
+      throw new ConversationVersionNotFoundError(conversationId, version, latest);
+    }
+    return structuredClone({ header, messages: conversation.messages.slice(0, header.messageCount) });
+  }
+
+  async append(conversationId: string, change: AppendChange): Promise<ConversationHeader> {
+    const conversation = this.#conversations.get(conversationId) ?? this.#create(conversationId);
+    const current = conversation.headers.at(-1)!;
+    if (conversation.appendIds.has(change.appendId)) return structuredClone(current);
+    if (current.version !== change.expectedVersion) {
+      throw new ConversationConflictError(conversationId, change.expectedVersion, current.version);
+    }
+    const next: ConversationHeader = {
+      ...current,
+      version: current.version + 1,
+      messageCount: current.messageCount + change.messages.length,
+      system: change.system ?? current.system,
+      usage: change.usage ? addUsage(current.usage, change.usage) : current.usage,
+      updatedAt: this.#now().toISOString(),
+    };
+    const model = change.model ?? current.model;
+    if (model) next.model = model;
+    conversation.messages.push(...structuredClone(change.messages));
+    conversation.headers.push(structuredClone(next));
+    conversation.appendIds.add(change.appendId);
+    if (!this.#conversations.has(conversationId)) this.#conversations.set(conversationId, conversation);
+    return structuredClone(next);
+  }
+
+  #create(conversationId: string): MemoryConversation {
+    const now = this.#now().toISOString();
+    const empty: ConversationHeader = {
+      schemaVersion: 1,
+      conversationId,
+      version: 0,
+      messageCount: 0,
+      system: [],
+      usage: emptyUsage(),
+      createdAt: now,
+      updatedAt: now,
+    };
+    return { messages: [], headers: [empty], appendIds: new Set() };
+  }
+}
