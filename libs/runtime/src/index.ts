@@ -25,3 +25,18 @@ export type {
 } from './store/conversation-store.js';
 export { ConversationVersionNotFoundError } from './store/conversation-version-not-found-error.js';
 export { InMemoryConversationStore } from './store/in-memory-conversation-store.js';
+export type {
+  MockCall,
+  MockCalls,
+  MockCondition,
+  MockModel,
+  MockModelOptions,
+  MockPredicate,
+  MockResponder,
+  MockRuleBuilder,
+  MockStep,
+  MockStepOptions,
+  MockToolCall,
+  MockUsage,
+} from './testing/index.js';
+export { createMockModel, MockModelNoRuleError } from './testing/index.js';

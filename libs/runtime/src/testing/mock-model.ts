@@ -1,0 +1,132 @@
+import type { ModelAdapter, ModelRequest, ModelResponse } from '../model/model-adapter.js';
+import type { MockAction, MockUsage } from './mock-action.js';
+import { performAction, replyText } from './mock-action.js';
+import type { MockCalls } from './mock-call-log.js';
+import { MockCallLog } from './mock-call-log.js';
+import type { MockCondition } from './mock-condition.js';
+import { lastUserText, matchesCondition } from './mock-condition.js';
+import { MockModelNoRuleError } from './mock-model-no-rule-error.js';
+import type { MockRuleBuilder } from './mock-rule-builder.js';
+import { MockRule } from './mock-rule-builder.js';
+import type { MockStep } from './mock-step.js';
+import { stepToAction } from './mock-step.js';
+import { streamResponseDeltas } from './stream-response-deltas.js';
+
+/** Options of {@link createMockModel}. */
+export interface MockModelOptions {
+  /** The adapter id recorded in events and conversation headers. @default 'mock-model' */
+  id?: string;
+}
+
+/**
+ * A scripted {@link ModelAdapter} for tests (provider `mock`). Each call is answered by, in
+ * order: the next unused {@link MockModel.sequence} step; the first registered rule whose
+ * condition matches and that has uses left; the default response; otherwise `generate`
+ * rejects with {@link MockModelNoRuleError}. Responses always carry a finish reason
+ * (`tool_calls` when the answer calls tools, else `stop`); with `onDelta` the answer is also
+ * streamed as deltas before `generate` resolves.
+ */
+export interface MockModel extends ModelAdapter {
+  /** Registers a rule; rules are checked in registration order and are not consumed (see `times`). */
+  when(condition: MockCondition): MockRuleBuilder;
+  /** Queues answers used one per call, in order, before any rule; calling again appends. */
+  sequence(steps: MockStep[]): MockModel;
+  /** The answer when nothing else matches; a non-string value is sent as JSON text. */
+  setDefaultResponse(value: string | object): MockModel;
+  /** Usage reported by answers without their own usage. @default zero tokens */
+  setDefaultUsage(usage: MockUsage): MockModel;
+  /** Every call received, oldest first. */
+  readonly calls: MockCalls;
+  /** Forgets rules, queued steps, defaults and recorded calls. */
+  reset(): void;
+}
+
+/**
+ * Creates a {@link MockModel}. Pass it wherever a model adapter goes
+ * (`createAgent({ model: mock })`, a worker's `models` map).
+ *
+ * @example
+ * const mock = createMockModel();
+ * mock.when({ toolName: 'weather' }).thenCallTools([{ name: 'weather', arguments: { city: 'Oslo' } }]).times(1);
+ * mock.setDefaultResponse({ answer: 'sunny' });
+ */
+export function createMockModel(options: MockModelOptions = {}): MockModel {
+  return new ScriptedMockModel(options.id ?? 'mock-model');
+}
+
+class ScriptedMockModel implements MockModel {
+  readonly provider = 'mock';
+  readonly id: string;
+  private readonly log = new MockCallLog();
+  private rules: MockRule[] = [];
+  private queue: MockAction[] = [];
+  private defaultResponse: MockAction | undefined;
+  private defaultUsage: MockUsage | undefined;
+
+  constructor(id: string) {
+    this.id = id;
+  }
+
+  get calls(): MockCalls {
+    return this.log;
+  }
+
+  when(condition: MockCondition): MockRuleBuilder {
+    const rule = new MockRule(condition);
+    this.rules.push(rule);
+    return rule;
+  }
+
+  sequence(steps: MockStep[]): MockModel {
+    this.queue.push(...steps.map(stepToAction));
+    return this;
+  }
+
+  setDefaultResponse(value: string | object): MockModel {
+    this.defaultResponse = { kind: 'text', text: replyText(value) };
+    return this;
+  }
+
+  setDefaultUsage(usage: MockUsage): MockModel {
+    this.defaultUsage = { ...usage };
+    return this;
+  }
+
+  reset(): void {
+    this.rules = [];
+    this.queue = [];
+    this.defaultResponse = undefined;
+    this.defaultUsage = undefined;
+    this.log.clear();
+  }
+
+  async generate(request: ModelRequest): Promise<ModelResponse> {
+    // An already-cancelled request never reaches the model, so it is not recorded either.
+    request.signal?.throwIfAborted();
+    const call = this.log.record(request);
+    const action = this.pickAction(request);
+    const response = await performAction(action, request, {
+      callIndex: call.index,
+      defaultUsage: this.defaultUsage,
+    });
+    if (request.onDelta) streamResponseDeltas(response, request.onDelta);
+    return response;
+  }
+
+  private pickAction(request: ModelRequest): MockAction {
+    const step = this.queue.shift();
+    if (step) return step;
+    const rule = this.rules.find(
+      (candidate) =>
+        candidate.remaining > 0 &&
+        candidate.action !== undefined &&
+        matchesCondition(candidate.condition, request),
+    );
+    if (rule?.action) {
+      rule.remaining -= 1;
+      return rule.action;
+    }
+    if (this.defaultResponse) return this.defaultResponse;
+    throw new MockModelNoRuleError(lastUserText(request.messages));
+  }
+}
