@@ -44,13 +44,34 @@ export interface Message {
   attachments?: Attachment[];
   /** Raw OpenAI Responses `reasoning` items, re-emitted verbatim by the `openai-responses` target. */
   _openai_reasoning?: unknown[];
+  /**
+   * Raw OpenAI Responses items of types the IR does not model (hosted tool calls such as
+   * `web_search_call`, `item_reference`, MCP / computer items …), kept verbatim on the assistant
+   * message they precede. The `openai-responses` target re-emits them by reference right AFTER
+   * `_openai_reasoning` and before this message's own items; every other target ignores them.
+   */
+  _openai_responses_items?: unknown[];
   /** Gemini's signature of this message's text part, re-emitted by the Gemini target. */
   _gemini_thought_signature?: string;
+  /**
+   * On a `system` message inside `history`: a system message that appeared mid-conversation and
+   * must keep its place (input adapters split off only the LEADING system messages). Targets
+   * that cannot place a system message mid-conversation turn it into user text in place.
+   */
+  _positional?: boolean;
+  /** On a `tool` message: the tool reported failure (Anthropic `is_error: true`). */
+  _tool_error?: boolean;
   [key: string]: unknown;
 }
 
-/** A message that may appear after the system prompt. */
-export type HistoryMessage = Message & { role: 'user' | 'assistant' | 'tool' };
+/**
+ * A message that may appear after the system prompt: user, assistant and tool messages, plus
+ * the system messages that appeared mid-conversation, marked `_positional: true` and kept in
+ * place (leading system messages always go to {@link ParsedMessages.system}).
+ */
+export type HistoryMessage =
+  | (Message & { role: 'user' | 'assistant' | 'tool' })
+  | (Message & { role: 'system'; _positional: true });
 
 /** What every input adapter returns: system messages split off, history sanitised. */
 export interface ParsedMessages {
