@@ -7,5 +7,16 @@
  * history and target together. Pure: no I/O.
  */
 
+export type { CompactOptions, CompactTarget } from './compaction/compact.js';
+export { compact, TOOL_RESULT_CLEARED, TOOL_RESULT_CLEARED_INSTRUCTION } from './compaction/compact.js';
+export type { Turn } from './compaction/group-into-turns.js';
+export { groupIntoTurns } from './compaction/group-into-turns.js';
+export type {
+  SummarizeHistoryOptions,
+  SummarizeHistoryResult,
+  SummarizeRequest,
+  Summarizer,
+} from './compaction/summarize-history.js';
+export { SUMMARY_INSTRUCTIONS, SUMMARY_MARKER, summarizeHistory } from './compaction/summarize-history.js';
 export { IRValidationError } from './errors.js';
 export * from './types/index.js';
