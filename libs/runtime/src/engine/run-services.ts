@@ -1,0 +1,81 @@
+/**
+ * Everything the engine needs from the outside world to execute one run: where to journal
+ * durable effects, where agent memory lives, the conversation store, the event sink, the
+ * model registry and the cancel signal. The worker (H4b) builds Redis-backed services; embedded
+ * mode builds in-memory ones. The engine never touches Redis directly.
+ */
+import type { TokenUsage } from '@flotilla/ir';
+import type { Logger } from 'pino';
+import type { SerializedError } from '../errors/serialize-error.js';
+import type { RunEvent } from '../events/run-event.js';
+import type { ModelAdapter } from '../model/model-adapter.js';
+import type { ConversationStore } from '../store/conversation-store.js';
+
+/**
+ * The kinds of durable effect the journal records. `conversation-load` pins the conversation
+ * version a run started from, so a replay reads the same history even after its own appends.
+ */
+export type JournalEntryKind =
+  | 'model-turn'
+  | 'tool'
+  | 'child'
+  | 'memo'
+  | 'reborn'
+  | 'conversation-load'
+  | 'conversation-append';
+
+/** One durable effect recorded at a deterministic position, e.g. `root/agent:writer:0/g0/model:2`. */
+export interface JournalEntry {
+  kind: JournalEntryKind;
+  /** What was asked (agent id, tool name + args hash, …); replay compares it → NonDeterminismError. */
+  fingerprint: string;
+  outcome: { ok: true; value: unknown /* JSON */ } | { ok: false; error: SerializedError };
+  /** Epoch milliseconds. */
+  at: number;
+}
+
+/** The durable log of one run. */
+export interface RunJournal {
+  /** The whole journal of the run (all generations), keyed by position. */
+  load(): Promise<Map<string, JournalEntry>>;
+  /** Records an entry; the first write at a position wins (HSETNX semantics). */
+  record(position: string, entry: JournalEntry): Promise<void>;
+}
+
+/** `equipMemory` / `equipMemo` values of each agent invocation of the run, keyed by its callPath. */
+export interface RunMemoryStore {
+  load(callPath: string): Promise<Record<string, unknown>>;
+  set(callPath: string, key: string, value: unknown): Promise<void>;
+  clear(callPath: string): Promise<void>;
+}
+
+/** Where run events go. `emit` never blocks the run; `flush` waits for everything emitted so far. */
+export interface RunEventSink {
+  emit(event: RunEvent): void;
+  flush(): Promise<void>;
+}
+
+/** The outside world of one run, handed to {@link executeRun}. */
+export interface RunServices {
+  runId: string;
+  /** When set, `promptChat` loads this conversation's history and appends every turn to it. */
+  conversationId?: string;
+  journal: RunJournal;
+  memory: RunMemoryStore;
+  conversations: ConversationStore;
+  events: RunEventSink;
+  /** Resolves string model ids (`createAgent({ model: 'gpt' })`, createWorker({ models })). */
+  models: ReadonlyMap<string, ModelAdapter>;
+  /** Aborted when the run is cancelled; checked at every durable step. */
+  signal: AbortSignal;
+  /** Scope layers given at submit time (`client.submit(…, { scope })`), outermost first. */
+  scope?: Record<string, unknown>[];
+  logger?: Logger;
+}
+
+/** What a finished run produced. `usage` and `modelCalls` count live model turns only. */
+export interface RunOutcome {
+  output: unknown;
+  usage: TokenUsage;
+  modelCalls: number;
+}

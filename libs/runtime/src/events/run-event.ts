@@ -1,0 +1,140 @@
+/**
+ * Events a run publishes while it executes. Names are noun-verb (`model-turn-end`), a
+ * lifecycle ends with `end`. Every event carries the run id, the time it happened and the
+ * `callPath` of the agent invocation that emitted it (e.g. `root/agent:writer:0`).
+ *
+ * H4b stores them in a capped Redis stream per run; `RunHandle.events()` yields them live.
+ */
+import type { FinishReason, TokenUsage } from '@flotilla/ir';
+import type { SerializedError } from '../errors/serialize-error.js';
+
+/** Fields shared by every {@link RunEvent}. */
+export interface RunEventBase {
+  runId: string;
+  /** Epoch milliseconds. */
+  at: number;
+  /** The agent invocation that emitted the event. */
+  callPath: string;
+}
+
+/** The run began executing (also on every replay after a crash or resume). */
+export interface RunStartEvent extends RunEventBase {
+  type: 'run-start';
+  agentId: string;
+  input: unknown;
+}
+
+/** The run finished; `usage` and `modelCalls` count live (not replayed) model turns. */
+export interface RunEndEvent extends RunEventBase {
+  type: 'run-end';
+  status: 'succeeded' | 'failed' | 'cancelled';
+  output?: unknown;
+  error?: SerializedError;
+  usage: TokenUsage;
+  modelCalls: number;
+}
+
+/** One execution of an agent's handler started (generation 0, then one per reborn). */
+export interface GenerationStartEvent extends RunEventBase {
+  type: 'generation-start';
+  agentId: string;
+  generation: number;
+}
+
+/** A generation ended: the handler returned, returned `reborn()`, or threw. */
+export interface GenerationEndEvent extends RunEventBase {
+  type: 'generation-end';
+  agentId: string;
+  generation: number;
+  endReason: 'return' | 'reborn' | 'error';
+}
+
+/** A model turn is about to be served (live or from the journal). */
+export interface ModelTurnStartEvent extends RunEventBase {
+  type: 'model-turn-start';
+  /** The journal position of the turn. */
+  position: string;
+  turnIndex: number;
+  modelId: string;
+  provider: string;
+}
+
+/** A model turn ended; `replayed` is true when the journal answered and no model was called. */
+export interface ModelTurnEndEvent extends RunEventBase {
+  type: 'model-turn-end';
+  position: string;
+  turnIndex: number;
+  usage: TokenUsage;
+  finishReason: FinishReason;
+  replayed: boolean;
+}
+
+/** The model asked for a tool. */
+export interface ToolCallEvent extends RunEventBase {
+  type: 'tool-call';
+  name: string;
+  args: unknown;
+  toolCallId: string;
+}
+
+/** A tool finished; failures are returned to the model, so `ok: false` does not fail the run. */
+export interface ToolResultEvent extends RunEventBase {
+  type: 'tool-result';
+  name: string;
+  toolCallId: string;
+  ok: boolean;
+  result?: unknown;
+  error?: SerializedError;
+  replayed: boolean;
+}
+
+/** The handler returned `reborn()`; `generation` is the one about to start. */
+export interface RebornEvent extends RunEventBase {
+  type: 'reborn';
+  agentId: string;
+  generation: number;
+}
+
+/** A child agent invocation began; `callPath` is the parent's, `childCallPath` the child's. */
+export interface ChildStartEvent extends RunEventBase {
+  type: 'child-start';
+  agentId: string;
+  childCallPath: string;
+}
+
+/** A child agent invocation settled. */
+export interface ChildEndEvent extends RunEventBase {
+  type: 'child-end';
+  agentId: string;
+  childCallPath: string;
+  ok: boolean;
+  replayed: boolean;
+  error?: SerializedError;
+}
+
+/** Every event a run publishes, discriminated by `type`. */
+export type RunEvent =
+  | RunStartEvent
+  | RunEndEvent
+  | GenerationStartEvent
+  | GenerationEndEvent
+  | ModelTurnStartEvent
+  | ModelTurnEndEvent
+  | ToolCallEvent
+  | ToolResultEvent
+  | RebornEvent
+  | ChildStartEvent
+  | ChildEndEvent;
+
+/** The `type` of every {@link RunEvent}. */
+export type RunEventType = RunEvent['type'];
+
+/** The event of one `type`, e.g. `RunEventOf<'tool-call'>`. */
+export type RunEventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;
+
+/** What an emitter supplies: the event without the fields the engine stamps (`runId`, `at`). */
+export type RunEventInput = RunEvent extends infer E
+  ? E extends RunEvent
+    ? Omit<E, 'runId' | 'at'>
+    : never
+  : never;
