@@ -1,0 +1,23 @@
+/** `createAgent({ model: 'id' })` named a model id that the run's `models` map does not hold. */
+export class ModelRegistryNotFoundError extends Error {
+  override readonly name = 'ModelRegistryNotFoundError';
+  readonly modelId: string;
+  readonly agentId: string;
+  /** The ids that are registered. */
+  readonly availableIds: string[];
+
+  constructor(modelId: string, agentId: string, availableIds: string[]) {
+    const available = availableIds.length === 0 ? '(none)' : availableIds.map((id) => `'${id}'`).join(', ');
+    super(
+      `No model adapter registered for id '${modelId}' (agent: ${agentId}). Registered ids: ${available}. ` +
+        'Add it to the `models` option of createWorker / runAgent.',
+    );
+    this.modelId = modelId;
+    this.agentId = agentId;
+    this.availableIds = availableIds;
+  }
+
+  static is(error: unknown): error is ModelRegistryNotFoundError {
+    return error instanceof Error && error.name === 'ModelRegistryNotFoundError';
+  }
+}

@@ -1,0 +1,19 @@
+/** The engine guard: a generation asked for more model turns than `maxTurnSteps`. */
+export class TurnBudgetExceededError extends Error {
+  override readonly name = 'TurnBudgetExceededError';
+  readonly maxTurnSteps: number;
+  readonly actualTurns: number;
+
+  constructor(maxTurnSteps: number, actualTurns: number) {
+    super(
+      `Turn budget exceeded: this generation already made ${actualTurns} model turn(s), max allowed is ${maxTurnSteps}. ` +
+        'Raise createAgent({ maxTurnSteps }) or split the work with reborn() or child agents.',
+    );
+    this.maxTurnSteps = maxTurnSteps;
+    this.actualTurns = actualTurns;
+  }
+
+  static is(error: unknown): error is TurnBudgetExceededError {
+    return error instanceof Error && error.name === 'TurnBudgetExceededError';
+  }
+}
