@@ -4,6 +4,11 @@
 
 export type { SerializedError } from './errors/serialize-error.js';
 export { deserializeError, isSerializedError, serializeError } from './errors/serialize-error.js';
+export type { FleetMemoEntryKeys, FleetMemoKeys } from './keys.js';
+export { fleetMemoKeys } from './keys.js';
+export type { FleetMemo, FleetMemoGetOptions, FleetMemoOptions } from './memo/fleet-memo.js';
+export { createFleetMemo } from './memo/fleet-memo.js';
+export { FleetMemoValueError } from './memo/fleet-memo-value-error.js';
 export type {
   ModelAdapter,
   ModelDelta,

@@ -48,3 +48,36 @@ export function blobKey(prefix: string, sha256: string): string {
 
 /** Default key prefix; also BullMQ's queue prefix. */
 export const DEFAULT_PREFIX = 'flotilla';
+
+/** Keys of one entry of the fleet memo: one (memo key, epoch, deps hash) triple. */
+export interface FleetMemoEntryKeys {
+  /** The computed value (JSON text), with a TTL. */
+  value: string;
+  /** Single-flight lock: the token of the process computing the value (SET NX PX). */
+  lock: string;
+  /** Pub/sub channel on which the computing process announces it is done. */
+  channel: string;
+}
+
+/** Keys of one fleet memo key (e.g. an MCP `tools/list` cache). */
+export interface FleetMemoKeys {
+  /** Epoch counter; `forceRefresh` increments it, so every entry of older epochs is ignored. */
+  epoch: string;
+  entry(epoch: number, depsHash: string): FleetMemoEntryKeys;
+}
+
+/**
+ * Keys of the fleet-wide memo for `memoKey`. All keys of one memo key share the hash tag
+ * `{m:<memoKey>}`, so epoch, value and lock of one key live in one Redis Cluster slot.
+ */
+export function fleetMemoKeys(prefix: string, memoKey: string): FleetMemoKeys {
+  const base = `${prefix}:memo:{m:${memoKey}}`;
+  return {
+    epoch: `${base}:epoch`,
+    entry: (epoch, depsHash) => ({
+      value: `${base}:value:${epoch}:${depsHash}`,
+      lock: `${base}:lock:${epoch}:${depsHash}`,
+      channel: `${base}:done:${epoch}:${depsHash}`,
+    }),
+  };
+}

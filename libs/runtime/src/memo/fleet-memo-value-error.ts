@@ -1,0 +1,26 @@
+/**
+ * Thrown by the fleet memo when deps or a computed value are not plain JSON (undefined,
+ * functions, symbols, BigInt, NaN/Infinity, class instances such as Date/Map, cycles).
+ * Fleet memo values cross processes through Redis, so only JSON survives the trip.
+ */
+export class FleetMemoValueError extends Error {
+  override readonly name = 'FleetMemoValueError';
+  /** JSON path of the offending value, e.g. `$.tools[2].schema`. */
+  readonly path: string;
+  /** Why the value was rejected, e.g. `undefined`, `class:Date`, `circular reference`. */
+  readonly reason: string;
+
+  constructor(what: string, path: string, reason: string) {
+    super(
+      `Fleet memo ${what} must be plain JSON, but the value at "${path}" is not (${reason}). ` +
+        'Convert it to strings, finite numbers, booleans, null, arrays and plain objects first.',
+    );
+    this.path = path;
+    this.reason = reason;
+  }
+
+  /** Recognises the error by name, so it also works after crossing a process boundary. */
+  static is(error: unknown): error is FleetMemoValueError {
+    return error instanceof Error && error.name === 'FleetMemoValueError';
+  }
+}
