@@ -1,4 +1,11 @@
-import { InMemoryConversationStore } from '@flotilla/runtime';
+import { InMemoryConversationStore, RedisConversationStore } from '@flotilla/runtime';
+import { useRedis } from '../support/redis.js';
 import { describeConversationStore } from './conversation-store-conformance.js';
 
+const redis = useRedis(import.meta.filename);
+
 describeConversationStore('in-memory', () => new InMemoryConversationStore());
+describeConversationStore(
+  'Redis',
+  () => new RedisConversationStore({ redis: redis.redis, prefix: redis.prefix }),
+);

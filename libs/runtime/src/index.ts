@@ -18,6 +18,7 @@ export type {
   ToolChoice,
 } from './model/model-adapter.js';
 export { ModelCallError } from './model/model-call-error.js';
+export { BlobStore } from './store/blob-store.js';
 export { ConversationConflictError } from './store/conversation-conflict-error.js';
 export { ConversationCorruptedError } from './store/conversation-corrupted-error.js';
 export type {
@@ -30,6 +31,11 @@ export type {
 } from './store/conversation-store.js';
 export { ConversationVersionNotFoundError } from './store/conversation-version-not-found-error.js';
 export { InMemoryConversationStore } from './store/in-memory-conversation-store.js';
+export { DEFAULT_BLOB_THRESHOLD_BYTES } from './store/media-blobs.js';
+export {
+  RedisConversationStore,
+  type RedisConversationStoreOptions,
+} from './store/redis-conversation-store.js';
 export type {
   MockCall,
   MockCalls,

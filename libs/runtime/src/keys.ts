@@ -14,6 +14,10 @@ export interface RunKeys {
   record: string;
   /** Cancel flag. */
   cancel: string;
+  /** Set of the callPaths that have a memory hash, so the run's memory can be deleted at its end. */
+  memoryIndex: string;
+  /** `equipMemory` values of one agent invocation: hash of key → JSON. */
+  memoryOf(callPath: string): string;
 }
 
 export interface ConversationKeys {
@@ -23,6 +27,8 @@ export interface ConversationKeys {
   messages: string;
   /** Version index: list where entry v is the message count at version v+1 … see ConversationStore. */
   versions: string;
+  /** Applied append ids: hash of appendId → the version that append produced (idempotency). */
+  appends: string;
 }
 
 export function runKeys(prefix: string, runId: string): RunKeys {
@@ -33,17 +39,29 @@ export function runKeys(prefix: string, runId: string): RunKeys {
     events: `${base}:events`,
     record: `${base}:record`,
     cancel: `${base}:cancel`,
+    memoryIndex: `${base}:memory-index`,
+    memoryOf: (callPath) => `${base}:memory:${callPath}`,
   };
 }
 
 export function conversationKeys(prefix: string, conversationId: string): ConversationKeys {
   const base = `${prefix}:conv:{c:${conversationId}}`;
-  return { header: `${base}:header`, messages: `${base}:messages`, versions: `${base}:versions` };
+  return {
+    header: `${base}:header`,
+    messages: `${base}:messages`,
+    versions: `${base}:versions`,
+    appends: `${base}:appends`,
+  };
 }
 
 /** Content-addressed media blob (sha256 of the bytes); shared by every conversation. */
 export function blobKey(prefix: string, sha256: string): string {
   return `${prefix}:blob:${sha256}`;
+}
+
+/** Pub/sub channel on which cancel requests (a run id per message) reach every worker. */
+export function cancelChannel(prefix: string): string {
+  return `${prefix}:cancel`;
 }
 
 /** Default key prefix; also BullMQ's queue prefix. */

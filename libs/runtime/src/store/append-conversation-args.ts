@@ -1,0 +1,73 @@
+/**
+ * The TypeScript side of `append-conversation-4`: a pure argument builder (testable without
+ * Redis) and the reading of its reply, where return codes become errors through one table.
+ */
+import type { ConversationKeys } from '../keys.js';
+import { ConversationConflictError } from './conversation-conflict-error.js';
+import type { AppendChange } from './conversation-store.js';
+
+/** KEYS and ARGV of one `append-conversation-4` call. */
+export interface ScriptCall {
+  keys: string[];
+  args: string[];
+}
+
+/** Builds KEYS and ARGV; `change.messages` must already have their large media moved to blobs. */
+export function appendConversationArgs(
+  keys: ConversationKeys,
+  conversationId: string,
+  change: AppendChange,
+  now: Date,
+): ScriptCall {
+  return {
+    keys: [keys.header, keys.messages, keys.versions, keys.appends],
+    args: [
+      conversationId,
+      String(change.expectedVersion),
+      change.appendId,
+      now.toISOString(),
+      change.system === undefined ? '' : JSON.stringify(change.system),
+      change.model === undefined
+        ? ''
+        : JSON.stringify({ provider: change.model.provider, id: change.model.id }),
+      change.usage === undefined ? '' : JSON.stringify(change.usage),
+      ...change.messages.map((message) => JSON.stringify(message)),
+    ],
+  };
+}
+
+/** Return codes of `append-conversation-4`. */
+export const AppendConversationCode = { appended: 1, duplicate: 0, conflict: -1 } as const;
+
+/** Negative return code → the error it always means. */
+const appendConversationErrors: Record<
+  number,
+  (conversationId: string, change: AppendChange, detail: unknown) => Error
+> = {
+  [AppendConversationCode.conflict]: (conversationId, change, actualVersion) =>
+    new ConversationConflictError(conversationId, change.expectedVersion, Number(actualVersion)),
+};
+
+/**
+ * Reads the script's reply: the header hash as a field → value record, or throws the error
+ * its return code stands for.
+ */
+export function readAppendConversationReply(
+  reply: unknown,
+  conversationId: string,
+  change: AppendChange,
+): Record<string, string> {
+  const [code, detail] = Array.isArray(reply) ? reply : [];
+  const toError = appendConversationErrors[Number(code)];
+  if (toError) throw toError(conversationId, change, detail);
+  if (!Array.isArray(detail))
+    throw new Error(`append-conversation-4 returned an unexpected reply: ${String(reply)}`);
+  return pairsToRecord(detail as string[]);
+}
+
+/** `['a', '1', 'b', '2']` → `{ a: '1', b: '2' }` (HGETALL inside Lua returns a flat list). */
+export function pairsToRecord(pairs: readonly string[]): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (let index = 0; index + 1 < pairs.length; index += 2) record[pairs[index]!] = pairs[index + 1]!;
+  return record;
+}

@@ -1,0 +1,37 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+/**
+ * One Lua script, run with EVALSHA and loaded with EVAL on a `NOSCRIPT` miss (after a Redis
+ * restart or on a fresh server). `keyCount` is the number of KEYS, which the script file name
+ * carries too (`append-conversation-4`).
+ */
+export class LuaScript {
+  readonly name: string;
+  readonly keyCount: number;
+  readonly source: string;
+  readonly sha1: string;
+
+  constructor(name: string, keyCount: number, source: string) {
+    this.name = name;
+    this.keyCount = keyCount;
+    this.source = source;
+    this.sha1 = createHash('sha1').update(source).digest('hex');
+  }
+
+  /**
+   * Runs the script. Throws when `keys.length` is not `keyCount` (a bug in the argument
+   * builder), or with Redis' error when the script fails.
+   */
+  async run(redis: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    if (keys.length !== this.keyCount) {
+      throw new Error(`Lua script ${this.name} takes ${this.keyCount} keys, got ${keys.length}`);
+    }
+    try {
+      return await redis.evalsha(this.sha1, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return redis.eval(this.source, keys.length, ...keys, ...args);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import { LuaScript } from '../lua-script.js';
+
+/** See the header of the script. Argument builder: `appendConversationArgs`. */
+export const appendConversationScript = new LuaScript(
+  'append-conversation-4',
+  4,
+  `--[[
+  Appends one turn to a conversation: compare-and-set on the version, idempotent by appendId.
+  Writes only the new messages and one small version entry, so the bytes written per turn do
+  not grow with the length of the conversation.
+
+  Input:
+    KEYS[1] header    hash: schemaVersion, conversationId, version, messageCount, system,
+                      systemAt, model, usage, createdAt, updatedAt
+    KEYS[2] messages  list of message JSON; entry i is message i
+    KEYS[3] versions  list of version entry JSON; entry v-1 describes version v
+    KEYS[4] appends   hash: appendId -> version that append produced
+
+    ARGV[1] conversationId
+    ARGV[2] expectedVersion
+    ARGV[3] appendId
+    ARGV[4] now, ISO 8601
+    ARGV[5] system prompt JSON, or '' to keep the current one
+    ARGV[6] model JSON, or '' to keep the current one
+    ARGV[7] usage JSON of this turn (added to the totals), or '' for none
+    ARGV[8..] one message JSON per slot
+
+  Output:
+    { 1, header }   appended; header = the new header as HGETALL field/value pairs
+    { 0, header }   appendId was applied before; the current header, nothing written
+    { -1, version } conflict: the stored version is not expectedVersion
+]]
+local headerKey, messagesKey, versionsKey, appendsKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local conversationId, appendId, now = ARGV[1], ARGV[3], ARGV[4]
+local system, model, turnUsage = ARGV[5], ARGV[6], ARGV[7]
+
+if redis.call('HEXISTS', appendsKey, appendId) == 1 then
+  return { 0, redis.call('HGETALL', headerKey) }
+end
+
+local version = tonumber(redis.call('HGET', headerKey, 'version') or '0')
+if version ~= tonumber(ARGV[2]) then
+  return { -1, version }
+end
+
+if version == 0 then
+  redis.call('HSET', headerKey, 'schemaVersion', 1, 'conversationId', conversationId,
+    'createdAt', now, 'system', '[]', 'systemAt', 0, 'messageCount', 0,
+    'usage', '{"promptTokens":0,"completionTokens":0,"totalTokens":0}')
+end
+
+local nextVersion = version + 1
+local entrySystem = ''
+if system ~= '' and system ~= redis.call('HGET', headerKey, 'system') then
+  redis.call('HSET', headerKey, 'system', system, 'systemAt', nextVersion)
+  entrySystem = ',"system":' .. system
+end
+if model ~= '' then
+  redis.call('HSET', headerKey, 'model', model)
+end
+
+local usage = redis.call('HGET', headerKey, 'usage')
+if turnUsage ~= '' then
+  local total, turn = cjson.decode(usage), cjson.decode(turnUsage)
+  total.promptTokens = (total.promptTokens or 0) + (turn.promptTokens or 0)
+  total.completionTokens = (total.completionTokens or 0) + (turn.completionTokens or 0)
+  total.totalTokens = (total.totalTokens or 0) + (turn.totalTokens or 0)
+  if type(turn.details) == 'table' then
+    if type(total.details) ~= 'table' then total.details = {} end
+    for name, count in pairs(turn.details) do
+      total.details[name] = (total.details[name] or 0) + count
+    end
+  end
+  usage = cjson.encode(total)
+end
+
+for index = 8, #ARGV do
+  redis.call('RPUSH', messagesKey, ARGV[index])
+end
+local messageCount = tonumber(redis.call('HGET', headerKey, 'messageCount')) + (#ARGV - 7)
+local systemAt = redis.call('HGET', headerKey, 'systemAt')
+local currentModel = redis.call('HGET', headerKey, 'model')
+local entryModel = ''
+if currentModel then entryModel = ',"model":' .. currentModel end
+
+redis.call('HSET', headerKey, 'version', nextVersion, 'messageCount', messageCount,
+  'usage', usage, 'updatedAt', now)
+redis.call('RPUSH', versionsKey, '{"messageCount":' .. messageCount .. ',"systemAt":' .. systemAt ..
+  ',"updatedAt":"' .. now .. '","usage":' .. usage .. entryModel .. entrySystem .. '}')
+redis.call('HSET', appendsKey, appendId, nextVersion)
+return { 1, redis.call('HGETALL', headerKey) }
+`,
+);

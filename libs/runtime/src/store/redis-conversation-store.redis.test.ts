@@ -1,0 +1,136 @@
+/**
+ * Tests that read the Redis key layout of the conversation store directly: bytes written per
+ * turn, blobs, hash tags and what a corrupted entry does. Behaviour through the public
+ * contract is tested for every store in `test/runtime/conversation-store-conformance.ts`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Message } from '@flotilla/ir';
+import { describe, expect, it } from 'vitest';
+import { useRedis } from '../../../../test/support/redis.js';
+import { blobKey, conversationKeys } from '../keys.js';
+import { BlobStore } from './blob-store.js';
+import { ConversationCorruptedError } from './conversation-corrupted-error.js';
+import { RedisConversationStore } from './redis-conversation-store.js';
+
+const fixture = useRedis(import.meta.filename);
+const store = () =>
+  new RedisConversationStore({ redis: fixture.redis, prefix: fixture.prefix, blobThresholdBytes: 1024 });
+const user = (content: string): Message => ({ role: 'user', content });
+
+/** Sizes of everything one append wrote: its message, its version entry and the header. */
+async function writtenAt(id: string, version: number): Promise<number[]> {
+  const keys = conversationKeys(fixture.prefix, id);
+  const entry = await fixture.redis.lindex(keys.versions, version - 1);
+  const message = await fixture.redis.lindex(keys.messages, version - 1);
+  const header = Object.values(await fixture.redis.hgetall(keys.header)).join('');
+  return [entry?.length ?? 0, message?.length ?? 0, header.length];
+}
+
+describe('RedisConversationStore layout', () => {
+  it('keeps every key of a conversation under one hash tag', async () => {
+    const id = `c-${randomUUID()}`;
+    await store().append(id, { expectedVersion: 0, appendId: 'a', messages: [user('x')] });
+    const keys = await fixture.redis.keys(`${fixture.prefix}:conv:*${id}*`);
+    expect(keys.length).toBe(4);
+    for (const key of keys) expect(key).toContain(`{c:${id}}`);
+  });
+
+  it('writes the same amount per turn however long the conversation already is', async () => {
+    const id = `c-${randomUUID()}`;
+    const conversations = store();
+    // Versions 10 and 99 have as many digits, so equal sizes mean nothing grew with length.
+    const sizes: Record<number, number[]> = {};
+    for (let version = 1; version <= 99; version++) {
+      await conversations.append(id, {
+        expectedVersion: version - 1,
+        appendId: `turn-${version}`,
+        messages: [user(`question ${version % 10}`)],
+        system: [{ role: 'system', content: 'a fairly long system prompt '.repeat(20) }],
+      });
+      if (version === 10 || version === 99) sizes[version] = await writtenAt(id, version);
+    }
+    expect(sizes[99]).toEqual(sizes[10]);
+    expect(await fixture.redis.llen(conversationKeys(fixture.prefix, id).messages)).toBe(99);
+  });
+
+  it('stores the system prompt in a version entry only when it changes', async () => {
+    const id = `c-${randomUUID()}`;
+    const conversations = store();
+    const system: Message[] = [{ role: 'system', content: 'stay' }];
+    await conversations.append(id, { expectedVersion: 0, appendId: 'a', messages: [user('1')], system });
+    await conversations.append(id, { expectedVersion: 1, appendId: 'b', messages: [user('2')], system });
+    const entries = await fixture.redis.lrange(conversationKeys(fixture.prefix, id).versions, 0, -1);
+    expect(entries.map((entry) => 'system' in JSON.parse(entry))).toEqual([true, false]);
+  });
+
+  it('moves large media to a content-addressed blob and restores it on load', async () => {
+    const id = `c-${randomUUID()}`;
+    const bytes = Buffer.alloc(4096, 7);
+    const base64 = bytes.toString('base64');
+    const messages: Message[] = [
+      {
+        role: 'user',
+        content: 'raw',
+        attachments: [{ mediaType: 'image/png', data: base64, source: 'base64' }],
+      },
+      {
+        role: 'user',
+        content: 'url',
+        attachments: [{ mediaType: 'image/png', data: `data:image/png;base64,${base64}` }],
+      },
+      { role: 'user', content: 'small', attachments: [{ mediaType: 'image/png', data: 'aGk=' }] },
+    ];
+    await store().append(id, { expectedVersion: 0, appendId: 'a', messages });
+    const sha256 = BlobStore.hash(bytes);
+    expect(await fixture.redis.exists(blobKey(fixture.prefix, sha256))).toBe(1);
+    const stored = await fixture.redis.lrange(conversationKeys(fixture.prefix, id).messages, 0, -1);
+    expect(stored[0]).not.toContain(base64);
+    expect(stored[1]).not.toContain(base64);
+    expect(stored[0]).toContain(sha256);
+    expect(stored[2]).toContain('aGk=');
+    expect((await store().load(id))?.messages).toEqual(messages);
+  });
+
+  describe('when a stored entry is corrupted', () => {
+    it('fails the load with ConversationCorruptedError naming the message index', async () => {
+      const id = `c-${randomUUID()}`;
+      await store().append(id, {
+        expectedVersion: 0,
+        appendId: 'a',
+        messages: [user('ok'), user('bad soon')],
+      });
+      await fixture.redis.lset(conversationKeys(fixture.prefix, id).messages, 1, '{"role":"wizard"');
+      const error = await store()
+        .load(id)
+        .catch((caught: unknown) => caught);
+      expect(ConversationCorruptedError.is(error)).toBe(true);
+      expect(error).toMatchObject({ conversationId: id, index: 1 });
+    });
+
+    it('names the message whose media blob is gone', async () => {
+      const id = `c-${randomUUID()}`;
+      const data = Buffer.alloc(2048, 3).toString('base64');
+      await store().append(id, {
+        expectedVersion: 0,
+        appendId: 'a',
+        messages: [
+          user('x'),
+          { role: 'user', content: 'img', attachments: [{ mediaType: 'image/png', data }] },
+        ],
+      });
+      await fixture.redis.del(blobKey(fixture.prefix, BlobStore.hash(Buffer.from(data, 'base64'))));
+      await expect(store().load(id)).rejects.toMatchObject({ name: 'ConversationCorruptedError', index: 1 });
+    });
+
+    it('reports a header that does not parse', async () => {
+      const id = `c-${randomUUID()}`;
+      await store().append(id, { expectedVersion: 0, appendId: 'a', messages: [user('x')] });
+      await fixture.redis.hset(conversationKeys(fixture.prefix, id).header, 'usage', 'not json');
+      await expect(store().load(id)).rejects.toMatchObject({
+        name: 'ConversationCorruptedError',
+        index: undefined,
+        message: expect.stringContaining('usage'),
+      });
+    });
+  });
+});

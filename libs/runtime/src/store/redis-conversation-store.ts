@@ -1,0 +1,198 @@
+import { emptyUsage, type Message } from '@flotilla/ir';
+import type { Redis } from 'ioredis';
+import { type ConversationKeys, conversationKeys, DEFAULT_PREFIX } from '../keys.js';
+import { appendConversationArgs, readAppendConversationReply } from './append-conversation-args.js';
+import { BlobStore } from './blob-store.js';
+import { ConversationCorruptedError } from './conversation-corrupted-error.js';
+import type {
+  AppendChange,
+  ConversationHeader,
+  ConversationStore,
+  LoadConversationOptions,
+  StoredConversation,
+} from './conversation-store.js';
+import { ConversationVersionNotFoundError } from './conversation-version-not-found-error.js';
+import { appendConversationScript } from './lua/append-conversation-4.lua.js';
+import { DEFAULT_BLOB_THRESHOLD_BYTES, offloadMedia, restoreMedia } from './media-blobs.js';
+import {
+  describeIssues,
+  type HeaderFields,
+  headerFieldsSchema,
+  parseJson,
+  parseStoredMessage,
+  versionEntrySchema,
+} from './stored-conversation-schema.js';
+
+/** Options of {@link RedisConversationStore}. */
+export interface RedisConversationStoreOptions {
+  /** A connection the store uses and does not close. */
+  redis: Redis;
+  /** Key prefix. @default DEFAULT_PREFIX (`flotilla`) */
+  prefix?: string;
+  /** Inline attachment `data` longer than this moves to a blob. @default 65536 */
+  blobThresholdBytes?: number;
+  /** Clock for timestamps. @default () => new Date() */
+  now?: () => Date;
+}
+
+/**
+ * The {@link ConversationStore} in Redis (ARCHITECTURE.md §3). Per conversation, under one
+ * hash tag: a header hash (latest version), an append-only message list, a versions list (one
+ * small entry per version: message count, usage totals, model, timestamp, and the system
+ * prompt when it changed) and an applied-append-id hash. An append is one Lua script
+ * (`append-conversation-4`); a load validates everything it reads.
+ */
+export class RedisConversationStore implements ConversationStore {
+  readonly #redis: Redis;
+  readonly #prefix: string;
+  readonly #blobs: BlobStore;
+  readonly #blobThresholdBytes: number;
+  readonly #now: () => Date;
+
+  constructor(options: RedisConversationStoreOptions) {
+    this.#redis = options.redis;
+    this.#prefix = options.prefix ?? DEFAULT_PREFIX;
+    this.#blobs = new BlobStore(options.redis, this.#prefix);
+    this.#blobThresholdBytes = options.blobThresholdBytes ?? DEFAULT_BLOB_THRESHOLD_BYTES;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  async load(
+    conversationId: string,
+    options: LoadConversationOptions = {},
+  ): Promise<StoredConversation | undefined> {
+    const keys = conversationKeys(this.#prefix, conversationId);
+    const fields = await this.#redis.hgetall(keys.header);
+    if (Object.keys(fields).length === 0) return undefined;
+    const latest = parseHeader(conversationId, fields);
+    const version = options.version ?? latest.version;
+    if (!Number.isInteger(version) || version < 0 || version > latest.version) {
+      throw new ConversationVersionNotFoundError(conversationId, version, latest.version);
+    }
+    const header =
+      version === latest.version ? toHeader(latest) : await this.#headerAt(keys, toHeader(latest), version);
+    const messages = await this.#loadMessages(keys, conversationId, header.messageCount);
+    return { header, messages };
+  }
+
+  async append(conversationId: string, change: AppendChange): Promise<ConversationHeader> {
+    const keys = conversationKeys(this.#prefix, conversationId);
+    // Blobs are written before the script: they are content-addressed, so a lost race leaves
+    // at most an unreferenced blob, never a reference to missing bytes.
+    const messages = await offloadMedia(change.messages, this.#blobs, this.#blobThresholdBytes);
+    const call = appendConversationArgs(keys, conversationId, { ...change, messages }, this.#now());
+    const reply = await appendConversationScript.run(this.#redis, call.keys, call.args);
+    return toHeader(parseHeader(conversationId, readAppendConversationReply(reply, conversationId, change)));
+  }
+
+  /** The header as it was at `version` (older than the latest), rebuilt from the versions list. */
+  async #headerAt(
+    keys: ConversationKeys,
+    latest: ConversationHeader,
+    version: number,
+  ): Promise<ConversationHeader> {
+    const base = {
+      schemaVersion: 1 as const,
+      conversationId: latest.conversationId,
+      createdAt: latest.createdAt,
+    };
+    if (version === 0) {
+      return {
+        ...base,
+        version: 0,
+        messageCount: 0,
+        system: [],
+        usage: emptyUsage(),
+        updatedAt: latest.createdAt,
+      };
+    }
+    const entry = await this.#versionEntry(keys, latest.conversationId, version);
+    let system: Message[] = [];
+    if (entry.systemAt === version) system = (entry.system ?? []) as Message[];
+    else if (entry.systemAt > 0) {
+      system = ((await this.#versionEntry(keys, latest.conversationId, entry.systemAt)).system ??
+        []) as Message[];
+    }
+    const header: ConversationHeader = {
+      ...base,
+      version,
+      messageCount: entry.messageCount,
+      system,
+      usage: entry.usage,
+      updatedAt: entry.updatedAt,
+    };
+    if (entry.model) header.model = entry.model;
+    return header;
+  }
+
+  async #versionEntry(keys: ConversationKeys, conversationId: string, version: number) {
+    const text = await this.#redis.lindex(keys.versions, version - 1);
+    const parsed = versionEntrySchema.safeParse(text === null ? undefined : parseJson(text));
+    if (!parsed.success) {
+      const problem = text === null ? 'missing' : describeIssues(parsed.error);
+      throw new ConversationCorruptedError(
+        conversationId,
+        undefined,
+        `version entry ${version} is ${problem}`,
+      );
+    }
+    return parsed.data;
+  }
+
+  async #loadMessages(keys: ConversationKeys, conversationId: string, count: number): Promise<Message[]> {
+    if (count === 0) return [];
+    const texts = await this.#redis.lrange(keys.messages, 0, count - 1);
+    if (texts.length < count) {
+      throw new ConversationCorruptedError(
+        conversationId,
+        texts.length,
+        `missing (header counts ${count} messages)`,
+      );
+    }
+    return Promise.all(
+      texts.map(async (text, index) => {
+        const parsed = parseStoredMessage(text);
+        if (!parsed.ok) throw new ConversationCorruptedError(conversationId, index, parsed.problem);
+        try {
+          return await restoreMedia(parsed.message, this.#blobs);
+        } catch (error) {
+          throw new ConversationCorruptedError(conversationId, index, (error as Error).message);
+        }
+      }),
+    );
+  }
+}
+
+function parseHeader(conversationId: string, fields: Record<string, string>): HeaderFields {
+  const candidate = {
+    schemaVersion: Number(fields.schemaVersion),
+    conversationId: fields.conversationId,
+    version: Number(fields.version),
+    messageCount: Number(fields.messageCount),
+    systemAt: Number(fields.systemAt),
+    system: parseJson(fields.system ?? ''),
+    model: fields.model === undefined ? undefined : parseJson(fields.model),
+    usage: parseJson(fields.usage ?? ''),
+    createdAt: fields.createdAt,
+    updatedAt: fields.updatedAt,
+  };
+  const parsed = headerFieldsSchema.safeParse(candidate);
+  if (!parsed.success)
+    throw new ConversationCorruptedError(conversationId, undefined, describeIssues(parsed.error));
+  return parsed.data;
+}
+
+function toHeader(fields: HeaderFields): ConversationHeader {
+  const header: ConversationHeader = {
+    schemaVersion: 1,
+    conversationId: fields.conversationId,
+    version: fields.version,
+    messageCount: fields.messageCount,
+    system: fields.system as Message[],
+    usage: fields.usage,
+    createdAt: fields.createdAt,
+    updatedAt: fields.updatedAt,
+  };
+  if (fields.model) header.model = fields.model;
+  return header;
+}
