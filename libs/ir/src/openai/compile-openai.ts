@@ -1,0 +1,139 @@
+import { degradePrefill } from '../shared/prefill.js';
+import { type ThinkingAsTextOptions, textWithThinking } from '../shared/thinking-as-text.js';
+import { toolMessageRunEnd } from '../shared/tool-message-run.js';
+import { WarningSink } from '../shared/warning-sink.js';
+import type { Message } from '../types/message.js';
+import type { CompileContext, CompileMeta, ITargetAdapter, TargetPayload } from '../types/target-adapter.js';
+import { toOpenAIContentPart } from './openai-attachment-part.js';
+import { toOpenAITools } from './openai-tools.js';
+import type {
+  OpenAIAssistantMessageParam,
+  OpenAIChatMessageParam,
+  OpenAIFunctionTool,
+  OpenAIUserContentPart,
+} from './openai-wire.js';
+
+/** What the `openai` target produces: the arguments of `chat.completions.create`. */
+export interface OpenAIPayload extends TargetPayload {
+  messages: OpenAIChatMessageParam[];
+  /** Present only when the compile context had tools. */
+  tools?: OpenAIFunctionTool[];
+  meta: CompileMeta;
+}
+
+/** Options of {@link OpenAIAdapter}. */
+export interface OpenAIAdapterOptions extends ThinkingAsTextOptions {}
+
+/** Sent as a tool message's text when the tool returned only media, which follows as a user message. */
+export const TOOL_MEDIA_FOLLOWS_TEXT = '[The tool returned media; it follows in the next message.]';
+
+/**
+ * Compiles IR into an OpenAI Chat Completions payload.
+ *
+ * - System messages stay inline, in order. Cache breakpoints, thinking, `_openai_reasoning` and
+ *   Gemini signatures are stripped by design (thinking can be kept as text, see
+ *   {@link ThinkingAsTextOptions}).
+ * - A trailing assistant message without tool calls (a prefill) becomes a `[System Note]`
+ *   instruction at the end of the last user (or system) text.
+ * - Tool results become `tool` messages. Tool messages take only text, so media in a tool
+ *   result is moved into one user message right after the run of tool messages (the tool
+ *   message then says {@link TOOL_MEDIA_FOLLOWS_TEXT} when it had no text).
+ * - Attachments on user messages become content parts (see `toOpenAIContentPart`); on system
+ *   and assistant messages they are dropped with an `attachment-unsupported` warning.
+ * - Output fields are whitelisted: nothing else of a message reaches the payload.
+ *
+ * Never throws on well-typed IR; degradations go to `context.onWarning` (else `console.warn`)
+ * and to `meta.warnings`.
+ */
+export class OpenAIAdapter implements ITargetAdapter<OpenAIPayload> {
+  readonly #options: OpenAIAdapterOptions;
+
+  /** @param options `preserveThinkingAsText` @default false */
+  constructor(options: OpenAIAdapterOptions = {}) {
+    this.#options = { ...options };
+  }
+
+  compile(messages: Message[], context?: CompileContext): OpenAIPayload {
+    const sink = new WarningSink('openai', context);
+    const prepared = degradePrefill(messages, sink, { roles: ['user', 'system'] });
+    const output: OpenAIChatMessageParam[] = [];
+    if (prepared.unplacedInstruction) output.push({ role: 'system', content: prepared.unplacedInstruction });
+    const list = prepared.messages;
+    for (let index = 0; index < list.length; ) {
+      if (list[index]!.role === 'tool') {
+        const end = toolMessageRunEnd(list, index);
+        output.push(...this.#toolRun(list, index, end, sink));
+        index = end;
+      } else {
+        output.push(this.#message(list[index]!, index, sink));
+        index++;
+      }
+    }
+    const payload: OpenAIPayload = { messages: output, meta: { warnings: sink.warnings } };
+    if (context?.tools && context.tools.length > 0) payload.tools = toOpenAITools(context.tools);
+    return payload;
+  }
+
+  #message(message: Message, index: number, sink: WarningSink): OpenAIChatMessageParam {
+    switch (message.role) {
+      case 'user':
+        return { role: 'user', content: userContent(message, index, sink) };
+      case 'assistant':
+        return this.#assistant(message, index, sink);
+      default:
+        dropAttachments(message, index, sink);
+        return { role: 'system', content: message.content };
+    }
+  }
+
+  #assistant(message: Message, index: number, sink: WarningSink): OpenAIAssistantMessageParam {
+    dropAttachments(message, index, sink);
+    const result: OpenAIAssistantMessageParam = {
+      role: 'assistant',
+      content: textWithThinking(message, index, this.#options, sink),
+    };
+    if (message.tool_calls && message.tool_calls.length > 0) {
+      result.tool_calls = message.tool_calls.map((call) => ({
+        id: call.id,
+        type: 'function',
+        function: { name: call.function.name, arguments: call.function.arguments },
+      }));
+    }
+    return result;
+  }
+
+  /** Tool messages of `list[start..end)`, then one user message with all their media. */
+  #toolRun(list: Message[], start: number, end: number, sink: WarningSink): OpenAIChatMessageParam[] {
+    const output: OpenAIChatMessageParam[] = [];
+    const media: OpenAIUserContentPart[] = [];
+    for (let index = start; index < end; index++) {
+      const message = list[index]!;
+      const attachments = message.attachments ?? [];
+      for (const attachment of attachments) media.push(toOpenAIContentPart(attachment, sink, index));
+      const content =
+        message.content === '' && attachments.length > 0 ? TOOL_MEDIA_FOLLOWS_TEXT : message.content;
+      output.push({ role: 'tool', tool_call_id: message.tool_call_id ?? '', content });
+    }
+    if (media.length > 0) output.push({ role: 'user', content: media });
+    return output;
+  }
+}
+
+function userContent(message: Message, index: number, sink: WarningSink): string | OpenAIUserContentPart[] {
+  const attachments = message.attachments ?? [];
+  if (attachments.length === 0) return message.content;
+  const parts: OpenAIUserContentPart[] =
+    message.content === '' ? [] : [{ type: 'text', text: message.content }];
+  for (const attachment of attachments) parts.push(toOpenAIContentPart(attachment, sink, index));
+  return parts;
+}
+
+function dropAttachments(message: Message, index: number, sink: WarningSink): void {
+  const count = message.attachments?.length ?? 0;
+  if (count === 0) return;
+  sink.warn(
+    'attachment-unsupported',
+    `${count} attachment(s) on a ${message.role} message dropped: only user messages take media`,
+    index,
+  );
+}

@@ -1,0 +1,10 @@
+import { OpenAIAdapter } from '../openai/compile-openai.js';
+import type { AdapterRegistry } from './adapter-registry.js';
+
+/** The source id the built-in targets are registered under. */
+export const BUILTIN_SOURCE_ID = 'builtin';
+
+/** Registers a fresh instance of every built-in target under {@link BUILTIN_SOURCE_ID}. */
+export function registerBuiltinAdapters(registry: AdapterRegistry): AdapterRegistry {
+  return registry.register('openai', new OpenAIAdapter(), BUILTIN_SOURCE_ID);
+}

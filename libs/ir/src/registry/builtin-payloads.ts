@@ -1,0 +1,9 @@
+import type { OpenAIPayload } from '../openai/compile-openai.js';
+
+/**
+ * The payload type of each built-in target name. `compile({ target: 'openai' })` and
+ * `getAdapter('openai')` are typed from this map, also after the name was re-registered.
+ */
+export interface BuiltinPayloads {
+  openai: OpenAIPayload;
+}
