@@ -1,10 +1,13 @@
+import { AnthropicAdapter } from '../anthropic/compile-anthropic.js';
 import { OpenAIAdapter } from '../openai/compile-openai.js';
 import type { AdapterRegistry } from './adapter-registry.js';
 
 /** The source id the built-in targets are registered under. */
 export const BUILTIN_SOURCE_ID = 'builtin';
 
-/** Registers a fresh instance of every built-in target under {@link BUILTIN_SOURCE_ID}. */
+/** Registers a fresh instance of every built-in target under {@link BUILTIN_SOURCE_ID}, in a fixed order. */
 export function registerBuiltinAdapters(registry: AdapterRegistry): AdapterRegistry {
-  return registry.register('openai', new OpenAIAdapter(), BUILTIN_SOURCE_ID);
+  return registry
+    .register('openai', new OpenAIAdapter(), BUILTIN_SOURCE_ID)
+    .register('anthropic', new AnthropicAdapter(), BUILTIN_SOURCE_ID);
 }

@@ -1,3 +1,4 @@
+import type { AnthropicPayload } from '../anthropic/compile-anthropic.js';
 import type { OpenAIPayload } from '../openai/compile-openai.js';
 
 /**
@@ -6,4 +7,5 @@ import type { OpenAIPayload } from '../openai/compile-openai.js';
  */
 export interface BuiltinPayloads {
   openai: OpenAIPayload;
+  anthropic: AnthropicPayload;
 }
