@@ -79,13 +79,15 @@ function readItem(value: unknown, path: string, walk: Walk): void {
       walk.reasoning.push(item);
       return;
     case 'function_call':
-      return addCall(readFunctionCall(item, path), walk);
+      addCall(readFunctionCall(item, path), walk);
+      return;
     case 'function_call_output':
       walk.outputs.set(expectString(item.call_id, inputPath(path, 'call_id')), readOutput(item, path));
       walk.open = undefined;
       return;
     case 'message':
-      return readMessage(item, path, walk);
+      readMessage(item, path, walk);
+      return;
     default:
       walk.passthrough.push(item);
   }
@@ -127,7 +129,10 @@ function readMessage(item: InputRecord, path: string, walk: Walk): void {
   const content = readResponsesContent(item.content, inputPath(path, 'content'));
   const message: Message = { role: role === 'developer' ? 'system' : role, content: content.text };
   if (content.attachments.length > 0) message.attachments = content.attachments;
-  if (role === 'assistant') return startAssistant(message, walk);
+  if (role === 'assistant') {
+    startAssistant(message, walk);
+    return;
+  }
   flushPending(walk);
   walk.messages.push(message);
   walk.open = undefined;
