@@ -1,0 +1,41 @@
+import { ModelCallError } from '@flotilla/runtime';
+import { abortableSleep } from './abortable-sleep.js';
+import type { RetryPolicy } from './retry-policy.js';
+import { retryDelayMs } from './retry-policy.js';
+
+/** What {@link callWithRetries} needs besides the call itself. */
+export interface CallWithRetriesOptions {
+  policy: RetryPolicy;
+  signal: AbortSignal | undefined;
+  /**
+   * Turns whatever the call threw into what the caller should see: a `ModelCallError` for
+   * provider failures (its `retryable` decides), anything else is thrown as is.
+   * `attempts` counts the attempts made so far, for the message.
+   */
+  toError: (error: unknown, attempts: number) => unknown;
+  /** Checked before each retry; streaming calls refuse once a delta has been reported. @default always */
+  canRetry?: () => boolean;
+}
+
+/**
+ * Runs `call`, retrying retryable `ModelCallError`s up to `policy.maxRetries` times with the
+ * provider's `retry-after` or exponential backoff. Throws the mapped error of the last attempt;
+ * an abort during a wait throws the signal's reason.
+ */
+export async function callWithRetries<T>(
+  call: () => Promise<T>,
+  options: CallWithRetriesOptions,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      const mapped = options.toError(error, attempt);
+      const retriesLeft = attempt <= options.policy.maxRetries;
+      if (!ModelCallError.is(mapped) || !mapped.retryable || !retriesLeft || options.canRetry?.() === false) {
+        throw mapped;
+      }
+      await abortableSleep(retryDelayMs(options.policy, attempt, mapped.retryAfterSeconds), options.signal);
+    }
+  }
+}
