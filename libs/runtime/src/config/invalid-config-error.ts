@@ -1,0 +1,20 @@
+/**
+ * A configuration value (an environment variable or the option that stands for it) is
+ * invalid. `variable` names it, so the message points at what to fix.
+ */
+export class InvalidConfigError extends Error {
+  override readonly name = 'InvalidConfigError';
+  /** The environment variable, e.g. `FLOTILLA_WORKER_CONCURRENCY`. */
+  readonly variable: string;
+  readonly value: string;
+
+  constructor(variable: string, value: string, expected: string) {
+    super(`${variable}=${JSON.stringify(value)} is invalid: expected ${expected}. Fix or unset ${variable}.`);
+    this.variable = variable;
+    this.value = value;
+  }
+
+  static is(error: unknown): error is InvalidConfigError {
+    return error instanceof Error && error.name === 'InvalidConfigError';
+  }
+}

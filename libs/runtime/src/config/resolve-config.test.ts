@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidConfigError } from './invalid-config-error.js';
+import { resolveConfig } from './resolve-config.js';
+
+describe('resolveConfig', () => {
+  it('fills every field with a default that works on a developer machine', () => {
+    expect(resolveConfig({}, {})).toEqual({
+      redisUrl: 'redis://127.0.0.1:6379',
+      prefix: 'flotilla',
+      queueName: 'agents',
+      workerConcurrency: 4,
+      logLevel: 'info',
+      maxPayloadBytes: 1_048_576,
+      eventStreamMaxLength: 10_000,
+      runRetentionSeconds: 604_800,
+      journalRetentionSeconds: 86_400,
+      lockDurationMs: 30_000,
+      stalledIntervalMs: 30_000,
+      maxStalledCount: 3,
+    });
+  });
+
+  it('reads environment variables', () => {
+    const config = resolveConfig(
+      {},
+      {
+        REDIS_URL: 'redis://cache:6380/2',
+        FLOTILLA_PREFIX: 'acme',
+        FLOTILLA_WORKER_CONCURRENCY: '16',
+        LOG_LEVEL: 'DEBUG',
+      },
+    );
+    expect(config).toMatchObject({
+      redisUrl: 'redis://cache:6380/2',
+      prefix: 'acme',
+      workerConcurrency: 16,
+      logLevel: 'debug',
+    });
+  });
+
+  it('lets an explicit option win over the environment, even over a bad variable', () => {
+    expect(
+      resolveConfig({ workerConcurrency: 2 }, { FLOTILLA_WORKER_CONCURRENCY: 'lots' }).workerConcurrency,
+    ).toBe(2);
+  });
+
+  it.each([
+    ['FLOTILLA_WORKER_CONCURRENCY', '0'],
+    ['FLOTILLA_WORKER_CONCURRENCY', '2.5'],
+    ['REDIS_URL', 'http://localhost:6379'],
+    ['LOG_LEVEL', 'loud'],
+    ['FLOTILLA_PREFIX', 'has space'],
+    ['FLOTILLA_MAX_PAYLOAD_BYTES', '-1'],
+  ])('fails with InvalidConfigError naming %s when it is %j', (variable, value) => {
+    let caught: unknown;
+    try {
+      resolveConfig({}, { [variable]: value });
+    } catch (error) {
+      caught = error;
+    }
+    expect(InvalidConfigError.is(caught)).toBe(true);
+    expect(caught).toMatchObject({ variable, value });
+    expect((caught as Error).message).toContain(variable);
+  });
+});

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { useRedis } from '../../../../test/support/redis.js';
+import { runKeys } from '../keys.js';
+import { RedisRunEventSink } from './redis-run-event-sink.js';
+import { readRunEventStream } from './redis-run-event-stream.js';
+import type { RunEvent } from './run-event.js';
+
+const fixture = useRedis(import.meta.filename);
+const toolCall = (runId: string, index: number): RunEvent => ({
+  type: 'tool-call',
+  runId,
+  at: index,
+  callPath: 'root/agent:a:0',
+  name: 'add',
+  args: { index },
+  toolCallId: `call-${index}`,
+});
+
+describe('RedisRunEventSink', () => {
+  it('writes events in emit order once flushed', async () => {
+    const runId = randomUUID();
+    const sink = new RedisRunEventSink({ redis: fixture.redis, prefix: fixture.prefix, runId });
+    for (let index = 0; index < 25; index++) sink.emit(toolCall(runId, index));
+    await sink.flush();
+    const entries = await fixture.redis.xrange(runKeys(fixture.prefix, runId).events, '-', '+');
+    expect(entries.map(([, fields]) => JSON.parse(fields[1] ?? '').args.index)).toEqual(
+      Array.from({ length: 25 }, (_, index) => index),
+    );
+  });
+
+  it('writes emitted events without an explicit flush', async () => {
+    const runId = randomUUID();
+    new RedisRunEventSink({ redis: fixture.redis, prefix: fixture.prefix, runId }).emit(toolCall(runId, 1));
+    const reader = readRunEventStream({
+      connection: fixture.connect(),
+      key: runKeys(fixture.prefix, runId).events,
+      blockMs: 100,
+    });
+    const first = await reader.next();
+    await reader.return(undefined);
+    expect(first.value).toMatchObject({ type: 'tool-call', toolCallId: 'call-1' });
+  });
+
+  it('caps the stream near maxLength', async () => {
+    const runId = randomUUID();
+    const sink = new RedisRunEventSink({
+      redis: fixture.redis,
+      prefix: fixture.prefix,
+      runId,
+      maxLength: 10,
+    });
+    for (let index = 0; index < 500; index++) sink.emit(toolCall(runId, index));
+    await sink.flush();
+    expect(await fixture.redis.xlen(runKeys(fixture.prefix, runId).events)).toBeLessThan(500);
+  });
+});
+
+describe('readRunEventStream', () => {
+  it('yields past and live events in order and ends after run-end', async () => {
+    const runId = randomUUID();
+    const sink = new RedisRunEventSink({ redis: fixture.redis, prefix: fixture.prefix, runId });
+    sink.emit(toolCall(runId, 0));
+    await sink.flush();
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const event of readRunEventStream({
+        connection: fixture.connect(),
+        key: runKeys(fixture.prefix, runId).events,
+        blockMs: 50,
+      })) {
+        seen.push(event.type);
+      }
+    })();
+    sink.emit(toolCall(runId, 1));
+    sink.emit({
+      type: 'run-end',
+      runId,
+      at: 2,
+      callPath: 'root/agent:a:0',
+      status: 'succeeded',
+      output: 1,
+      usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+      modelCalls: 0,
+    });
+    sink.emit(toolCall(runId, 3));
+    await sink.flush();
+    await reading;
+    expect(seen).toEqual(['tool-call', 'tool-call', 'run-end']);
+  });
+
+  it('ends when the run is over and no run-end will come', async () => {
+    const events: RunEvent[] = [];
+    for await (const event of readRunEventStream({
+      connection: fixture.connect(),
+      key: runKeys(fixture.prefix, randomUUID()).events,
+      blockMs: 20,
+      isOver: async () => true,
+    })) {
+      events.push(event);
+    }
+    expect(events).toEqual([]);
+  });
+});

@@ -1,0 +1,75 @@
+import type { Redis } from 'ioredis';
+import type { RunEventSink } from '../engine/run-services.js';
+import { runKeys } from '../keys.js';
+import type { RunEvent } from './run-event.js';
+
+/** How many events a run's stream keeps (approximately: `XADD MAXLEN ~`). @default 10000 */
+export const DEFAULT_EVENT_STREAM_MAX_LENGTH = 10_000;
+
+/** The stream field that holds an event's JSON. */
+export const RUN_EVENT_FIELD = 'event';
+
+/**
+ * The {@link RunEventSink} of one run: events go to a capped Redis stream
+ * (`runKeys(…).events`). `emit` never waits: events are buffered and written in one pipeline
+ * on the next turn of the event loop, in emit order; `flush` resolves when everything emitted
+ * so far is in Redis. A write failure is logged through `onError` and never breaks the run:
+ * events are for observers, the journal is the source of truth.
+ */
+export class RedisRunEventSink implements RunEventSink {
+  readonly #redis: Redis;
+  readonly #key: string;
+  readonly #maxLength: number;
+  readonly #onError: (error: unknown) => void;
+  #buffer: RunEvent[] = [];
+  #writing: Promise<void> = Promise.resolve();
+  #scheduled = false;
+
+  constructor(options: {
+    redis: Redis;
+    prefix: string;
+    runId: string;
+    /** @default DEFAULT_EVENT_STREAM_MAX_LENGTH */
+    maxLength?: number;
+    /** @default ignore */
+    onError?: (error: unknown) => void;
+  }) {
+    this.#redis = options.redis;
+    this.#key = runKeys(options.prefix, options.runId).events;
+    this.#maxLength = options.maxLength ?? DEFAULT_EVENT_STREAM_MAX_LENGTH;
+    this.#onError = options.onError ?? (() => {});
+  }
+
+  emit(event: RunEvent): void {
+    this.#buffer.push(event);
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      void this.flush();
+    });
+  }
+
+  flush(): Promise<void> {
+    const batch = this.#buffer;
+    this.#buffer = [];
+    // Chained so batches land in emit order even when a flush is requested mid-write.
+    this.#writing = this.#writing.then(() => this.#write(batch));
+    return this.#writing;
+  }
+
+  async #write(batch: RunEvent[]): Promise<void> {
+    if (batch.length === 0) return;
+    const pipeline = this.#redis.pipeline();
+    for (const event of batch) {
+      pipeline.xadd(this.#key, 'MAXLEN', '~', this.#maxLength, '*', RUN_EVENT_FIELD, JSON.stringify(event));
+    }
+    try {
+      const results = (await pipeline.exec()) ?? [];
+      const failed = results.find(([error]) => error);
+      if (failed) this.#onError(failed[0]);
+    } catch (error) {
+      this.#onError(error);
+    }
+  }
+}

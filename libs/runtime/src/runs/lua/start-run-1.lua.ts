@@ -1,0 +1,33 @@
+import { LuaScript } from '../../store/lua-script.js';
+
+/** See the header of the script. Argument builder: `startRunArgs`. */
+export const startRunScript = new LuaScript(
+  'start-run-1',
+  1,
+  `--[[
+  A worker starts (or, after a crash, restarts) a run: status running, startedAt kept from the
+  first start, attempts + 1. A record missing because the job was added without the client is
+  created on the way.
+
+  Input:
+    KEYS[1] record   hash of the run record
+    ARGV[1] runId
+    ARGV[2] agentId
+    ARGV[3] now, epoch ms
+
+  Output:
+    { 1, attempts }  started
+    { 0, status }    the run already ended (succeeded, failed or cancelled); do not run it
+]]
+local status = redis.call('HGET', KEYS[1], 'status')
+if status == 'succeeded' or status == 'failed' or status == 'cancelled' then
+  return { 0, status }
+end
+if not status then
+  redis.call('HSET', KEYS[1], 'runId', ARGV[1], 'agentId', ARGV[2], 'createdAt', ARGV[3], 'modelCalls', 0)
+end
+redis.call('HSET', KEYS[1], 'status', 'running')
+redis.call('HSETNX', KEYS[1], 'startedAt', ARGV[3])
+return { 1, redis.call('HINCRBY', KEYS[1], 'attempts', 1) }
+`,
+);

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { emptyUsage } from '@flotilla/ir';
+import { describe, expect, it } from 'vitest';
+import { useRedis } from '../../../../test/support/redis.js';
+import { runKeys } from '../keys.js';
+import { RedisRunRecords } from './redis-run-records.js';
+
+const fixture = useRedis(import.meta.filename);
+const records = () =>
+  new RedisRunRecords({
+    redis: fixture.redis,
+    prefix: fixture.prefix,
+    retention: { recordSeconds: 600, journalSeconds: 60 },
+  });
+const usage = { promptTokens: 3, completionTokens: 2, totalTokens: 5 };
+
+describe('RedisRunRecords', () => {
+  it('creates a queued record once per run id', async () => {
+    const runId = randomUUID();
+    expect(await records().create({ runId, agentId: 'a', conversationId: 'c1' })).toBe(true);
+    expect(await records().create({ runId, agentId: 'other' })).toBe(false);
+    expect(await records().get(runId)).toMatchObject({
+      runId,
+      agentId: 'a',
+      status: 'queued',
+      conversationId: 'c1',
+      attempts: 0,
+    });
+  });
+
+  it('counts starts and keeps the first start time', async () => {
+    const runId = randomUUID();
+    await records().create({ runId, agentId: 'a' });
+    expect(await records().start({ runId, agentId: 'a' })).toEqual({ started: true, attempt: 1 });
+    const firstStart = (await records().get(runId))?.startedAt;
+    expect(await records().start({ runId, agentId: 'a' })).toEqual({ started: true, attempt: 2 });
+    expect(await records().get(runId)).toMatchObject({
+      status: 'running',
+      startedAt: firstStart,
+      attempts: 2,
+    });
+  });
+
+  it('ends a run once: the first ending wins and writes one run-end event', async () => {
+    const runId = randomUUID();
+    await records().create({ runId, agentId: 'a' });
+    await records().start({ runId, agentId: 'a' });
+    const first = await records().finish(runId, 'root/agent:a:0', {
+      status: 'succeeded',
+      output: { answer: 42 },
+      usage,
+      modelCalls: 2,
+    });
+    const second = await records().finish(runId, 'root/agent:a:0', {
+      status: 'cancelled',
+      error: { name: 'AbortError', message: 'late' },
+      usage: emptyUsage(),
+      modelCalls: 0,
+    });
+    expect([first, second]).toEqual([true, false]);
+    expect(await records().get(runId)).toMatchObject({
+      status: 'succeeded',
+      output: { answer: 42 },
+      usage,
+      modelCalls: 2,
+    });
+    const events = await fixture.redis.xrange(runKeys(fixture.prefix, runId).events, '-', '+');
+    expect(events).toHaveLength(1);
+    expect(JSON.parse(events[0]?.[1][1] ?? '')).toMatchObject({
+      type: 'run-end',
+      status: 'succeeded',
+      runId,
+    });
+    expect(await records().start({ runId, agentId: 'a' })).toEqual({ started: false, status: 'succeeded' });
+  });
+
+  it('keeps the error of a failed run and starts the retention clocks', async () => {
+    const runId = randomUUID();
+    const keys = runKeys(fixture.prefix, runId);
+    await records().create({ runId, agentId: 'a' });
+    await fixture.redis.hset(keys.journal, 'p', '{}');
+    await records().finish(runId, 'root/agent:a:0', {
+      status: 'failed',
+      error: { name: 'ToolLoopExceededError', message: 'too many', data: { maxTurnSteps: 3 } },
+      usage,
+      modelCalls: 3,
+    });
+    expect((await records().get(runId))?.error).toEqual({
+      name: 'ToolLoopExceededError',
+      message: 'too many',
+      data: { maxTurnSteps: 3 },
+    });
+    expect(await fixture.redis.ttl(keys.record)).toBeGreaterThan(60);
+    expect(await fixture.redis.ttl(keys.events)).toBeGreaterThan(60);
+    expect(await fixture.redis.ttl(keys.journal)).toBeLessThanOrEqual(60);
+    expect(await fixture.redis.ttl(keys.journal)).toBeGreaterThan(0);
+  });
+
+  it('returns undefined for a run that does not exist', async () => {
+    expect(await records().get(randomUUID())).toBeUndefined();
+  });
+});

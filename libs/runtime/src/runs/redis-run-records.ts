@@ -1,0 +1,144 @@
+import { emptyUsage } from '@flotilla/ir';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import type { SerializedError } from '../errors/serialize-error.js';
+import { DEFAULT_EVENT_STREAM_MAX_LENGTH } from '../events/redis-run-event-sink.js';
+import type { RunEndEvent } from '../events/run-event.js';
+import { runKeys } from '../keys.js';
+import { createRunScript } from './lua/create-run-1.lua.js';
+import { finishRunScript } from './lua/finish-run-4.lua.js';
+import { startRunScript } from './lua/start-run-1.lua.js';
+import type { RunRecord } from './run-record.js';
+import {
+  createRunArgs,
+  finishRunArgs,
+  type RunEnding,
+  type RunRetention,
+  startRunArgs,
+} from './run-script-args.js';
+import type { RunStatus } from './run-status.js';
+
+/** Ended runs: record and events kept 7 days, journal 1 day. */
+export const DEFAULT_RUN_RETENTION: RunRetention = {
+  recordSeconds: 7 * 24 * 3600,
+  journalSeconds: 24 * 3600,
+};
+
+const usageSchema = z.object({
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  totalTokens: z.number(),
+  details: z.record(z.string(), z.number()).optional(),
+});
+const errorSchema = z.looseObject({ name: z.string(), message: z.string() });
+
+/** What `start` found: the run may go on (`attempt` counts from 1) or had already ended. */
+export type RunStart = { started: true; attempt: number } | { started: false; status: RunStatus };
+
+/**
+ * Run records in Redis (`runKeys(…).record`, a hash). Every transition is one Lua script, so
+ * a run ends exactly once whoever ends it: the worker, a cancel, or the stalled-job handler.
+ */
+export class RedisRunRecords {
+  readonly #redis: Redis;
+  readonly #prefix: string;
+  readonly #retention: RunRetention;
+  readonly #eventStreamMaxLength: number;
+
+  constructor(options: {
+    redis: Redis;
+    prefix: string;
+    /** @default DEFAULT_RUN_RETENTION */
+    retention?: RunRetention;
+    /** @default DEFAULT_EVENT_STREAM_MAX_LENGTH */
+    eventStreamMaxLength?: number;
+  }) {
+    this.#redis = options.redis;
+    this.#prefix = options.prefix;
+    this.#retention = options.retention ?? DEFAULT_RUN_RETENTION;
+    this.#eventStreamMaxLength = options.eventStreamMaxLength ?? DEFAULT_EVENT_STREAM_MAX_LENGTH;
+  }
+
+  /** Creates a `queued` record; `false` when the run exists already (idempotent submit). */
+  async create(run: {
+    runId: string;
+    agentId: string;
+    conversationId?: string | undefined;
+  }): Promise<boolean> {
+    const call = createRunArgs(runKeys(this.#prefix, run.runId), run, Date.now());
+    return (await createRunScript.run(this.#redis, call.keys, call.args)) === 1;
+  }
+
+  /** Marks the run `running` unless it already ended. */
+  async start(run: { runId: string; agentId: string }): Promise<RunStart> {
+    const call = startRunArgs(runKeys(this.#prefix, run.runId), run, Date.now());
+    const [code, detail] = (await startRunScript.run(this.#redis, call.keys, call.args)) as [
+      number,
+      string | number,
+    ];
+    return code === 1
+      ? { started: true, attempt: Number(detail) }
+      : { started: false, status: detail as RunStatus };
+  }
+
+  /**
+   * Ends the run with `ending` and appends its `run-end` event (from `callPath`, the root
+   * invocation), unless it already ended.
+   * Returns `true` when this call ended it. Flush the run's other events first, so `run-end`
+   * is the last event of the stream.
+   */
+  async finish(runId: string, callPath: string, ending: RunEnding): Promise<boolean> {
+    const event: RunEndEvent = {
+      type: 'run-end',
+      runId,
+      at: Date.now(),
+      callPath,
+      status: ending.status,
+      usage: ending.usage,
+      modelCalls: ending.modelCalls,
+    };
+    if (ending.status === 'succeeded') event.output = ending.output;
+    if (ending.error) event.error = ending.error;
+    const call = finishRunArgs(runKeys(this.#prefix, runId), ending, event, {
+      eventStreamMaxLength: this.#eventStreamMaxLength,
+      retention: this.#retention,
+    });
+    return (await finishRunScript.run(this.#redis, call.keys, call.args)) === 1;
+  }
+
+  /** The run's record, or `undefined` when there is none (never submitted, or expired). */
+  async get(runId: string): Promise<RunRecord | undefined> {
+    const fields = await this.#redis.hgetall(runKeys(this.#prefix, runId).record);
+    if (!fields.status) return undefined;
+    return toRecord(runId, fields);
+  }
+}
+
+function toRecord(runId: string, fields: Record<string, string>): RunRecord {
+  const record: RunRecord = {
+    runId,
+    agentId: fields.agentId ?? '',
+    status: fields.status as RunStatus,
+    usage: parseOr(fields.usage, usageSchema) ?? emptyUsage(),
+    modelCalls: Number(fields.modelCalls ?? 0),
+    attempts: Number(fields.attempts ?? 0),
+    createdAt: Number(fields.createdAt ?? 0),
+  };
+  if (fields.conversationId) record.conversationId = fields.conversationId;
+  if (fields.output !== undefined) record.output = JSON.parse(fields.output);
+  const error = parseOr(fields.error, errorSchema);
+  if (error) record.error = error as SerializedError;
+  if (fields.startedAt) record.startedAt = Number(fields.startedAt);
+  if (fields.endedAt) record.endedAt = Number(fields.endedAt);
+  return record;
+}
+
+function parseOr<T>(text: string | undefined, schema: z.ZodType<T>): T | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Pure argument builders of the run record scripts (`create-run-1`, `start-run-1`,
+ * `finish-run-4`), testable without Redis.
+ */
+import type { TokenUsage } from '@flotilla/ir';
+import type { SerializedError } from '../errors/serialize-error.js';
+import type { RunEndEvent } from '../events/run-event.js';
+import type { RunKeys } from '../keys.js';
+import type { TerminalRunStatus } from './run-status.js';
+
+/** KEYS and ARGV of one script call. */
+export interface RunScriptCall {
+  keys: string[];
+  args: string[];
+}
+
+export function createRunArgs(
+  keys: RunKeys,
+  run: { runId: string; agentId: string; conversationId?: string | undefined },
+  now: number,
+): RunScriptCall {
+  return { keys: [keys.record], args: [run.runId, run.agentId, run.conversationId ?? '', String(now)] };
+}
+
+export function startRunArgs(
+  keys: RunKeys,
+  run: { runId: string; agentId: string },
+  now: number,
+): RunScriptCall {
+  return { keys: [keys.record], args: [run.runId, run.agentId, String(now)] };
+}
+
+/** How a run ended, as the worker, a cancel or the stalled-job handler reports it. */
+export interface RunEnding {
+  status: TerminalRunStatus;
+  output?: unknown;
+  error?: SerializedError;
+  usage: TokenUsage;
+  modelCalls: number;
+}
+
+/** How long ended runs are kept, in seconds. */
+export interface RunRetention {
+  /** Run record, event stream and cancel flag. */
+  recordSeconds: number;
+  /** Journal (kept for debugging; memory is deleted at once). */
+  journalSeconds: number;
+}
+
+export function finishRunArgs(
+  keys: RunKeys,
+  ending: RunEnding,
+  event: RunEndEvent,
+  options: { eventStreamMaxLength: number; retention: RunRetention },
+): RunScriptCall {
+  const output = ending.status === 'succeeded' ? JSON.stringify(ending.output ?? null) : '';
+  return {
+    keys: [keys.record, keys.events, keys.journal, keys.cancel],
+    args: [
+      ending.status,
+      String(event.at),
+      output,
+      ending.error === undefined ? '' : JSON.stringify(ending.error),
+      JSON.stringify(ending.usage),
+      String(ending.modelCalls),
+      JSON.stringify(event),
+      String(options.eventStreamMaxLength),
+      String(options.retention.recordSeconds),
+      String(options.retention.journalSeconds),
+    ],
+  };
+}
