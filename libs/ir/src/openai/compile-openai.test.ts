@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { TOOL_MEDIA_FOLLOWS_TEXT } from '../shared/tool-media-follows-text.js';
 import type { Message } from '../types/message.js';
 import type { CompileWarning } from '../types/target-adapter.js';
-import { OpenAIAdapter, TOOL_MEDIA_FOLLOWS_TEXT } from './compile-openai.js';
+import { OpenAIAdapter } from './compile-openai.js';
 
 const PNG = 'iVBORw0KGgo=';
 

@@ -1,5 +1,6 @@
 import { degradePrefill } from '../shared/prefill.js';
 import { type ThinkingAsTextOptions, textWithThinking } from '../shared/thinking-as-text.js';
+import { TOOL_MEDIA_FOLLOWS_TEXT } from '../shared/tool-media-follows-text.js';
 import { toolMessageRunEnd } from '../shared/tool-message-run.js';
 import { WarningSink } from '../shared/warning-sink.js';
 import type { Message } from '../types/message.js';
@@ -23,9 +24,6 @@ export interface OpenAIPayload extends TargetPayload {
 
 /** Options of {@link OpenAIAdapter}. */
 export interface OpenAIAdapterOptions extends ThinkingAsTextOptions {}
-
-/** Sent as a tool message's text when the tool returned only media, which follows as a user message. */
-export const TOOL_MEDIA_FOLLOWS_TEXT = '[The tool returned media; it follows in the next message.]';
 
 /**
  * Compiles IR into an OpenAI Chat Completions payload.

@@ -1,4 +1,5 @@
 import { AnthropicAdapter } from '../anthropic/compile-anthropic.js';
+import { GeminiAdapter } from '../gemini/compile-gemini.js';
 import { OpenAIAdapter } from '../openai/compile-openai.js';
 import type { AdapterRegistry } from './adapter-registry.js';
 
@@ -9,5 +10,6 @@ export const BUILTIN_SOURCE_ID = 'builtin';
 export function registerBuiltinAdapters(registry: AdapterRegistry): AdapterRegistry {
   return registry
     .register('openai', new OpenAIAdapter(), BUILTIN_SOURCE_ID)
-    .register('anthropic', new AnthropicAdapter(), BUILTIN_SOURCE_ID);
+    .register('anthropic', new AnthropicAdapter(), BUILTIN_SOURCE_ID)
+    .register('gemini', new GeminiAdapter(), BUILTIN_SOURCE_ID);
 }

@@ -1,4 +1,5 @@
 import type { AnthropicPayload } from '../anthropic/compile-anthropic.js';
+import type { GeminiPayload } from '../gemini/compile-gemini.js';
 import type { OpenAIPayload } from '../openai/compile-openai.js';
 
 /**
@@ -8,4 +9,5 @@ import type { OpenAIPayload } from '../openai/compile-openai.js';
 export interface BuiltinPayloads {
   openai: OpenAIPayload;
   anthropic: AnthropicPayload;
+  gemini: GeminiPayload;
 }
