@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Message, ToolCall } from '../types/message.js';
 import { ensureValidHistory } from './ensure-valid-history.js';
@@ -183,5 +184,51 @@ describe('ensureValidHistory', () => {
     expect(ensureValidHistory(once)).toEqual(once);
     expect(once.filter((message) => message.content === '[No tool result available]')).toHaveLength(2);
     expect(once[0]).toEqual(continues);
+  });
+});
+
+describe('ensureValidHistory on generated histories', () => {
+  const ids = ['c1', 'c2', 'c3'];
+  const arbitraryMessage = fc.oneof(
+    fc.constant(user('u')),
+    fc.constant(system('s')),
+    fc.subarray(ids).map((calls) => assistant('a', ...calls.map((id) => call(id, `fn_${id}`)))),
+    fc.option(fc.constantFrom(...ids), { nil: undefined }).map((id) => tool(id, 'r')),
+  );
+  const arbitraryHistory = fc.array(arbitraryMessage, { maxLength: 12 });
+
+  it('is idempotent and never mutates its input', () => {
+    fc.assert(
+      fc.property(arbitraryHistory, (history) => {
+        const copy = structuredClone(history);
+        const once = ensureValidHistory(history);
+        expect(history).toEqual(copy);
+        expect(ensureValidHistory(once)).toEqual(once);
+      }),
+    );
+  });
+
+  it('leaves every tool call answered before the next turn and no result without an earlier call', () => {
+    fc.assert(
+      fc.property(arbitraryHistory, (history) => {
+        const result = ensureValidHistory(history);
+        const declared = new Set<string>();
+        result.forEach((message, index) => {
+          if (message.role === 'tool' && message.tool_call_id)
+            expect(declared.has(message.tool_call_id)).toBe(true);
+          for (const toolCall of message.tool_calls ?? []) {
+            declared.add(toolCall.id);
+            const next = result.slice(index + 1);
+            const turnEnd = next.findIndex((later) => later.role === 'user' || later.role === 'assistant');
+            const answers = (turnEnd === -1 ? next : next.slice(0, turnEnd)).map(
+              (later) => later.tool_call_id,
+            );
+            expect(answers).toContain(toolCall.id);
+          }
+        });
+        const firstTurn = result.find((message) => message.role !== 'system');
+        if (firstTurn) expect(firstTurn.role).toBe('user');
+      }),
+    );
   });
 });
