@@ -70,7 +70,7 @@ describe('adapterRegistry (the process-wide one)', () => {
   it('holds the four built-ins, which survive clearing another source', () => {
     adapterRegistry.register('test-cohere', fakeAdapter('c'), 'test-source');
     adapterRegistry.unregisterBySource('test-source');
-    expect(adapterRegistry.list()).toEqual(['openai', 'anthropic', 'gemini']);
+    expect(adapterRegistry.list()).toEqual(['openai', 'anthropic', 'gemini', 'openai-responses']);
     expect(getAdapter('openai')).toBeInstanceOf(OpenAIAdapter);
   });
 
