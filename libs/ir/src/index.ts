@@ -7,6 +7,11 @@
  * history and target together. Pure: no I/O.
  */
 
+export { MAX_CACHE_BREAKPOINTS } from './anthropic/anthropic-cache-control.js';
+export { toAnthropicTools } from './anthropic/anthropic-tools.js';
+export type * from './anthropic/anthropic-wire.js';
+export type { AnthropicPayload } from './anthropic/compile-anthropic.js';
+export { AnthropicAdapter } from './anthropic/compile-anthropic.js';
 export { fromAnthropic } from './anthropic/from-anthropic.js';
 export type { CompactOptions, CompactTarget } from './compaction/compact.js';
 export { compact, TOOL_RESULT_CLEARED, TOOL_RESULT_CLEARED_INSTRUCTION } from './compaction/compact.js';
@@ -20,12 +25,32 @@ export type {
 } from './compaction/summarize-history.js';
 export { SUMMARY_INSTRUCTIONS, SUMMARY_MARKER, summarizeHistory } from './compaction/summarize-history.js';
 export { IRValidationError } from './errors.js';
+export type { GeminiAdapterOptions, GeminiPayload } from './gemini/compile-gemini.js';
+export { GeminiAdapter } from './gemini/compile-gemini.js';
 export { fromGemini } from './gemini/from-gemini.js';
+export { toGeminiSchema } from './gemini/gemini-schema.js';
+export { toGeminiTools } from './gemini/gemini-tools.js';
+export type * from './gemini/gemini-wire.js';
 export {
   CONVERSATION_CONTINUES,
   ensureValidHistory,
   MISSING_TOOL_RESULT,
 } from './history/ensure-valid-history.js';
+export type { OpenAIAdapterOptions, OpenAIPayload } from './openai/compile-openai.js';
+export { OpenAIAdapter } from './openai/compile-openai.js';
 export { fromOpenAI } from './openai/from-openai.js';
+export { toOpenAITools } from './openai/openai-tools.js';
+export type * from './openai/openai-wire.js';
+export type { OpenAIResponsesPayload } from './openai-responses/compile-openai-responses.js';
+export { OpenAIResponsesAdapter } from './openai-responses/compile-openai-responses.js';
 export { fromOpenAIResponses } from './openai-responses/from-openai-responses.js';
+export type * from './openai-responses/openai-responses-wire.js';
+export { toResponsesTools } from './openai-responses/responses-tools.js';
+export { AdapterRegistry, adapterRegistry, getAdapter } from './registry/adapter-registry.js';
+export { BUILTIN_SOURCE_ID } from './registry/builtin-adapters.js';
+export type { BuiltinPayloads } from './registry/builtin-payloads.js';
+export { UnknownTargetError } from './registry/unknown-target-error.js';
+export { prefillInstruction } from './shared/prefill.js';
+export type { ThinkingAsTextOptions } from './shared/thinking-as-text.js';
+export { TOOL_MEDIA_FOLLOWS_TEXT } from './shared/tool-media-follows-text.js';
 export * from './types/index.js';
