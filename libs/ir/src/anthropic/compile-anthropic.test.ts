@@ -64,7 +64,9 @@ describe('AnthropicAdapter', () => {
       { role: 'user', content: 'plain' },
     ]);
     expect(payload.system).toEqual([{ type: 'text', text: 'sys', cache_control: { type: 'ephemeral' } }]);
-    const [user, assistant, results] = payload.messages as Array<{ content: Array<Record<string, unknown>> }>;
+    const [user, assistant, results] = payload.messages as unknown as Array<{
+      content: Array<Record<string, unknown>>;
+    }>;
     expect(user!.content.map((block) => block.cache_control)).toEqual([undefined, { type: 'ephemeral' }]);
     expect(assistant!.content.map((block) => block.cache_control)).toEqual([
       undefined,
