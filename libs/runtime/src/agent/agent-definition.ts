@@ -1,0 +1,70 @@
+/**
+ * The shapes of an agent: {@link AgentConfig} (what `createAgent` takes), {@link AgentFunction}
+ * (the callable it returns), {@link AgentMiddleware} and the resolved {@link AgentDefinition}
+ * the engine runs.
+ */
+import type { ModelAdapter } from '../model/model-adapter.js';
+import type { RebornSignal } from './reborn.js';
+
+/** What a handler may return: the result, or `reborn()` to run again. */
+export type HandlerReturn<Props, Result> = Result | RebornSignal<Props>;
+
+/**
+ * Wraps every generation of an agent (onion: index 0 is outermost). Runs inside the agent
+ * context, so hooks work; may replace `context.props` before `next()`, change the result, or
+ * short-circuit. Runs again on every reborn: keep it idempotent.
+ */
+export interface AgentMiddleware<Props = unknown, Result = unknown> {
+  name: string;
+  handler(
+    context: { agentId: string; props: Props },
+    next: () => Promise<HandlerReturn<Props, Result>>,
+  ): Promise<HandlerReturn<Props, Result>>;
+  config?: Record<string, unknown>;
+}
+
+/** What `createAgent` takes. */
+export interface AgentConfig<Props, Result> {
+  /** Non-empty; used in callPaths, journal positions, events and as the BullMQ job name. */
+  id: string;
+  /**
+   * The model: an adapter, or an id resolved when the agent is called from the run's `models`
+   * (worker / `runAgent` option). @default the nearest ancestor agent's model
+   */
+  model?: string | ModelAdapter;
+  /** The agent body; return a result or `reborn(props?)`. */
+  handler: (props: Props) => Promise<HandlerReturn<Props, Result>> | HandlerReturn<Props, Result>;
+  /** Validation retries per tool-loop step. @default 3 */
+  maxRetries?: number;
+  /** Model calls allowed per generation (tool rounds and validation retries). @default 10 */
+  maxTurnSteps?: number;
+  /** Reborns allowed (N reborns = N + 1 generations). @default 100 */
+  maxReborns?: number;
+  /** Usually added with `augmentAgent`. @default [] */
+  middlewares?: AgentMiddleware<Props, Result>[];
+}
+
+/** The configuration the engine runs, defaults filled in. */
+export interface AgentDefinition {
+  id: string;
+  model: string | ModelAdapter | undefined;
+  handler: (props: unknown) => Promise<unknown> | unknown;
+  maxRetries: number;
+  maxTurnSteps: number;
+  maxReborns: number;
+  middlewares: AgentMiddleware[];
+}
+
+/** Removes the reborn signal from a handler's return type. */
+export type AgentReturn<Result> = Exclude<Awaited<Result>, RebornSignal<never>>;
+
+/**
+ * A callable agent. Inside a run, `await Agent(props)` runs it as a child of the calling agent
+ * (durably: its result is journaled); outside any run it runs embedded, in memory.
+ */
+export interface AgentFunction<Props, Result> {
+  (...args: undefined extends Props ? [props?: Props] : [props: Props]): Promise<AgentReturn<Result>>;
+  readonly id: string;
+  /** A new agent with `config` shallow-merged over this one's (this agent is unchanged). */
+  fork(config: Partial<AgentConfig<Props, Result>>): AgentFunction<Props, Result>;
+}

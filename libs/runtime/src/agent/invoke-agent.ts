@@ -1,0 +1,109 @@
+/**
+ * Runs one agent invocation: the generation loop of spec §3.1 (fresh draft per generation,
+ * middlewares + handler inside the agent context, reborn handling and limits, events), with
+ * durable reborns and teardown. Used for the root agent of a run and for in-process children.
+ */
+import { AgentContext } from '../context/agent-context.js';
+import { runInAgentContext } from '../context/context-store.js';
+import { recordReborn, resumeGeneration } from '../engine/record-reborn.js';
+import type { RunState } from '../engine/run-state.js';
+import { ModelRegistryNotFoundError } from '../errors/model-registry-not-found-error.js';
+import { RebornLimitExceededError } from '../errors/reborn-limit-exceeded-error.js';
+import type { ModelAdapter } from '../model/model-adapter.js';
+import type { AgentDefinition, AgentMiddleware } from './agent-definition.js';
+import { isRebornSignal } from './reborn.js';
+
+/** Where an invocation runs. */
+export interface InvokeAgentOptions {
+  definition: AgentDefinition;
+  props: unknown;
+  run: RunState;
+  callPath: string;
+  parent: AgentContext | undefined;
+}
+
+/**
+ * Runs the invocation to its result.
+ * @throws whatever the handler throws, `RebornLimitExceededError`, `ModelRegistryNotFoundError`, `AbortError`
+ */
+export async function invokeAgent(options: InvokeAgentOptions): Promise<unknown> {
+  const { definition, run } = options;
+  const context = new AgentContext({
+    definition,
+    run,
+    callPath: options.callPath,
+    parent: options.parent,
+    model: resolveOwnModel(definition, run),
+  });
+  let outcome: 'success' | 'error' = 'error';
+  try {
+    await context.memory.load();
+    const result = await runGenerations(context, options.props);
+    outcome = 'success';
+    return result;
+  } finally {
+    await context.close(outcome === 'success' ? 'Agent success' : 'Agent error');
+    await run.flushWrites();
+    // Memory is per invocation. A failed invocation keeps it: a retry of the run replays from it.
+    if (outcome === 'success') await run.services.memory.clear(context.callPath);
+  }
+}
+
+async function runGenerations(context: AgentContext, initialProps: unknown): Promise<unknown> {
+  const { definition, run } = context;
+  let { generation, props } = resumeGeneration(run, context.callPath, initialProps);
+  for (; ; generation++) {
+    context.throwIfAborted();
+    context.startGeneration(generation);
+    const base = { callPath: context.callPath, agentId: definition.id, generation };
+    run.emit({ type: 'generation-start', ...base });
+    let result: unknown;
+    try {
+      result = await runGeneration(context, props);
+      context.throwIfAborted();
+    } catch (error) {
+      run.emit({ type: 'generation-end', ...base, endReason: 'error' });
+      throw error;
+    }
+    if (!isRebornSignal(result)) {
+      run.emit({ type: 'generation-end', ...base, endReason: 'return' });
+      return result;
+    }
+    if (generation >= definition.maxReborns) {
+      run.emit({ type: 'generation-end', ...base, endReason: 'error' });
+      throw new RebornLimitExceededError(definition.maxReborns, generation + 1);
+    }
+    props = result.props ?? props;
+    await recordReborn(context, props);
+    run.emit({
+      type: 'reborn',
+      callPath: context.callPath,
+      agentId: definition.id,
+      generation: generation + 1,
+    });
+    run.emit({ type: 'generation-end', ...base, endReason: 'reborn' });
+  }
+}
+
+/** One generation: middlewares (index 0 outermost) around the handler, then stream consumers closed. */
+async function runGeneration(context: AgentContext, props: unknown): Promise<unknown> {
+  const { definition } = context;
+  const middlewareContext = { agentId: definition.id, props };
+  const chain = definition.middlewares.reduceRight<() => Promise<unknown>>(
+    (next, middleware: AgentMiddleware) => () => middleware.handler(middlewareContext, next),
+    async () => definition.handler(middlewareContext.props),
+  );
+  try {
+    return await runInAgentContext(context, chain);
+  } finally {
+    await Promise.all(context.draft.streamConsumers.map((consumer) => consumer.close()));
+  }
+}
+
+function resolveOwnModel(definition: AgentDefinition, run: RunState): ModelAdapter | undefined {
+  if (typeof definition.model !== 'string') return definition.model;
+  const model = run.services.models.get(definition.model);
+  if (!model)
+    throw new ModelRegistryNotFoundError(definition.model, definition.id, [...run.services.models.keys()]);
+  return model;
+}

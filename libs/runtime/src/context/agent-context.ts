@@ -1,0 +1,129 @@
+/**
+ * The live state of one agent invocation: identity and position in the run (callPath, depth,
+ * parent), the resolved configuration, agent-lifetime state (memory, resources, providers,
+ * teardown, abort controller) and the current generation's {@link Draft}.
+ */
+import type { AgentDefinition } from '../agent/agent-definition.js';
+import type { RunState } from '../engine/run-state.js';
+import { AbortError } from '../errors/abort-error.js';
+import type { ModelAdapter } from '../model/model-adapter.js';
+import { AgentMemory } from './agent-memory.js';
+import { Draft } from './draft.js';
+import { ResourceSlots } from './resource-slots.js';
+import { TeardownRegistry } from './teardown-registry.js';
+
+/** Where a new agent context sits in the run. */
+export interface AgentContextOptions {
+  definition: AgentDefinition;
+  run: RunState;
+  callPath: string;
+  parent: AgentContext | undefined;
+  /** The agent's own model (already resolved from a string id), if it has one. */
+  model: ModelAdapter | undefined;
+}
+
+/** One agent invocation; hooks reach it through the implicit context. */
+export class AgentContext {
+  readonly definition: AgentDefinition;
+  readonly run: RunState;
+  /** E.g. `root/agent:writer:0` or `root/agent:writer:0/g0/agent:researcher:1`. */
+  readonly callPath: string;
+  readonly parent: AgentContext | undefined;
+  /** 0 for the root agent of a run. */
+  readonly depth: number;
+  readonly memory: AgentMemory;
+  readonly resources: ResourceSlots;
+  /** Values exposed to descendants (`equipResource(…, { expose: true })`). */
+  readonly providers = new Map<string, unknown>();
+  readonly teardown = new TeardownRegistry();
+  /** Aborted when this agent ends or any ancestor (or the run) is cancelled. */
+  readonly controller = new AbortController();
+  private readonly ownModel: ModelAdapter | undefined;
+  private currentGeneration = 0;
+  private currentDraft = new Draft();
+  private readonly unlinkParentSignal: () => void;
+
+  constructor(options: AgentContextOptions) {
+    this.definition = options.definition;
+    this.run = options.run;
+    this.callPath = options.callPath;
+    this.parent = options.parent;
+    this.depth = options.parent ? options.parent.depth + 1 : 0;
+    this.ownModel = options.model;
+    this.memory = new AgentMemory(options.run, options.callPath);
+    this.resources = new ResourceSlots(this);
+    this.unlinkParentSignal = linkSignal(
+      options.parent?.signal ?? options.run.services.signal,
+      this.controller,
+    );
+  }
+
+  get agentId(): string {
+    return this.definition.id;
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get generation(): number {
+    return this.currentGeneration;
+  }
+
+  get draft(): Draft {
+    return this.currentDraft;
+  }
+
+  /** The path of the current generation; every journal position of the generation starts with it. */
+  get generationPath(): string {
+    return `${this.callPath}/g${this.currentGeneration}`;
+  }
+
+  /** Starts generation `generation` with an empty draft. */
+  startGeneration(generation: number): void {
+    this.currentGeneration = generation;
+    this.currentDraft = new Draft();
+  }
+
+  /** The next journal position for an effect of `kind` on `target` in this generation. */
+  nextPosition(kind: string, target?: string): string {
+    const key = target === undefined ? kind : `${kind}:${target}`;
+    return `${this.generationPath}/${key}:${this.currentDraft.nextSequence(key)}`;
+  }
+
+  /** The model this agent prompts with: its own, else the nearest ancestor's. */
+  resolveModel(): ModelAdapter | undefined {
+    return this.ownModel ?? this.parent?.resolveModel();
+  }
+
+  /** @throws AbortError when this agent, an ancestor or the run was cancelled. */
+  throwIfAborted(): void {
+    if (this.signal.aborted) throw new AbortError(abortReason(this.signal));
+  }
+
+  /** Ends the invocation: aborts what still runs under it and tears its resources down. */
+  async close(reason: string): Promise<void> {
+    this.controller.abort(reason);
+    this.unlinkParentSignal();
+    await this.teardown.run(this.run.services.logger);
+    this.providers.clear();
+  }
+}
+
+/** Aborts `child` when `parent` aborts; returns the unlink function. */
+function linkSignal(parent: AbortSignal, child: AbortController): () => void {
+  if (parent.aborted) {
+    child.abort(parent.reason);
+    return () => {};
+  }
+  const onAbort = () => child.abort(parent.reason);
+  parent.addEventListener('abort', onAbort, { once: true });
+  return () => parent.removeEventListener('abort', onAbort);
+}
+
+function abortReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  if (typeof reason === 'string') return reason;
+  if (reason instanceof Error) return reason.message;
+  return 'Cancelled';
+}

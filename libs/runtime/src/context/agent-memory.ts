@@ -1,0 +1,50 @@
+/**
+ * The `equipMemory` / `equipMemo` values of one agent invocation: a JSON-only map that lives
+ * across reborns, written through to the run's {@link RunMemoryStore} under the invocation's
+ * callPath so a replay on another worker sees the latest values.
+ */
+import type { RunState } from '../engine/run-state.js';
+import { cloneJsonValue } from './clone-json-value.js';
+
+/** The memory of one agent invocation. Reads and writes copy, so callers never share objects. */
+export class AgentMemory {
+  private readonly values = new Map<string, unknown>();
+  private readonly run: RunState;
+  private readonly callPath: string;
+
+  constructor(run: RunState, callPath: string) {
+    this.run = run;
+    this.callPath = callPath;
+  }
+
+  /** Loads what the store holds for this invocation (a replay continues from it). */
+  async load(): Promise<void> {
+    const stored = await this.run.services.memory.load(this.callPath);
+    for (const [key, value] of Object.entries(stored)) this.values.set(key, value);
+  }
+
+  has(key: string): boolean {
+    return this.values.has(key);
+  }
+
+  /** A copy of the stored value, `undefined` when absent. */
+  get(key: string): unknown {
+    const value = this.values.get(key);
+    return value === undefined ? undefined : structuredClone(value);
+  }
+
+  /**
+   * Stores a copy of `value` and writes it through to the run's memory store.
+   * @throws TypeError when `value` is not JSON (`context` names the hook).
+   */
+  set(key: string, value: unknown, context: string): void {
+    const copy = cloneJsonValue(value, context);
+    this.values.set(key, copy);
+    this.run.trackWrite(this.run.services.memory.set(this.callPath, key, copy));
+  }
+
+  /** Every key and value, copied (for events and tests). */
+  snapshot(): Record<string, unknown> {
+    return structuredClone(Object.fromEntries(this.values));
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Per-generation scratch state the draft hooks fill in before the policy runs: system prompts,
+ * instructions, tools, loop middlewares, validators, stream consumers and scope layers, plus
+ * the `prompted` flag, the turn counter and the position counters. A new, empty draft starts
+ * every generation, which is why hooks must be called again after `reborn()`.
+ */
+import type { Message } from '@flotilla/ir';
+import type { StreamConsumerEntry } from '../hooks/stream-consumer-entry.js';
+import type { OutputValidator } from '../policy/output-validator.js';
+import type { EquippedTool } from '../tools/equipped-tool.js';
+import type { ToolCallLoopMiddleware } from '../tools/tool-call-loop-middleware.js';
+
+/** The scratch state of one generation. */
+export class Draft {
+  readonly system: Message[] = [];
+  readonly instructions: Message[] = [];
+  readonly tools = new Map<string, EquippedTool>();
+  readonly loopMiddlewares: ToolCallLoopMiddleware[] = [];
+  readonly validators: OutputValidator[] = [];
+  readonly streamConsumers: StreamConsumerEntry[] = [];
+  readonly scopeLayers: Record<string, unknown>[] = [];
+  /** Set when the generation's policy starts; draft hooks throw from then on. */
+  prompted = false;
+  /** Model turns used by this generation (live and replayed), checked against `maxTurnSteps`. */
+  turnSteps = 0;
+  private readonly counters = new Map<string, number>();
+
+  /** The next sequence number for `key` in this generation: 0, 1, 2 … in call order. */
+  nextSequence(key: string): number {
+    const sequence = this.counters.get(key) ?? 0;
+    this.counters.set(key, sequence + 1);
+    return sequence;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * In-memory {@link RunServices} for embedded mode and tests: no Redis, same semantics.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { RunJournal, RunMemoryStore, RunServices } from '../engine/run-services.js';
+import type { RunEvent } from '../events/run-event.js';
+import type { ModelAdapter } from '../model/model-adapter.js';
+import type { ConversationStore } from '../store/conversation-store.js';
+import { InMemoryConversationStore } from '../store/in-memory-conversation-store.js';
+import { CollectingEventSink } from './collecting-event-sink.js';
+import { InMemoryRunJournal } from './in-memory-run-journal.js';
+import { InMemoryRunMemoryStore } from './in-memory-run-memory-store.js';
+
+/** Options of {@link createEmbeddedServices}; every field has an in-memory default. */
+export interface EmbeddedServicesOptions {
+  /** @default a random UUID */
+  runId?: string;
+  /** Model ids that `createAgent({ model: 'id' })` may name. @default none */
+  models?: Record<string, ModelAdapter> | ReadonlyMap<string, ModelAdapter>;
+  conversationId?: string;
+  /** @default a new InMemoryConversationStore */
+  conversations?: ConversationStore;
+  /** @default a new InMemoryRunJournal */
+  journal?: RunJournal;
+  /** @default a new InMemoryRunMemoryStore */
+  memory?: RunMemoryStore;
+  /** Receives every run event as it happens. */
+  onEvent?: (event: RunEvent) => void;
+  /** Cancels the run. @default never aborted */
+  signal?: AbortSignal;
+  /** Scope layers visible to every agent of the run, outermost first. */
+  scope?: Record<string, unknown>[];
+  logger?: Logger;
+}
+
+/** In-memory services plus the collected events. */
+export interface EmbeddedServices extends RunServices {
+  events: CollectingEventSink;
+}
+
+/** Builds in-memory {@link RunServices}. */
+export function createEmbeddedServices(options: EmbeddedServicesOptions = {}): EmbeddedServices {
+  const services: EmbeddedServices = {
+    runId: options.runId ?? randomUUID(),
+    journal: options.journal ?? new InMemoryRunJournal(),
+    memory: options.memory ?? new InMemoryRunMemoryStore(),
+    conversations: options.conversations ?? new InMemoryConversationStore(),
+    events: new CollectingEventSink(options.onEvent),
+    models: toModelMap(options.models),
+    signal: options.signal ?? new AbortController().signal,
+  };
+  if (options.conversationId !== undefined) services.conversationId = options.conversationId;
+  if (options.scope !== undefined) services.scope = options.scope;
+  if (options.logger !== undefined) services.logger = options.logger;
+  return services;
+}
+
+function toModelMap(models: EmbeddedServicesOptions['models']): ReadonlyMap<string, ModelAdapter> {
+  if (!models) return new Map();
+  if (models instanceof Map) return models;
+  return new Map(Object.entries(models as Record<string, ModelAdapter>));
+}

@@ -1,0 +1,28 @@
+/**
+ * Runs an agent definition outside any run: builds in-memory services and goes through
+ * {@link executeRun} exactly as a worker would.
+ */
+import type { AgentDefinition } from '../agent/agent-definition.js';
+import { executeDefinition } from '../engine/execute-run.js';
+import type { RunOutcome } from '../engine/run-services.js';
+import type { EmbeddedServicesOptions } from './create-embedded-services.js';
+import { createEmbeddedServices } from './create-embedded-services.js';
+
+/** Executes `definition` with in-memory services and returns its outcome. */
+export async function executeEmbedded(
+  definition: AgentDefinition,
+  input: unknown,
+  options: EmbeddedServicesOptions = {},
+): Promise<RunOutcome> {
+  const services = createEmbeddedServices(options);
+  return executeDefinition(definition, input, services);
+}
+
+/** Executes `definition` with in-memory services and returns its output. */
+export async function runEmbedded(
+  definition: AgentDefinition,
+  input: unknown,
+  options: EmbeddedServicesOptions = {},
+): Promise<unknown> {
+  return (await executeEmbedded(definition, input, options)).output;
+}

@@ -1,0 +1,80 @@
+/**
+ * The one shape every durable effect has (Temporal's pattern): the caller asserted it runs in
+ * an agent context and took the next position; this returns the recorded outcome when the
+ * journal has one, or does the work and records it. A different request at a recorded position
+ * is a {@link NonDeterminismError}.
+ */
+import type { AgentContext } from '../context/agent-context.js';
+import { NonDeterminismError } from '../errors/non-determinism-error.js';
+import { deserializeError, serializeError } from '../errors/serialize-error.js';
+import type { JournalEntry, JournalEntryKind } from './run-services.js';
+
+/** One durable effect to serve from the journal or execute. */
+export interface DurableStep<T> {
+  kind: JournalEntryKind;
+  position: string;
+  /** What is asked; compared with the recorded fingerprint on replay. */
+  fingerprint: string;
+  /** Does the work; its value must be JSON (it is stored). */
+  execute: () => Promise<T>;
+  /** Whether a failure is recorded (replayed as the same error) or left for a retry. @default never */
+  recordFailure?: (error: unknown) => boolean;
+}
+
+/** The outcome of a durable step and whether it came from the journal. */
+export interface DurableResult<T> {
+  value: T;
+  replayed: boolean;
+}
+
+/**
+ * Serves `step` from the journal or executes and records it.
+ * @throws NonDeterminismError when the journal holds another kind or fingerprint at the position
+ * @throws the recorded error (rehydrated by name) on replay of a recorded failure
+ * @throws AbortError when the agent is cancelled before the work starts
+ */
+export async function durableStep<T>(context: AgentContext, step: DurableStep<T>): Promise<DurableResult<T>> {
+  const recorded = context.run.journal.get(step.position);
+  if (recorded) return { value: replayEntry<T>(recorded, step), replayed: true };
+  context.throwIfAborted();
+  let value: T;
+  try {
+    value = await step.execute();
+  } catch (error) {
+    if (step.recordFailure?.(error)) {
+      await context.run.flushWrites();
+      await context.run.record(step.position, entry(step, { ok: false, error: serializeError(error) }));
+    }
+    throw error;
+  }
+  // Memory written during the step must be stored before the step counts as done.
+  await context.run.flushWrites();
+  const stored = toJson(value);
+  await context.run.record(step.position, entry(step, { ok: true, value: stored }));
+  return { value: stored as T, replayed: false };
+}
+
+function replayEntry<T>(recorded: JournalEntry, step: DurableStep<T>): T {
+  if (recorded.kind !== step.kind || recorded.fingerprint !== step.fingerprint) {
+    throw new NonDeterminismError(
+      step.position,
+      `${recorded.kind} ${recorded.fingerprint}`,
+      `${step.kind} ${step.fingerprint}`,
+    );
+  }
+  if (!recorded.outcome.ok) throw deserializeError(recorded.outcome.error);
+  return recorded.outcome.value as T;
+}
+
+function entry(step: DurableStep<unknown>, outcome: JournalEntry['outcome']): JournalEntry {
+  return { kind: step.kind, fingerprint: step.fingerprint, outcome, at: Date.now() };
+}
+
+/**
+ * The value as it will read back from the journal, so a live run and its replay see the same
+ * thing (`undefined` properties vanish, dates become strings).
+ */
+function toJson(value: unknown): unknown {
+  if (value === undefined) return undefined;
+  return JSON.parse(JSON.stringify(value));
+}

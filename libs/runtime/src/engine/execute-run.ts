@@ -1,0 +1,61 @@
+/**
+ * `executeRun`: executes (or replays) one run of a root agent against its {@link RunServices}.
+ * The worker calls it once per job attempt; embedded mode calls it with in-memory services.
+ * Everything already in the journal is served from it; the rest is executed and recorded.
+ */
+import type { AgentDefinition, AgentFunction } from '../agent/agent-definition.js';
+import { agentDefinitionOf } from '../agent/create-agent.js';
+import { invokeAgent } from '../agent/invoke-agent.js';
+import { AbortError } from '../errors/abort-error.js';
+import { serializeError } from '../errors/serialize-error.js';
+import type { RunOutcome, RunServices } from './run-services.js';
+import { RunState } from './run-state.js';
+
+/** What {@link executeRun} runs. */
+export interface ExecuteRunOptions {
+  // biome-ignore lint/suspicious/noExplicitAny: any agent, whatever its props and result types
+  agent: AgentFunction<any, any>;
+  input: unknown;
+  services: RunServices;
+}
+
+/** The callPath of a run's root agent invocation. */
+export function rootCallPath(agentId: string): string {
+  return `root/agent:${agentId}:0`;
+}
+
+/**
+ * Runs the agent to completion and returns its output with the usage of live model turns.
+ * Emits `run-start` and `run-end` and flushes the event sink before settling.
+ * @throws the agent's error (after `run-end` with status `failed`, or `cancelled` for an AbortError)
+ */
+export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome> {
+  return executeDefinition(agentDefinitionOf(options.agent), options.input, options.services);
+}
+
+/** {@link executeRun} for an already resolved agent definition. */
+export async function executeDefinition(
+  definition: AgentDefinition,
+  input: unknown,
+  services: RunServices,
+): Promise<RunOutcome> {
+  const run = new RunState(services, await services.journal.load());
+  const callPath = rootCallPath(definition.id);
+  run.emit({ type: 'run-start', callPath, agentId: definition.id, input });
+  try {
+    const output = await invokeAgent({ definition, props: input ?? {}, run, callPath, parent: undefined });
+    const outcome: RunOutcome = { output, usage: run.usage, modelCalls: run.modelCalls };
+    run.emit({ type: 'run-end', callPath, status: 'succeeded', output, ...usageOf(outcome) });
+    return outcome;
+  } catch (error) {
+    const status = AbortError.is(error) || services.signal.aborted ? 'cancelled' : 'failed';
+    run.emit({ type: 'run-end', callPath, status, error: serializeError(error), ...usageOf(run) });
+    throw error;
+  } finally {
+    await services.events.flush();
+  }
+}
+
+function usageOf(source: { usage: RunOutcome['usage']; modelCalls: number }) {
+  return { usage: source.usage, modelCalls: source.modelCalls };
+}

@@ -1,0 +1,42 @@
+/**
+ * Durable model turns. The assistant message, usage and finish reason of each turn are
+ * journaled at `<generation>/model:<n>`; a replay returns them without calling the model.
+ * The fingerprint is the (callPath, turn index) pair only: the messages may legitimately hold
+ * non-deterministic text, so they are not hashed.
+ */
+import type { AgentContext } from '../context/agent-context.js';
+import type { ModelAdapter, ModelRequest, ModelResponse } from '../model/model-adapter.js';
+import type { DurableResult } from './durable-step.js';
+import { durableStep } from './durable-step.js';
+import { hashJson } from './fingerprint.js';
+
+/** One model turn to serve. */
+export interface ModelTurn {
+  turnIndex: number;
+  model: ModelAdapter;
+  request: ModelRequest;
+}
+
+/**
+ * Serves a model turn from the journal or calls the model and records the answer. Model
+ * failures are not recorded, so a retried run calls the model again.
+ */
+export async function modelTurnDurably(
+  context: AgentContext,
+  turn: ModelTurn,
+): Promise<DurableResult<ModelResponse>> {
+  const { run } = context;
+  const position = context.nextPosition('model');
+  const base = { callPath: context.callPath, position, turnIndex: turn.turnIndex };
+  run.emit({ type: 'model-turn-start', ...base, modelId: turn.model.id, provider: turn.model.provider });
+  const result = await durableStep(context, {
+    kind: 'model-turn',
+    position,
+    fingerprint: `model-turn:${hashJson([context.callPath, turn.turnIndex])}`,
+    execute: () => turn.model.generate({ ...turn.request, signal: context.signal }),
+  });
+  const { usage, finishReason } = result.value;
+  if (!result.replayed) run.addModelCall(usage);
+  run.emit({ type: 'model-turn-end', ...base, usage, finishReason, replayed: result.replayed });
+  return result;
+}

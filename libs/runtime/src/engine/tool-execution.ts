@@ -1,0 +1,36 @@
+/**
+ * Durable tool executions. A tool handler's result (or error) is journaled at
+ * `<generation>/tool:<toolCallId>:<n>` with a fingerprint of the tool name and arguments; a
+ * replay returns it without calling the handler again.
+ */
+import type { AgentContext } from '../context/agent-context.js';
+import { AbortError } from '../errors/abort-error.js';
+import type { DurableResult } from './durable-step.js';
+import { durableStep } from './durable-step.js';
+import { hashJson } from './fingerprint.js';
+
+/** One tool handler run to journal. */
+export interface ToolExecution {
+  position: string;
+  toolName: string;
+  args: unknown;
+  /** Runs the handler; its value must be JSON. */
+  execute: () => Promise<unknown>;
+}
+
+/**
+ * Serves a tool execution from the journal or runs and records it (errors included, except
+ * cancellation, which a resumed run must retry).
+ */
+export function executeToolDurably(
+  context: AgentContext,
+  execution: ToolExecution,
+): Promise<DurableResult<unknown>> {
+  return durableStep(context, {
+    kind: 'tool',
+    position: execution.position,
+    fingerprint: `tool:${execution.toolName}:${hashJson(execution.args)}`,
+    execute: execution.execute,
+    recordFailure: (error) => !AbortError.is(error),
+  });
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { DuplicateToolNameError } from '../errors/duplicate-tool-name-error.js';
+import { SchemaConversionError } from '../errors/schema-conversion-error.js';
+import type { EquippedTool } from '../tools/equipped-tool.js';
+import type { ToolDefinition, ToolMiddleware } from '../tools/tool-definition.js';
+import { requireOpenDraft } from './require-draft.js';
+
+/** Options of {@link equipTool}. */
+export interface EquipToolOptions {
+  /** Dynamic middlewares: they wrap the tool's own (static) middlewares. @default [] */
+  middleware?: ToolMiddleware[];
+}
+
+/**
+ * Gives the model a tool for this generation. The zod schema is sent as JSON Schema.
+ * @throws DuplicateToolNameError when a tool of that name is already equipped in this generation
+ * @throws SchemaConversionError when the schema has no JSON Schema form
+ * @throws ContextNotFoundError outside an agent run; AfterPromptAgentError after the policy started
+ */
+export function equipTool<S extends z.ZodType>(
+  tool: ToolDefinition<S>,
+  options: EquipToolOptions = {},
+): void {
+  const context = requireOpenDraft('equipTool');
+  if (context.draft.tools.has(tool.name)) throw new DuplicateToolNameError(tool.name, 'equipTool');
+  context.draft.tools.set(tool.name, equippedTool(tool, options.middleware ?? []));
+}
+
+/** The equipped form of `tool` with `dynamic` middlewares outside its own. */
+export function equippedTool<S extends z.ZodType>(
+  tool: ToolDefinition<S>,
+  dynamic: ToolMiddleware[],
+): EquippedTool {
+  return {
+    // The loop validates arguments with the schema before calling the handler, so erasing the type is safe.
+    definition: tool as unknown as ToolDefinition,
+    middlewares: [...dynamic, ...(tool.middlewares ?? [])],
+    ir: { name: tool.name, description: tool.description, parameters: toolParameters(tool) },
+  };
+}
+
+/**
+ * The JSON Schema of a zod schema, without the `$schema` marker providers do not want.
+ * @throws SchemaConversionError naming `site` when the schema cannot be converted
+ */
+export function zodToJsonSchema(schema: z.ZodType, site: string): Record<string, unknown> {
+  let jsonSchema: Record<string, unknown>;
+  try {
+    jsonSchema = z.toJSONSchema(schema) as Record<string, unknown>;
+  } catch (error) {
+    throw new SchemaConversionError(site, error);
+  }
+  const { $schema: _ignored, ...rest } = jsonSchema;
+  return rest;
+}
+
+function toolParameters(tool: ToolDefinition<z.ZodType>): Record<string, unknown> {
+  return zodToJsonSchema(tool.parameters, `tool "${tool.name}"`);
+}

@@ -1,0 +1,27 @@
+import type { AgentContext } from '../context/agent-context.js';
+import { requireAgentContext } from '../context/context-store.js';
+import { ResourceNotFoundError } from '../errors/resource-not-found-error.js';
+
+/**
+ * Reads a resource exposed by this agent or the nearest ancestor (`equipResource(key, {
+ * expose: true })`). Synchronous. Non-exposed resources and siblings' resources are invisible.
+ * @throws ResourceNotFoundError when no agent in the chain exposes `key` (unless optional)
+ * @throws ContextNotFoundError outside an agent run
+ */
+export function expectResource<T>(key: string): T;
+export function expectResource<T>(key: string, options: { optional: true }): T | undefined;
+export function expectResource<T>(key: string, options?: { optional: true }): T | undefined {
+  const context = requireAgentContext('expectResource');
+  const found = findProvider(context, key);
+  if (found !== undefined) return found as T;
+  if (options?.optional) return undefined;
+  throw new ResourceNotFoundError(key);
+}
+
+function findProvider(context: AgentContext, key: string): unknown {
+  for (let current: AgentContext | undefined = context; current; current = current.parent) {
+    const value = current.providers.get(key);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}

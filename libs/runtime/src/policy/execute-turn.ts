@@ -1,0 +1,101 @@
+/**
+ * `executeTurn`: one model call of a policy, durable, counted against `maxTurnSteps`, streamed
+ * to the generation's `onStream` consumers.
+ */
+import type { Message, TokenUsage } from '@flotilla/ir';
+import type { AgentContext } from '../context/agent-context.js';
+import { modelTurnDurably } from '../engine/model-turn.js';
+import { DuplicateToolNameError } from '../errors/duplicate-tool-name-error.js';
+import { TurnBudgetExceededError } from '../errors/turn-budget-exceeded-error.js';
+import type { AgentStreamEvent } from '../hooks/agent-stream-event.js';
+import type {
+  ModelDelta,
+  ModelRequest,
+  ModelResponse,
+  OutputSchema,
+  ToolChoice,
+} from '../model/model-adapter.js';
+import type { PromptContext } from './prompt-context.js';
+import { checkPromptRuntime } from './prompt-context.js';
+
+/** Options of {@link executeTurn}. */
+export interface ExecuteTurnOptions {
+  runtime: PromptContext;
+  /** Structured output the model must produce. */
+  schema?: OutputSchema;
+  toolChoice?: ToolChoice;
+}
+
+/** The answer of one turn. */
+export interface TurnResult {
+  message: Message & { role: 'assistant' };
+  usage: TokenUsage;
+  finishReason: ModelResponse['finishReason'];
+  /** True when the journal answered and no model was called. */
+  replayed: boolean;
+}
+
+/**
+ * Calls the model once with `messages` and the runtime's tools.
+ * @throws InvalidPromptRuntimeError for a runtime that is not the active policy's
+ * @throws DuplicateToolNameError when two runtime tools share a name
+ * @throws TurnBudgetExceededError when the generation already used `maxTurnSteps` turns
+ * @throws the model's error (e.g. ModelCallError), which is never retried here
+ */
+export async function executeTurn(messages: Message[], options: ExecuteTurnOptions): Promise<TurnResult> {
+  const context = checkPromptRuntime('executeTurn', options.runtime);
+  const { runtime } = options;
+  assertUniqueToolNames(runtime, 'executeTurn');
+  const { draft } = context;
+  // Reserved before awaiting, so parallel turns share the budget.
+  if (draft.turnSteps >= runtime.maxTurnSteps)
+    throw new TurnBudgetExceededError(runtime.maxTurnSteps, draft.turnSteps);
+  const turnIndex = draft.turnSteps++;
+  const stream = (event: DistributiveOmit<AgentStreamEvent, 'turnIndex'>) =>
+    pushStream(context, { ...event, turnIndex } as AgentStreamEvent);
+  stream({ type: 'turn-start' });
+  const request: ModelRequest = { messages };
+  if (runtime.tools.length > 0) request.tools = runtime.tools.map((tool) => tool.ir);
+  if (options.schema) request.schema = options.schema;
+  if (options.toolChoice) request.toolChoice = options.toolChoice;
+  if (draft.streamConsumers.length > 0) request.onDelta = (delta) => stream(deltaEvent(delta));
+  try {
+    const { value, replayed } = await modelTurnDurably(context, { turnIndex, model: runtime.model, request });
+    for (const toolCall of value.message.tool_calls ?? []) stream({ type: 'tool-call', toolCall });
+    if (!replayed) stream({ type: 'usage', usage: value.usage });
+    stream({ type: 'turn-end', finishReason: value.finishReason.unified, replayed });
+    return { message: value.message, usage: value.usage, finishReason: value.finishReason, replayed };
+  } catch (error) {
+    const { name, message } = error instanceof Error ? error : new Error(String(error));
+    stream({ type: 'error', error: { name, message } });
+    throw error;
+  }
+}
+
+/** @throws DuplicateToolNameError naming `site` when two runtime tools share a name */
+export function assertUniqueToolNames(runtime: PromptContext, site: string): void {
+  const seen = new Set<string>();
+  for (const tool of runtime.tools) {
+    if (seen.has(tool.ir.name)) throw new DuplicateToolNameError(tool.ir.name, site);
+    seen.add(tool.ir.name);
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+function deltaEvent(delta: ModelDelta): DistributiveOmit<AgentStreamEvent, 'turnIndex'> {
+  switch (delta.type) {
+    case 'text-delta':
+      return { type: 'text-delta', delta: delta.text };
+    case 'reasoning-delta':
+      return { type: 'reasoning-delta', delta: delta.text };
+    case 'tool-call-delta': {
+      const { type: _type, ...rest } = delta;
+      return { type: 'tool-call-delta', ...rest };
+    }
+  }
+}
+
+function pushStream(context: AgentContext, event: AgentStreamEvent): void {
+  for (const consumer of context.draft.streamConsumers) consumer.push(event);
+}

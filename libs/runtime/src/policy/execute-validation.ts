@@ -1,0 +1,34 @@
+/**
+ * `executeValidation`: parses a final answer and runs the generation's validators (all of
+ * them, in order; their messages accumulate). A validator that throws ends the prompt.
+ */
+import type { OutputParser, ParseOutcome } from './output-parser.js';
+import type { PromptContext } from './prompt-context.js';
+import { checkPromptRuntime } from './prompt-context.js';
+
+/** Options of {@link executeValidation}. */
+export interface ExecuteValidationOptions<T> {
+  runtime: PromptContext;
+  parser: OutputParser<T>;
+}
+
+/**
+ * Validates `rawText`.
+ * @throws InvalidPromptRuntimeError for a runtime that is not the active policy's; a validator's error
+ */
+export async function executeValidation<T>(
+  rawText: string,
+  options: ExecuteValidationOptions<T>,
+): Promise<ParseOutcome<T>> {
+  checkPromptRuntime('executeValidation', options.runtime);
+  const parsed = options.parser.parse(rawText);
+  if (!parsed.ok) return parsed;
+  const issues: string[] = [];
+  for (const validator of options.runtime.validators) {
+    const verdict = await validator(parsed.data);
+    if (verdict === true) continue;
+    issues.push(verdict === false ? 'Validation failed' : verdict);
+  }
+  if (issues.length === 0) return parsed;
+  return { ok: false, failureType: 'validator', issues, data: parsed.data };
+}

@@ -1,0 +1,94 @@
+import type { Message } from '@flotilla/ir';
+import type { z } from 'zod';
+import type { AgentContext } from '../context/agent-context.js';
+import { ConversationLog } from '../engine/conversation-log.js';
+import { zodToJsonSchema } from '../hooks/equip-tool.js';
+import { createAgentPolicy } from './create-agent-policy.js';
+import { createJsonOutputParser } from './json-output-parser.js';
+import type { OutputParser } from './output-parser.js';
+import { textOutputParser } from './output-parser.js';
+import type { PromptContext } from './prompt-context.js';
+import { agentContextOf } from './prompt-context.js';
+import type { LoopMessageSink } from './tool-call-loop.js';
+import { runToolCallLoop } from './tool-call-loop.js';
+import { assertValidHistory } from './validate-history.js';
+
+/** Options of {@link promptChat}. */
+export interface PromptChatOptions<S extends z.ZodType | undefined = undefined> {
+  /** Messages after the system prompts and instructions (a string is one user message). */
+  message?: string | Message | Message[];
+  /** Parse the final answer as JSON with this schema; without it the answer is the text. */
+  schema?: S;
+}
+
+/** What {@link promptChat} returns: the answer and every message this call produced. */
+export interface PromptChatResult<T> {
+  data: T;
+  delta: Message[];
+}
+
+const promptChatPolicy = createAgentPolicy({
+  policyId: 'promptChat',
+  handler: async (runtime, options: PromptChatOptions<z.ZodType | undefined>) => {
+    const log = await openConversation(agentContextOf(runtime));
+    const input = toMessages(options.message);
+    const messages = [...runtime.messages, ...(log?.history ?? []), ...input];
+    assertValidHistory(messages);
+    const parser: OutputParser<unknown> = options.schema
+      ? createJsonOutputParser(options.schema)
+      : textOutputParser;
+    const schema = options.schema
+      ? { name: 'result', jsonSchema: zodToJsonSchema(options.schema, 'promptChat') }
+      : undefined;
+    return runToolCallLoop({
+      runtime,
+      messages,
+      parser,
+      ...(schema ? { schema } : {}),
+      ...(log ? { onMessages: appendTo(log, runtime, input) } : {}),
+    });
+  },
+});
+
+/**
+ * Chat with the model: system prompts, instructions, then `options.message`; runs the tool
+ * loop and returns `{ data, delta }` (`data` is the text, or the parsed value with a schema).
+ * In a run with a `conversationId`, the root agent's promptChat first loads the stored history
+ * and appends the user message, each model turn and each tool batch as they happen.
+ * @throws PromptAgentAlreadyCalledError, ModelNotFoundError, InvalidMessageHistoryError,
+ *   AttemptsExhaustedError, ToolLoopExceededError, model errors
+ */
+export async function promptChat(options?: {
+  message?: string | Message | Message[];
+}): Promise<PromptChatResult<string>>;
+export async function promptChat<S extends z.ZodType>(options: {
+  message?: string | Message | Message[];
+  schema: S;
+}): Promise<PromptChatResult<z.infer<S>>>;
+export async function promptChat(
+  options: PromptChatOptions<z.ZodType | undefined> = {},
+): Promise<PromptChatResult<unknown>> {
+  return promptChatPolicy(options);
+}
+
+async function openConversation(context: AgentContext): Promise<ConversationLog | undefined> {
+  const conversationId = context.run.services.conversationId;
+  // Only the run's root agent speaks for the stored conversation; children chat privately.
+  if (conversationId === undefined || context.parent) return undefined;
+  return ConversationLog.open(context, conversationId);
+}
+
+function appendTo(log: ConversationLog, runtime: PromptContext, input: Message[]): LoopMessageSink {
+  let pendingInput = input;
+  return async (messages, usage) => {
+    const batch = [...pendingInput, ...messages];
+    pendingInput = [];
+    await log.append(batch, { system: runtime.system, model: runtime.model, ...(usage ? { usage } : {}) });
+  };
+}
+
+function toMessages(message: PromptChatOptions['message']): Message[] {
+  if (message === undefined) return [];
+  if (typeof message === 'string') return [{ role: 'user', content: message }];
+  return Array.isArray(message) ? message : [message];
+}

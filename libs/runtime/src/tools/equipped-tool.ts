@@ -1,0 +1,15 @@
+/**
+ * A tool as equipped in a generation: its definition, the middleware chain
+ * (`equipTool` middlewares outside, the tool's own inside) and its IR form for the model.
+ */
+import type { ToolDefinition as IrToolDefinition } from '@flotilla/ir';
+import type { ToolDefinition, ToolMiddleware } from './tool-definition.js';
+
+/** A tool ready for the loop. */
+export interface EquippedTool {
+  definition: ToolDefinition;
+  /** Outermost first: `[...equipTool middlewares, ...tool.middlewares]`. */
+  middlewares: ToolMiddleware[];
+  /** Name, description and JSON Schema parameters, as sent to the model. */
+  ir: IrToolDefinition;
+}

@@ -1,0 +1,169 @@
+/**
+ * One tool call of a batch, end to end (spec §7.3): find the tool, parse and validate the
+ * arguments, run the middleware onion around the durable handler, check the output is JSON and
+ * turn it into a {@link ToolOutput}. Failures never throw (except cancellation): they become a
+ * JSON error the model can read and recover from.
+ */
+import type { ToolCall } from '@flotilla/ir';
+import type { AgentContext } from '../context/agent-context.js';
+import { findNonJson } from '../context/clone-json-value.js';
+import { executeToolDurably } from '../engine/tool-execution.js';
+import { AbortError } from '../errors/abort-error.js';
+import { InvalidToolOutputError } from '../errors/invalid-tool-output-error.js';
+import { NonDeterminismError } from '../errors/non-determinism-error.js';
+import { serializeError } from '../errors/serialize-error.js';
+import type { EquippedTool } from './equipped-tool.js';
+import type { ToolOutput } from './tool-call-loop-middleware.js';
+import { isToolContent } from './tool-content.js';
+import type { ToolContext, ToolRunContext } from './tool-definition.js';
+
+/** The output of one call and whether the tool succeeded. */
+export interface ToolCallResult {
+  output: ToolOutput;
+  ok: boolean;
+}
+
+/** A failure the model sees as the tool's result. */
+class ToolCallFailure extends Error {
+  override readonly name = 'ToolCallFailure';
+}
+
+/**
+ * Runs `call` against `tools`; `position` is its journal position (taken in call order before
+ * the batch starts, so parallel scheduling cannot change it).
+ * @throws AbortError and NonDeterminismError only; every other failure is returned as an error output
+ */
+export async function executeToolCall(
+  context: AgentContext,
+  tools: ReadonlyMap<string, EquippedTool>,
+  call: ToolCall,
+  position: string,
+): Promise<ToolCallResult> {
+  const name = call.function.name;
+  const event = { callPath: context.callPath, name, toolCallId: call.id };
+  context.run.emit({ type: 'tool-call', ...event, args: readableArgs(call.function.arguments) });
+  let replayed = false;
+  try {
+    const tool = findTool(tools, name);
+    const args = parseArguments(tool, call);
+    const result = await runChain(context, tool, call, args, position, (fromJournal) => {
+      replayed = fromJournal;
+    });
+    assertToolOutput(name, result);
+    context.run.emit({ type: 'tool-result', ...event, ok: true, result, replayed });
+    return { output: { callId: call.id, content: serializeResult(result) }, ok: true };
+  } catch (error) {
+    // Engine failures are not the tool's: they end the run instead of going back to the model.
+    if (AbortError.is(error) || NonDeterminismError.is(error)) throw error;
+    context.run.emit({ type: 'tool-result', ...event, ok: false, error: serializeError(error), replayed });
+    context.run.services.logger?.warn({ err: error, tool: name }, 'tool call failed');
+    return { output: { callId: call.id, content: errorContent(name, error) }, ok: false };
+  }
+}
+
+function findTool(tools: ReadonlyMap<string, EquippedTool>, name: string): EquippedTool {
+  const tool = tools.get(name);
+  if (tool) return tool;
+  const available = [...tools.keys()].join(', ') || '(none)';
+  throw new ToolCallFailure(`Tool "${name}" not found. Available tools: ${available}`);
+}
+
+function parseArguments(tool: EquippedTool, call: ToolCall): unknown {
+  const name = tool.definition.name;
+  const text = call.function.arguments.trim() === '' ? '{}' : call.function.arguments;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ToolCallFailure(`Invalid JSON arguments for tool "${name}": ${(error as Error).message}`);
+  }
+  const parsed = tool.definition.parameters.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  throw new ToolCallFailure(
+    `Tool "${name}" execution failed: Invalid arguments for tool "${name}": ${issues.join('; ')}`,
+  );
+}
+
+async function runChain(
+  context: AgentContext,
+  tool: EquippedTool,
+  call: ToolCall,
+  args: unknown,
+  position: string,
+  onReplay: (replayed: boolean) => void,
+): Promise<unknown> {
+  const { definition } = tool;
+  const runContext: ToolRunContext = {
+    idempotencyKey: `${context.run.runId}:${call.id}`,
+    signal: context.signal,
+    toolCallId: call.id,
+    agentId: context.agentId,
+  };
+  const toolContext: ToolContext = {
+    toolName: definition.name,
+    input: args,
+    description: definition.description,
+    parameters: tool.ir.parameters ?? {},
+    metadata: {
+      agentId: context.agentId,
+      callPath: context.callPath,
+      toolCallId: call.id,
+      runId: context.run.runId,
+    },
+  };
+  const handler = async () => {
+    const { value, replayed } = await executeToolDurably(context, {
+      position,
+      toolName: definition.name,
+      args,
+      execute: async () => {
+        const result = await definition.handler(args, runContext);
+        // Checked here so an invalid output is journaled as the tool's error.
+        assertToolOutput(definition.name, result);
+        return result;
+      },
+    });
+    onReplay(replayed);
+    return value;
+  };
+  // Middlewares run outside the journal (spec §7.2): on replay they run again around the recorded result.
+  const chain = tool.middlewares.reduceRight<() => Promise<unknown>>(
+    (next, middleware) => () => middleware.handler(toolContext, next),
+    handler,
+  );
+  return chain();
+}
+
+function assertToolOutput(toolName: string, result: unknown): void {
+  if (result === undefined) throw new InvalidToolOutputError(toolName, '(root)', 'undefined');
+  const problem = findNonJson(result);
+  if (problem) throw new InvalidToolOutputError(toolName, problem.path, problem.reason);
+}
+
+function serializeResult(result: unknown): ToolOutput['content'] {
+  if (typeof result === 'string') return result;
+  if (isToolContent(result)) return result.$flotillaContent;
+  return JSON.stringify(result);
+}
+
+function errorContent(toolName: string, error: unknown): string {
+  const message =
+    error instanceof ToolCallFailure
+      ? error.message
+      : `Tool "${toolName}" execution failed: ${describeError(error)}`;
+  return JSON.stringify({ error: true, message });
+}
+
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.name && error.name !== 'Error' ? `${error.name}: ${error.message}` : error.message;
+}
+
+function readableArgs(text: string): unknown {
+  try {
+    return text.trim() === '' ? {} : JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
