@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto';
+import { emptyUsage } from '@flotilla/ir';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { FlotillaConfig } from '../config/flotilla-config.js';
+import { openRedis, type RedisConnectionOption } from '../config/open-redis.js';
+import { resolveConfig } from '../config/resolve-config.js';
+import { rootCallPath } from '../engine/execute-run.js';
+import { AbortError } from '../errors/abort-error.js';
+import { serializeError } from '../errors/serialize-error.js';
+import { cancelChannel, runKeys } from '../keys.js';
+import { RedisRunRecords } from '../runs/redis-run-records.js';
+import type { RunRecord } from '../runs/run-record.js';
+import { isTerminalStatus } from '../runs/run-status.js';
+import type { LoadConversationOptions, StoredConversation } from '../store/conversation-store.js';
+import { RedisConversationStore } from '../store/redis-conversation-store.js';
+import { encodeRunJobData } from '../worker/run-job-data.js';
+import { RedisRunHandle, type RunHandle } from './run-handle.js';
+import { RunNotFoundError } from './run-not-found-error.js';
+
+/** Options of {@link createClient}; unset ones come from the environment, then defaults. */
+export interface CreateClientOptions {
+  /** A Redis URL or a connection to duplicate. @default REDIS_URL, else 'redis://127.0.0.1:6379' */
+  connection?: RedisConnectionOption;
+  /** @default FLOTILLA_PREFIX, else 'flotilla' */
+  prefix?: string;
+  /** @default FLOTILLA_QUEUE, else 'agents' */
+  queueName?: string;
+  /** @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Options of {@link FlotillaClient.submit}. */
+export interface SubmitOptions {
+  /** The run id (= BullMQ job id); submitting the same id twice makes one run. @default a random UUID */
+  runId?: string;
+  /** Resume this conversation: the run loads its history and appends its turns to it. */
+  conversationId?: string;
+  /** Scope layers for every agent of the run, outermost first (JSON). */
+  scope?: Record<string, unknown>[];
+}
+
+/** Submits runs and reads, waits for and cancels them. */
+export interface FlotillaClient {
+  readonly config: FlotillaConfig;
+  /**
+   * Submits a run of `agentId` (an id, or an agent whose `id` is used) with `input` (JSON).
+   * Idempotent by `runId`: a second submit with an existing run id returns the same run.
+   * @throws TypeError when `input` has no JSON form
+   */
+  submit<Output = unknown>(
+    agent: string | { id: string },
+    input: unknown,
+    options?: SubmitOptions,
+  ): Promise<RunHandle<Output>>;
+  /** A handle on an existing run (nothing is checked until it is used). */
+  run<Output = unknown>(runId: string): RunHandle<Output>;
+  /** The run's record, or `undefined` when there is none. */
+  getRun(runId: string): Promise<RunRecord | undefined>;
+  /**
+   * Cancels a run: a waiting run is removed and ends `cancelled` at once; a running one is
+   * aborted by its worker (through pub/sub and a cancel flag) and ends `cancelled` soon after.
+   * A run that already ended is left as it is.
+   * @throws RunNotFoundError when there is no such run
+   */
+  cancel(runId: string): Promise<void>;
+  /** A stored conversation, at its latest version or `options.version`. */
+  getConversation(
+    conversationId: string,
+    options?: LoadConversationOptions,
+  ): Promise<StoredConversation | undefined>;
+  /** Closes the client's connections (handles' own waits close theirs). */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a client of the agents queue.
+ * @throws InvalidConfigError when an option or environment variable is invalid
+ * @example
+ * const client = createClient();
+ * const run = await client.submit('summarizer', { text: '…' });
+ * console.log(await run.result());
+ */
+export function createClient(options: CreateClientOptions = {}): FlotillaClient {
+  const config = resolveConfig(
+    {
+      prefix: options.prefix,
+      queueName: options.queueName,
+      redisUrl: typeof options.connection === 'string' ? options.connection : undefined,
+    },
+    options.env,
+  );
+  return new RedisFlotillaClient(config, openRedis(options.connection ?? config.redisUrl));
+}
+
+class RedisFlotillaClient implements FlotillaClient {
+  readonly config: FlotillaConfig;
+  readonly #redis: Redis;
+  readonly #queue: Queue;
+  readonly #records: RedisRunRecords;
+  readonly #conversations: RedisConversationStore;
+
+  constructor(config: FlotillaConfig, redis: Redis) {
+    this.config = config;
+    this.#redis = redis;
+    this.#queue = new Queue(config.queueName, { connection: redis, prefix: config.prefix });
+    this.#records = new RedisRunRecords({
+      redis,
+      prefix: config.prefix,
+      retention: {
+        recordSeconds: config.runRetentionSeconds,
+        journalSeconds: config.journalRetentionSeconds,
+      },
+      eventStreamMaxLength: config.eventStreamMaxLength,
+    });
+    this.#conversations = new RedisConversationStore({ redis, prefix: config.prefix });
+  }
+
+  async submit<Output>(
+    agent: string | { id: string },
+    input: unknown,
+    options: SubmitOptions = {},
+  ): Promise<RunHandle<Output>> {
+    const agentId = typeof agent === 'string' ? agent : agent.id;
+    const runId = options.runId ?? randomUUID();
+    const data = encodeRunJobData(input, options);
+    if (data.input === undefined)
+      throw new TypeError('The run input has no JSON form; pass JSON values only.');
+    await this.#records.create({ runId, agentId, conversationId: options.conversationId });
+    const record = await this.#records.get(runId);
+    // Adding again while queued is safe (BullMQ ignores an existing job id) and repairs a
+    // submit that crashed between the record and the job.
+    if (record?.status === 'queued') {
+      await this.#queue.add(agentId, data, {
+        jobId: runId,
+        attempts: 1,
+        removeOnComplete: { age: 3600, count: 1000 },
+        removeOnFail: { age: 24 * 3600 },
+      });
+    }
+    return this.run<Output>(runId);
+  }
+
+  run<Output>(runId: string): RunHandle<Output> {
+    return new RedisRunHandle<Output>({
+      runId,
+      redis: this.#redis,
+      prefix: this.config.prefix,
+      records: this.#records,
+    });
+  }
+
+  getRun(runId: string): Promise<RunRecord | undefined> {
+    return this.#records.get(runId);
+  }
+
+  async cancel(runId: string): Promise<void> {
+    const record = await this.#records.get(runId);
+    if (!record) throw new RunNotFoundError(runId);
+    if (isTerminalStatus(record.status)) return;
+    const keys = runKeys(this.config.prefix, runId);
+    await this.#redis.set(keys.cancel, '1', 'EX', this.config.runRetentionSeconds);
+    await this.#redis.publish(cancelChannel(this.config.prefix), runId);
+    // Succeeds only while the job is not locked by a worker; a running job is aborted instead.
+    const removed = await this.#queue.remove(runId);
+    if (removed === 1) {
+      await this.#records.finish(runId, rootCallPath(record.agentId), {
+        status: 'cancelled',
+        error: serializeError(new AbortError(`run ${runId} was cancelled before it started`)),
+        usage: emptyUsage(),
+        modelCalls: 0,
+      });
+    }
+  }
+
+  getConversation(
+    conversationId: string,
+    options?: LoadConversationOptions,
+  ): Promise<StoredConversation | undefined> {
+    return this.#conversations.load(conversationId, options);
+  }
+
+  async close(): Promise<void> {
+    await this.#queue.close();
+    await this.#redis.quit().catch(() => this.#redis.disconnect());
+  }
+}

@@ -1,0 +1,164 @@
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { type Logger, pino } from 'pino';
+import type { FlotillaConfig } from '../config/flotilla-config.js';
+import { openRedis } from '../config/open-redis.js';
+import { resolveConfig } from '../config/resolve-config.js';
+import type { ModelAdapter } from '../model/model-adapter.js';
+import { RedisRunRecords } from '../runs/redis-run-records.js';
+import { CancelListener } from './cancel-listener.js';
+import { RunProcessor } from './run-processor.js';
+import type { AnyAgent, CreateWorkerOptions } from './worker-options.js';
+
+/**
+ * A worker's lifecycle: `running` from creation (it starts consuming at once), `closing`
+ * while {@link FlotillaWorker.close} lets active runs finish, `closed` after.
+ */
+export type WorkerState = 'running' | 'closing' | 'closed';
+
+/** A running worker. */
+export interface FlotillaWorker {
+  readonly state: WorkerState;
+  /** The resolved configuration the worker runs with. */
+  readonly config: FlotillaConfig;
+  /** Resolves when the worker listens for jobs and cancels. */
+  waitUntilReady(): Promise<void>;
+  /** Stops taking jobs, waits for active runs to finish, then closes every connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a worker that consumes the agents queue and executes each job as a run of the agent
+ * named by the job (see `RunProcessor`). Bad jobs fail their run and are logged; the worker
+ * keeps serving.
+ * @throws InvalidConfigError when an option or environment variable is invalid
+ * @throws Error when two agents share an id
+ * @example
+ * const worker = createWorker({ agents: [Summarizer], models: { gpt: openai('gpt-4.1-mini') } });
+ * process.on('SIGTERM', () => worker.close());
+ */
+export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
+  const config = resolveConfig(
+    {
+      prefix: options.prefix,
+      queueName: options.queueName,
+      workerConcurrency: options.concurrency,
+      maxPayloadBytes: options.maxPayloadBytes,
+      lockDurationMs: options.lockDurationMs,
+      stalledIntervalMs: options.stalledIntervalMs,
+      maxStalledCount: options.maxStalledCount,
+      eventStreamMaxLength: options.eventStreamMaxLength,
+      runRetentionSeconds: options.runRetentionSeconds,
+      journalRetentionSeconds: options.journalRetentionSeconds,
+      redisUrl: typeof options.connection === 'string' ? options.connection : undefined,
+    },
+    options.env,
+  );
+  const logger = options.logger ?? pino({ level: config.logLevel, name: 'flotilla-worker' });
+  const agents = agentMap(options.agents);
+  const connection = options.connection ?? config.redisUrl;
+  const redis = openRedis(connection);
+  const cancels = new CancelListener(openRedis(connection), config.prefix);
+  const records = new RedisRunRecords({
+    redis,
+    prefix: config.prefix,
+    retention: { recordSeconds: config.runRetentionSeconds, journalSeconds: config.journalRetentionSeconds },
+    eventStreamMaxLength: config.eventStreamMaxLength,
+  });
+  const processor = new RunProcessor({
+    redis,
+    config,
+    agents,
+    models: modelMap(options.models),
+    records,
+    cancels,
+    logger,
+  });
+  const bullConnection = openRedis(connection);
+  const worker = new Worker(config.queueName, (job) => processor.process(job), {
+    connection: bullConnection,
+    prefix: config.prefix,
+    concurrency: config.workerConcurrency,
+    lockDuration: config.lockDurationMs,
+    stalledInterval: config.stalledIntervalMs,
+    maxStalledCount: config.maxStalledCount,
+  });
+  watch(worker, processor, logger);
+  const listening = cancels.start();
+  listening.catch((error: unknown) => logger.error({ err: error }, 'cancel channel subscription failed'));
+  return new RunningWorker(config, worker, cancels, [redis, bullConnection], listening, logger);
+}
+
+class RunningWorker implements FlotillaWorker {
+  state: WorkerState = 'running';
+  readonly config: FlotillaConfig;
+  readonly #worker: Worker;
+  readonly #cancels: CancelListener;
+  readonly #connections: Redis[];
+  readonly #listening: Promise<void>;
+  readonly #logger: Logger;
+  #closing: Promise<void> | undefined;
+
+  constructor(
+    config: FlotillaConfig,
+    worker: Worker,
+    cancels: CancelListener,
+    connections: Redis[],
+    listening: Promise<void>,
+    logger: Logger,
+  ) {
+    this.config = config;
+    this.#worker = worker;
+    this.#cancels = cancels;
+    this.#connections = connections;
+    this.#listening = listening;
+    this.#logger = logger;
+  }
+
+  async waitUntilReady(): Promise<void> {
+    await Promise.all([this.#worker.waitUntilReady(), this.#listening]);
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
+    this.state = 'closing';
+    await this.#worker.close();
+    await this.#cancels.close();
+    await Promise.all(
+      this.#connections.map((connection) => connection.quit().catch(() => connection.disconnect())),
+    );
+    this.state = 'closed';
+    this.#logger.info('worker closed');
+  }
+}
+
+function watch(worker: Worker, processor: RunProcessor, logger: Logger): void {
+  // Without an 'error' listener an emitted error would crash the process.
+  worker.on('error', (error) => logger.error({ err: error }, 'worker error'));
+  worker.on('failed', (job, error) => {
+    processor
+      .failOutside(job, error)
+      .catch((cause: unknown) => logger.error({ err: cause }, 'run not ended'));
+  });
+}
+
+function agentMap(agents: CreateWorkerOptions['agents']): ReadonlyMap<string, AnyAgent> {
+  const list: AnyAgent[] = Array.isArray(agents) ? [...agents] : Object.values(agents);
+  const map = new Map<string, AnyAgent>();
+  for (const agent of list) {
+    if (map.has(agent.id))
+      throw new Error(`Two agents share the id "${agent.id}"; give each agent a unique id.`);
+    map.set(agent.id, agent);
+  }
+  return map;
+}
+
+function modelMap(models: CreateWorkerOptions['models']): ReadonlyMap<string, ModelAdapter> {
+  if (!models) return new Map();
+  if (models instanceof Map) return models;
+  return new Map(Object.entries(models as Record<string, ModelAdapter>));
+}

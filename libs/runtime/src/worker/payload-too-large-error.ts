@@ -1,0 +1,19 @@
+/** A run's input is larger than the worker accepts (`maxPayloadBytes`). The run fails. */
+export class PayloadTooLargeError extends Error {
+  override readonly name = 'PayloadTooLargeError';
+  readonly bytes: number;
+  readonly maxBytes: number;
+
+  constructor(bytes: number, maxBytes: number) {
+    super(
+      `The run input is ${bytes} bytes of JSON; workers accept at most ${maxBytes}. Pass large content by ` +
+        'reference (a URL, a conversation id) or raise maxPayloadBytes / FLOTILLA_MAX_PAYLOAD_BYTES.',
+    );
+    this.bytes = bytes;
+    this.maxBytes = maxBytes;
+  }
+
+  static is(error: unknown): error is PayloadTooLargeError {
+    return error instanceof Error && error.name === 'PayloadTooLargeError';
+  }
+}

@@ -1,0 +1,44 @@
+import type { Logger } from 'pino';
+import type { AgentFunction } from '../agent/agent-definition.js';
+import type { RedisConnectionOption } from '../config/open-redis.js';
+import type { ModelAdapter } from '../model/model-adapter.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: a worker serves agents of any props and result types
+export type AnyAgent = AgentFunction<any, any>;
+
+/**
+ * Options of `createWorker`. Every option left out falls back to its environment variable,
+ * then to its default (see `FlotillaConfig`); they are resolved once, at start.
+ */
+export interface CreateWorkerOptions {
+  /** The agents this worker serves, by their `id` (job name = agent id). */
+  agents: readonly AnyAgent[] | Readonly<Record<string, AnyAgent>>;
+  /** Adapters that string model ids (`createAgent({ model: 'gpt' })`) resolve to. @default none */
+  models?: Readonly<Record<string, ModelAdapter>> | ReadonlyMap<string, ModelAdapter>;
+  /** A Redis URL or a connection to duplicate. @default REDIS_URL, else 'redis://127.0.0.1:6379' */
+  connection?: RedisConnectionOption;
+  /** Key prefix, also BullMQ's prefix. @default FLOTILLA_PREFIX, else 'flotilla' */
+  prefix?: string;
+  /** @default FLOTILLA_QUEUE, else 'agents' */
+  queueName?: string;
+  /** Runs executed at once. @default FLOTILLA_WORKER_CONCURRENCY, else 4 */
+  concurrency?: number;
+  /** @default a pino logger at LOG_LEVEL (else 'info') */
+  logger?: Logger;
+  /** Largest input accepted, in bytes of JSON. @default FLOTILLA_MAX_PAYLOAD_BYTES, else 1 MiB */
+  maxPayloadBytes?: number;
+  /** BullMQ lock; after a crash, another worker takes the run over after about this long. @default 30000 */
+  lockDurationMs?: number;
+  /** How often stalled runs are looked for. @default 30000 */
+  stalledIntervalMs?: number;
+  /** Crashes one run survives before it fails with `RunStalledError`. @default 3 */
+  maxStalledCount?: number;
+  /** @default 10000 */
+  eventStreamMaxLength?: number;
+  /** How long an ended run's record and events stay. @default 604800 (7 days) */
+  runRetentionSeconds?: number;
+  /** How long an ended run's journal stays, for debugging. @default 86400 (1 day) */
+  journalRetentionSeconds?: number;
+  /** Where unset options are read from. @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
+}

@@ -1,0 +1,137 @@
+/**
+ * Submitting runs and reading them back through the client: `result()` for success and
+ * failure (the error's name and data survive), the event stream's order, idempotent submit,
+ * cancel. A real worker on the test's Redis executes the runs.
+ */
+import { randomUUID } from 'node:crypto';
+import { AbortError, createClient, type RunEvent, RunNotFoundError } from '@flotilla/runtime';
+import { describe, expect, it } from 'vitest';
+import { useRedis } from '../support/redis.js';
+import { EchoAgent } from './fixtures/agents.js';
+import { useWorker } from './fixtures/in-process-worker.js';
+
+const redis = useRedis(import.meta.filename);
+const fixture = useWorker(redis);
+
+async function collect(events: AsyncIterable<RunEvent>): Promise<RunEvent[]> {
+  const seen: RunEvent[] = [];
+  for await (const event of events) seen.push(event);
+  return seen;
+}
+
+describe('when a run succeeds', () => {
+  it('resolves result() with the output and records status, usage and timestamps', async () => {
+    const run = await fixture.client.submit(EchoAgent, { text: 'hi' });
+    expect(await run.result()).toEqual({ echoed: { text: 'hi' } });
+    const record = await fixture.client.getRun(run.id);
+    expect(record).toMatchObject({
+      status: 'succeeded',
+      agentId: 'echo',
+      output: { echoed: { text: 'hi' } },
+      attempts: 1,
+    });
+    expect(record?.endedAt).toBeGreaterThanOrEqual(record?.startedAt ?? Number.POSITIVE_INFINITY);
+    expect(record?.startedAt).toBeGreaterThanOrEqual(record?.createdAt ?? Number.POSITIVE_INFINITY);
+  });
+
+  it('streams run-start first and exactly one run-end last, with model turns in between', async () => {
+    const run = await fixture.client.submit('chat', { message: 'hello' });
+    const events = await collect(run.events());
+    const types = events.map((event) => event.type);
+    expect(types[0]).toBe('run-start');
+    expect(types.at(-1)).toBe('run-end');
+    expect(types.filter((type) => type === 'run-end')).toHaveLength(1);
+    expect(types.indexOf('model-turn-start')).toBeLessThan(types.indexOf('model-turn-end'));
+    expect(events.at(-1)).toMatchObject({ status: 'succeeded', runId: run.id, modelCalls: 1 });
+    expect(events.every((event) => event.runId === run.id)).toBe(true);
+    // Reading again after the end replays the same stream from its start.
+    expect((await collect(run.events())).map((event) => event.type)).toEqual(types);
+  });
+});
+
+describe('when a run fails', () => {
+  it('rejects result() with an error that keeps the original name and data', async () => {
+    const run = await fixture.client.submit('failing', { limit: 3 });
+    const error = await run.result().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toMatchObject({ name: 'QuotaExceededError', message: 'quota of 3 exceeded', limit: 3 });
+    expect(await fixture.client.getRun(run.id)).toMatchObject({
+      status: 'failed',
+      error: { name: 'QuotaExceededError' },
+    });
+    const events = await collect(run.events());
+    expect(events.at(-1)).toMatchObject({
+      type: 'run-end',
+      status: 'failed',
+      error: { name: 'QuotaExceededError' },
+    });
+  });
+});
+
+describe('submit', () => {
+  it('makes one run when the same runId is submitted twice', async () => {
+    const runId = `run-${randomUUID()}`;
+    const first = await fixture.client.submit(EchoAgent, { n: 1 }, { runId });
+    const second = await fixture.client.submit(EchoAgent, { n: 2 }, { runId });
+    expect(second.id).toBe(first.id);
+    expect(await second.result()).toEqual({ echoed: { n: 1 } });
+    const starts = (await collect(first.events())).filter((event) => event.type === 'run-start');
+    expect(starts).toHaveLength(1);
+    const third = await fixture.client.submit(EchoAgent, { n: 3 }, { runId });
+    expect(await third.result()).toEqual({ echoed: { n: 1 } });
+    expect((await fixture.client.getRun(runId))?.attempts).toBe(1);
+  });
+
+  it('rejects input that has no JSON form before anything is queued', async () => {
+    await expect(fixture.client.submit(EchoAgent, () => 1)).rejects.toThrow(TypeError);
+  });
+
+  it('tells an unknown run id apart from a pending one', async () => {
+    const missing = `missing-${randomUUID()}`;
+    await expect(fixture.client.run(missing).result()).rejects.toSatisfy(RunNotFoundError.is);
+    await expect(fixture.client.cancel(missing)).rejects.toSatisfy(RunNotFoundError.is);
+    expect(await fixture.client.getRun(missing)).toBeUndefined();
+  });
+});
+
+describe('cancel', () => {
+  it('aborts a running run on its worker: status cancelled, result() rejects with AbortError', async () => {
+    const run = await fixture.client.submit('slow', {});
+    for await (const event of run.events()) {
+      if (event.type === 'model-turn-start') break;
+    }
+    await fixture.client.cancel(run.id);
+    const error = await run.result().catch((caught: unknown) => caught);
+    expect(AbortError.is(error)).toBe(true);
+    expect(await fixture.client.getRun(run.id)).toMatchObject({ status: 'cancelled' });
+    const events = await collect(run.events());
+    expect(events.filter((event) => event.type === 'run-end')).toEqual([
+      expect.objectContaining({ status: 'cancelled' }),
+    ]);
+  });
+
+  it('removes a waiting run at once: status cancelled, no worker ever starts it', async () => {
+    // No worker consumes this queue, so the run stays waiting.
+    const idle = createClient({
+      connection: redis.url,
+      prefix: redis.prefix,
+      queueName: `idle-${randomUUID()}`,
+    });
+    try {
+      const run = await idle.submit(EchoAgent, 'never');
+      await idle.cancel(run.id);
+      expect(AbortError.is(await run.result().catch((caught: unknown) => caught))).toBe(true);
+      expect(await idle.getRun(run.id)).toMatchObject({ status: 'cancelled', attempts: 0 });
+      expect((await collect(run.events())).map((event) => event.type)).toEqual(['run-end']);
+    } finally {
+      await idle.close();
+    }
+  });
+
+  it('leaves a finished run as it is', async () => {
+    const run = await fixture.client.submit(EchoAgent, 'done');
+    await run.result();
+    await fixture.client.cancel(run.id);
+    expect(await fixture.client.getRun(run.id)).toMatchObject({ status: 'succeeded' });
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * Crash recovery across real processes: a worker is killed with SIGKILL in the middle of a
+ * multi-turn run with tool calls (while its step-2 tool is executing); the other worker takes
+ * the stalled job over and finishes the run. Counters kept in Redis by the fixtures prove that
+ * no completed model turn and no completed tool execution ran twice: only the tool that was
+ * mid-execution at the kill ran again (at-least-once, ARCHITECTURE.md §2).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { createClient, type FlotillaClient, type RunEvent } from '@flotilla/runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useRedis } from '../support/redis.js';
+import { stepperKeys } from './fixtures/stepper-agent.js';
+
+const redis = useRedis(import.meta.filename);
+const workerProgram = fileURLToPath(new URL('./fixtures/crash-worker.ts', import.meta.url));
+const STEPS = 4;
+const workers: ChildProcess[] = [];
+let client: FlotillaClient;
+
+function startWorker(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', workerProgram], {
+    env: { ...process.env, REDIS_URL: redis.url, FLOTILLA_PREFIX: redis.prefix, STEPS: String(STEPS) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  workers.push(child);
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`worker exited early with ${code}`)));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('ready')) resolve(child);
+    });
+  });
+}
+
+async function waitForKey(key: string): Promise<string> {
+  for (;;) {
+    const value = await redis.redis.get(key);
+    if (value !== null) return value;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+beforeAll(async () => {
+  await Promise.all([startWorker(), startWorker()]);
+  client = createClient({ connection: redis.url, prefix: redis.prefix });
+});
+
+afterAll(async () => {
+  await client?.close();
+  await Promise.all(
+    workers
+      .filter((child) => child.exitCode === null && child.signalCode === null)
+      .map(async (child) => {
+        const exited = once(child, 'exit');
+        child.kill('SIGTERM');
+        await exited;
+      }),
+  );
+});
+
+describe('when a worker is killed in the middle of a run', () => {
+  it('lets another worker finish it without repeating completed turns or tool executions', async () => {
+    const keys = stepperKeys(redis.prefix);
+    await redis.redis.set(keys.hangArmed, '1');
+    const run = await client.submit('stepper', { steps: STEPS });
+
+    const hungPid = Number(await waitForKey(keys.hungProcess));
+    const victim = workers.find((child) => child.pid === hungPid);
+    expect(victim).toBeDefined();
+    const killed = once(victim as ChildProcess, 'exit');
+    (victim as ChildProcess).kill('SIGKILL');
+    await killed;
+
+    expect(await run.result()).toBe(`done after ${STEPS} steps`);
+
+    // STEPS tool-calling turns + 1 final turn; turns 1 and 2 finished before the kill and were
+    // replayed from the journal, not asked again.
+    expect(Number(await redis.redis.get(keys.modelCalls))).toBe(STEPS + 1);
+    for (let step = 1; step <= STEPS; step++) {
+      expect(Number(await redis.redis.get(keys.completed(step))), `step ${step} completions`).toBe(1);
+    }
+    expect(Number(await redis.redis.get(keys.started(1)))).toBe(1);
+    expect(Number(await redis.redis.get(keys.started(2)))).toBe(2); // the one that was mid-execution
+    expect(Number(await redis.redis.get(keys.started(3)))).toBe(1);
+
+    const record = await client.getRun(run.id);
+    expect(record).toMatchObject({ status: 'succeeded', attempts: 2, modelCalls: STEPS - 1 });
+
+    const events: RunEvent[] = [];
+    for await (const event of run.events()) events.push(event);
+    const turnEnds = events.filter((event) => event.type === 'model-turn-end');
+    expect(turnEnds.filter((event) => event.replayed)).toHaveLength(2);
+    expect(events.filter((event) => event.type === 'run-start')).toHaveLength(2);
+    expect(events.filter((event) => event.type === 'run-end')).toHaveLength(1);
+  });
+});
