@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { OpenAIAdapter } from '../openai/compile-openai.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { GeminiPayload } from '../gemini/compile-gemini.js';
+import { OpenAIAdapter, type OpenAIPayload } from '../openai/compile-openai.js';
 import type { ITargetAdapter, TargetPayload } from '../types/target-adapter.js';
 import { AdapterRegistry, adapterRegistry, getAdapter } from './adapter-registry.js';
 import { UnknownTargetError } from './unknown-target-error.js';
@@ -88,5 +89,13 @@ describe('adapterRegistry (the process-wide one)', () => {
     expect(getAdapter('openai').compile([{ role: 'user', content: 'hi' }]).messages).toEqual([
       { role: 'user', content: 'hi' },
     ]);
+  });
+
+  it('types built-in names with their strict payload and other names loosely', () => {
+    const payload = getAdapter('gemini').compile([{ role: 'user', content: 'hi' }]);
+    expectTypeOf(payload).toEqualTypeOf<GeminiPayload>();
+    expectTypeOf(adapterRegistry.get('openai').compile([])).toEqualTypeOf<OpenAIPayload>();
+    expectTypeOf(() => getAdapter('cohere' as string)).returns.toEqualTypeOf<ITargetAdapter>();
+    expect(payload.messages).toEqual([{ role: 'user', parts: [{ text: 'hi' }] }]);
   });
 });
