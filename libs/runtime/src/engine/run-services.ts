@@ -8,6 +8,7 @@ import type { TokenUsage } from '@flotilla/ir';
 import type { Logger } from 'pino';
 import type { SerializedError } from '../errors/serialize-error.js';
 import type { RunEvent } from '../events/run-event.js';
+import type { FleetMemo } from '../memo/fleet-memo.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { ConversationStore } from '../store/conversation-store.js';
 
@@ -71,6 +72,12 @@ export interface RunServices {
   /** Scope layers given at submit time (`client.submit(…, { scope })`), outermost first. */
   scope?: Record<string, unknown>[];
   logger?: Logger;
+  /**
+   * The fleet-wide memo, when the run executes on a worker with Redis; `equipFleetMemo` (used by
+   * the MCP adapter for `tools/list`) shares values through it across runs and workers.
+   * Absent in embedded mode: values are then cached per agent invocation only.
+   */
+  fleetMemo?: FleetMemo;
 }
 
 /** What a finished run produced. `usage` and `modelCalls` count live model turns only. */
