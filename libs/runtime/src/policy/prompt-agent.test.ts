@@ -1,0 +1,394 @@
+import type { Message } from '@flotilla/ir';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createAgent } from '../agent/create-agent.js';
+import { AttemptsExhaustedError } from '../errors/attempts-exhausted-error.js';
+import { LoopMissingToolOutputError } from '../errors/loop-missing-tool-output-error.js';
+import { ToolLoopExceededError } from '../errors/tool-loop-exceeded-error.js';
+import { equipInstruction } from '../hooks/equip-instruction.js';
+import { equipSystem } from '../hooks/equip-system.js';
+import { equipTool } from '../hooks/equip-tool.js';
+import { equipToolCallLoopMiddleware } from '../hooks/equip-tool-call-loop-middleware.js';
+import { expectValidator } from '../hooks/expect-validator.js';
+import type { ModelAdapter } from '../model/model-adapter.js';
+import { createMockModel } from '../testing/index.js';
+import { toolContent } from '../tools/tool-content.js';
+import type { ToolDefinition } from '../tools/tool-definition.js';
+import { promptAgent } from './prompt-agent.js';
+
+const Answer = z.object({ answer: z.string() });
+
+function agentWith(
+  model: ModelAdapter,
+  setup: () => void = () => {},
+  options: { maxRetries?: number; maxTurnSteps?: number } = {},
+) {
+  return createAgent({
+    id: 'asker',
+    model,
+    ...options,
+    handler: async () => {
+      setup();
+      return promptAgent(Answer);
+    },
+  });
+}
+
+function toolMessages(messages: Message[]): Message[] {
+  return messages.filter((message) => message.role === 'tool');
+}
+
+describe('promptAgent', () => {
+  it('sends system prompts, then instructions, and the output JSON Schema', async () => {
+    const mock = createMockModel().setDefaultResponse({ answer: 'yes' });
+    const Agent = agentWith(mock, () => {
+      equipSystem('You are terse.');
+      equipInstruction('Say yes.');
+    });
+    await expect(Agent()).resolves.toEqual({ answer: 'yes' });
+    const call = mock.calls.first;
+    expect(call?.messages.map((message) => [message.role, message.content])).toEqual([
+      ['system', 'You are terse.'],
+      ['user', 'Say yes.'],
+    ]);
+    expect(call?.schema?.jsonSchema).toMatchObject({ type: 'object', required: ['answer'] });
+  });
+
+  it('accepts JSON wrapped in prose or a fenced block', async () => {
+    const mock = createMockModel();
+    mock.sequence(['Sure! Here it is: {"answer": "a"} hope that helps', '```json\n{"answer": "b"}\n```']);
+    await expect(agentWith(mock)()).resolves.toEqual({ answer: 'a' });
+    await expect(agentWith(mock)()).resolves.toEqual({ answer: 'b' });
+  });
+
+  it('applies zod defaults and strips unknown keys', async () => {
+    const mock = createMockModel().setDefaultResponse({ extra: 1 });
+    const Agent = createAgent({
+      id: 'defaults',
+      model: mock,
+      handler: async () => promptAgent(z.object({ level: z.number().default(3) })),
+    });
+    await expect(Agent()).resolves.toEqual({ level: 3 });
+  });
+
+  describe('when the answer fails validation', () => {
+    it('retries with the failed answer and a feedback message, then succeeds', async () => {
+      const mock = createMockModel();
+      mock.sequence([{ json: { answer: 42 } }, { json: { answer: 'fixed' } }]);
+      await expect(agentWith(mock)()).resolves.toEqual({ answer: 'fixed' });
+      const retry = mock.calls.last?.messages ?? [];
+      expect(retry.at(-2)).toMatchObject({ role: 'assistant', content: '{"answer":42}' });
+      expect(retry.at(-1)?.content).toMatch(
+        /^Output validation failed:\nField "answer": .*\nPlease fix the errors above\.$/,
+      );
+    });
+
+    it('fails with AttemptsExhaustedError after maxRetries + 1 attempts', async () => {
+      const mock = createMockModel().setDefaultResponse('no json here');
+      const error = await agentWith(mock, undefined, { maxRetries: 2 })().catch((caught: unknown) => caught);
+      expect(AttemptsExhaustedError.is(error)).toBe(true);
+      expect(error).toMatchObject({
+        attempts: 3,
+        lastFailureType: 'no_content',
+        lastRawText: 'no json here',
+      });
+      expect(mock.calls.count).toBe(3);
+    });
+
+    it('runs every validator and feeds all their messages back', async () => {
+      const mock = createMockModel();
+      mock.sequence([{ json: { answer: 'short' } }]);
+      mock.setDefaultResponse({ answer: 'a long enough answer' });
+      const Agent = agentWith(mock, () => {
+        expectValidator(Answer, (data) => data.answer.length > 10 || 'answer too short');
+        expectValidator(() => false);
+        expectValidator(() => true);
+      });
+      const error = await Agent().catch((caught: unknown) => caught);
+      // The second validator always fails, so every attempt fails with both messages.
+      expect(AttemptsExhaustedError.is(error)).toBe(true);
+      expect(mock.calls.all[1]?.messages.at(-1)?.content).toContain('answer too short\nValidation failed');
+      expect(mock.calls.all[2]?.messages.at(-1)?.content).toMatch(/failed:\nValidation failed\nPlease/);
+    });
+  });
+
+  describe('tools', () => {
+    const slow = (name: string, log: string[]): ToolDefinition =>
+      ({
+        name,
+        description: name,
+        parameters: z.object({ ms: z.number() }),
+        handler: async ({ ms }: { ms: number }) => {
+          log.push(`start ${name}`);
+          await new Promise((resolve) => setTimeout(resolve, ms));
+          log.push(`end ${name}`);
+          return `${name} done`;
+        },
+      }) as ToolDefinition;
+
+    it('runs one batch in parallel and returns results in call order', async () => {
+      const log: string[] = [];
+      const mock = createMockModel();
+      mock.sequence([
+        {
+          toolCalls: [
+            { id: 'a', name: 'first', arguments: { ms: 30 } },
+            { id: 'b', name: 'second', arguments: { ms: 1 } },
+          ],
+        },
+        { json: { answer: 'ok' } },
+      ]);
+      await agentWith(mock, () => {
+        equipTool(slow('first', log));
+        equipTool(slow('second', log));
+      })();
+      expect(log.slice(0, 2)).toEqual(['start first', 'start second']);
+      expect(log.indexOf('end second')).toBeLessThan(log.indexOf('end first'));
+      expect(
+        toolMessages(mock.calls.last?.messages ?? []).map((message) => [
+          message.tool_call_id,
+          message.content,
+        ]),
+      ).toEqual([
+        ['a', 'first done'],
+        ['b', 'second done'],
+      ]);
+    });
+
+    it('returns failures to the model as JSON error messages it can recover from', async () => {
+      const mock = createMockModel();
+      mock.sequence([
+        {
+          toolCalls: [
+            { id: 'unknown', name: 'missing', arguments: {} },
+            { id: 'bad-json', name: 'echo', arguments: '{not json' },
+            { id: 'bad-args', name: 'echo', arguments: { text: 5 } },
+            { id: 'throws', name: 'boom', arguments: {} },
+            { id: 'undefined', name: 'nothing', arguments: {} },
+          ],
+        },
+        { json: { answer: 'recovered' } },
+      ]);
+      const Agent = agentWith(mock, () => {
+        equipTool({
+          name: 'echo',
+          description: 'echo',
+          parameters: z.object({ text: z.string() }),
+          handler: ({ text }) => text,
+        });
+        equipTool({
+          name: 'boom',
+          description: 'throws',
+          parameters: z.object({}),
+          handler: () => {
+            throw new TypeError('kaboom');
+          },
+        });
+        equipTool({
+          name: 'nothing',
+          description: 'returns undefined',
+          parameters: z.object({}),
+          handler: () => undefined,
+        });
+      });
+      await expect(Agent()).resolves.toEqual({ answer: 'recovered' });
+      const errors = toolMessages(mock.calls.last?.messages ?? []).map(
+        (message) => JSON.parse(message.content) as { error: boolean; message: string },
+      );
+      expect(errors.every((error) => error.error)).toBe(true);
+      expect(errors.map((error) => error.message)).toEqual([
+        'Tool "missing" not found. Available tools: echo, boom, nothing',
+        expect.stringMatching(/^Invalid JSON arguments for tool "echo": /),
+        expect.stringMatching(/^Tool "echo" execution failed: Invalid arguments for tool "echo": text: /),
+        'Tool "boom" execution failed: TypeError: kaboom',
+        expect.stringMatching(
+          /^Tool "nothing" execution failed: InvalidToolOutputError: .*Reason: undefined/,
+        ),
+      ]);
+    });
+
+    it('gives tools a stable idempotency key and the run signal', async () => {
+      const seen: { key: string; aborted: boolean }[] = [];
+      const mock = createMockModel();
+      mock.sequence([
+        { toolCalls: [{ id: 'call_7', name: 'pay', arguments: {} }] },
+        { json: { answer: 'paid' } },
+      ]);
+      const Agent = agentWith(mock, () =>
+        equipTool({
+          name: 'pay',
+          description: 'side effect',
+          parameters: z.object({}),
+          handler: (_args, context) => {
+            seen.push({ key: context.idempotencyKey, aborted: context.signal.aborted });
+            return 'ok';
+          },
+        }),
+      );
+      const { runAgentWithOutcome } = await import('../embedded/run-agent.js');
+      await runAgentWithOutcome(Agent, undefined, { runId: 'run-1' });
+      expect(seen).toEqual([{ key: 'run-1:call_7', aborted: false }]);
+    });
+
+    it('carries toolContent images into the tool message as IR attachments', async () => {
+      const mock = createMockModel();
+      mock.sequence([
+        { toolCalls: [{ id: 'shot', name: 'screenshot', arguments: {} }] },
+        { json: { answer: 'seen' } },
+      ]);
+      const Agent = agentWith(mock, () =>
+        equipTool({
+          name: 'screenshot',
+          description: 'takes a screenshot',
+          parameters: z.object({}),
+          handler: () =>
+            toolContent([
+              { type: 'text', text: 'the screen' },
+              { type: 'image', image: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+              { type: 'image', image: { url: 'https://example.com/cat.jpg' } },
+            ]),
+        }),
+      );
+      await Agent();
+      const [message] = toolMessages(mock.calls.last?.messages ?? []);
+      expect(message).toMatchObject({
+        role: 'tool',
+        tool_call_id: 'shot',
+        name: 'screenshot',
+        content: 'the screen',
+        attachments: [
+          { mediaType: 'image/png', data: 'iVBORw0KGgo=', source: 'base64' },
+          { mediaType: 'image/jpeg', data: 'https://example.com/cat.jpg', source: 'url' },
+        ],
+      });
+    });
+
+    it('wraps tools with equipTool middlewares outside the tool’s own, which may change the result', async () => {
+      const order: string[] = [];
+      const mock = createMockModel();
+      mock.sequence([
+        { toolCalls: [{ id: 'x', name: 'wrapped', arguments: {} }] },
+        { json: { answer: 'ok' } },
+      ]);
+      const Agent = agentWith(mock, () =>
+        equipTool(
+          {
+            name: 'wrapped',
+            description: 'wrapped',
+            parameters: z.object({}),
+            handler: () => {
+              order.push('handler');
+              return 'raw';
+            },
+            middlewares: [
+              {
+                name: 'static',
+                handler: async (_context, next) => {
+                  order.push('static');
+                  return `${await next()}+static`;
+                },
+              },
+            ],
+          },
+          {
+            middleware: [
+              {
+                name: 'dynamic',
+                handler: async (context, next) => {
+                  order.push(`dynamic ${context.toolName}`);
+                  return `${await next()}+dynamic`;
+                },
+              },
+            ],
+          },
+        ),
+      );
+      await Agent();
+      expect(order).toEqual(['dynamic wrapped', 'static', 'handler']);
+      expect(toolMessages(mock.calls.last?.messages ?? [])[0]?.content).toBe('raw+static+dynamic');
+    });
+
+    it('fails with ToolLoopExceededError when the model still calls tools on the last allowed turn', async () => {
+      let runs = 0;
+      const mock = createMockModel();
+      mock.when(() => true).thenCallTools([{ name: 'again', arguments: {} }]);
+      const Agent = agentWith(
+        mock,
+        () =>
+          equipTool({
+            name: 'again',
+            description: 'loops',
+            parameters: z.object({}),
+            handler: () => {
+              runs++;
+              return 'more';
+            },
+          }),
+        { maxTurnSteps: 3 },
+      );
+      const error = await Agent().catch((caught: unknown) => caught);
+      expect(ToolLoopExceededError.is(error)).toBe(true);
+      expect(error).toMatchObject({ maxTurnSteps: 3, actualTurns: 3 });
+      expect(mock.calls.count).toBe(3);
+      expect(runs).toBe(2);
+    });
+  });
+
+  describe('tool-call-loop middleware', () => {
+    it('sees each batch first, may answer blocked calls itself, and does not run for plain answers', async () => {
+      const batches: string[][] = [];
+      const mock = createMockModel();
+      mock.sequence([
+        {
+          toolCalls: [
+            { id: 'ok', name: 'echo', arguments: { text: 'allowed' } },
+            { id: 'no', name: 'echo', arguments: { text: 'blocked' } },
+          ],
+        },
+        { json: { answer: 'done' } },
+      ]);
+      const Agent = agentWith(mock, () => {
+        equipTool({
+          name: 'echo',
+          description: 'echo',
+          parameters: z.object({ text: z.string() }),
+          handler: ({ text }) => text,
+        });
+        equipToolCallLoopMiddleware({
+          name: 'guard',
+          handler: async (context, calls, next) => {
+            batches.push(context.originalCalls.map((call) => call.id));
+            const allowed = calls.filter((call) => call.id !== 'no');
+            return [...(await next(allowed)), { callId: 'no', content: 'blocked by policy' }];
+          },
+        });
+      });
+      await Agent();
+      expect(batches).toEqual([['ok', 'no']]);
+      expect(toolMessages(mock.calls.last?.messages ?? []).map((message) => message.content)).toEqual([
+        'allowed',
+        'blocked by policy',
+      ]);
+    });
+
+    it('fails with LoopMissingToolOutputError when a call is left without output', async () => {
+      const mock = createMockModel();
+      mock.sequence([
+        { toolCalls: [{ id: 'lost', name: 'echo', arguments: { text: 'x' } }] },
+        { json: { answer: 'x' } },
+      ]);
+      const Agent = agentWith(mock, () => {
+        equipTool({
+          name: 'echo',
+          description: 'echo',
+          parameters: z.object({ text: z.string() }),
+          handler: ({ text }) => text,
+        });
+        equipToolCallLoopMiddleware({ name: 'drop-all', handler: async () => [] });
+      });
+      const error = await Agent().catch((caught: unknown) => caught);
+      expect(LoopMissingToolOutputError.is(error)).toBe(true);
+      expect(error).toMatchObject({ missingCallIds: ['lost'] });
+    });
+  });
+});
