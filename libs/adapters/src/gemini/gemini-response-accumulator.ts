@@ -7,13 +7,14 @@ import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 /**
  * Builds one IR answer from Gemini responses: a one-shot response is a single chunk, a stream
  * is many. Text parts are concatenated; `thought: true` parts are reasoning (reported as
- * deltas, never stored as text); each `functionCall` becomes a tool call whose
- * `thoughtSignature` is kept on the IR call; a signature on any other part is kept in
- * `_gemini_thought_signature`. The latest usage and finish reason win. Missing call ids get
+ * reasoning deltas and kept in `thinking`, unsigned, as `fromGemini` does); each
+ * `functionCall` becomes a tool call whose `thoughtSignature` is kept on the IR call; the
+ * signature of the last signed other part is kept in `_gemini_thought_signature`. The latest usage and finish reason win. Missing call ids get
  * `<responseId or random>-<n>` so tool results can still be matched to their calls.
  */
 export class GeminiResponseAccumulator {
   private text = '';
+  private thoughts = '';
   private readonly toolCalls: ToolCall[] = [];
   private textSignature: string | undefined;
   private finishReason: string | undefined;
@@ -38,6 +39,7 @@ export class GeminiResponseAccumulator {
   result(): ModelResponse {
     const message: Message & { role: 'assistant' } = { role: 'assistant', content: this.text };
     if (this.toolCalls.length > 0) message.tool_calls = this.toolCalls;
+    if (this.thoughts !== '') message.thinking = { thinking: this.thoughts };
     if (this.textSignature !== undefined) message._gemini_thought_signature = this.textSignature;
     const finishReason = this.blockReason
       ? { unified: 'content_filter' as const, raw: this.blockReason }
@@ -50,9 +52,10 @@ export class GeminiResponseAccumulator {
       this.addFunctionCall(part);
       return;
     }
-    if (part.thoughtSignature !== undefined) this.textSignature ??= part.thoughtSignature;
+    if (part.thoughtSignature !== undefined) this.textSignature = part.thoughtSignature;
     if (part.text === undefined || part.text === '') return;
     if (part.thought) {
+      this.thoughts += part.text;
       this.onDelta?.({ type: 'reasoning-delta', text: part.text });
       return;
     }

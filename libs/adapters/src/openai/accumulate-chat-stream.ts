@@ -9,7 +9,7 @@ type ChunkDelta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: strin
 
 /**
  * Reads a Chat Completions stream to the end, reporting each text, reasoning and tool-call
- * delta through `onDelta`, and returns the complete IR answer. Tool-call fragments are merged
+ * delta through `onDelta`, and returns the complete IR answer (reasoning kept in `thinking`). Tool-call fragments are merged
  * by index: the latest id and name win, arguments are concatenated.
  */
 export async function accumulateChatStream(
@@ -17,6 +17,7 @@ export async function accumulateChatStream(
   onDelta: (delta: ModelDelta) => void,
 ): Promise<ModelResponse> {
   let text = '';
+  let reasoning = '';
   let finishReason: string | null | undefined;
   let usage: ChatCompletionChunk['usage'];
   const calls = new Map<number, { id: string; name: string; arguments: string }>();
@@ -25,7 +26,10 @@ export async function accumulateChatStream(
     const choice = chunk.choices[0];
     if (!choice) continue;
     const delta: ChunkDelta = choice.delta;
-    if (delta.reasoning_content) onDelta({ type: 'reasoning-delta', text: delta.reasoning_content });
+    if (delta.reasoning_content) {
+      reasoning += delta.reasoning_content;
+      onDelta({ type: 'reasoning-delta', text: delta.reasoning_content });
+    }
     if (delta.content) {
       text += delta.content;
       onDelta({ type: 'text-delta', text: delta.content });
@@ -40,8 +44,10 @@ export async function accumulateChatStream(
     }
     if (choice.finish_reason) finishReason = choice.finish_reason;
   }
+  const message = assistantMessage(text, calls);
+  if (reasoning !== '') message.thinking = { thinking: reasoning };
   return {
-    message: assistantMessage(text, calls),
+    message,
     usage: convertChatUsage(usage),
     finishReason: mapOpenAIFinishReason(finishReason),
   };

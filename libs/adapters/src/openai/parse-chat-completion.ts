@@ -4,17 +4,24 @@ import type { ChatCompletion, ChatCompletionMessageToolCall } from 'openai/resou
 import { convertChatUsage } from './convert-openai-usage.js';
 import { mapOpenAIFinishReason } from './map-openai-finish-reason.js';
 
+/** The answer message; `reasoning_content` is sent by compatible servers (DeepSeek …). */
+type CompletionMessage = ChatCompletion.Choice['message'] & { reasoning_content?: string | null };
+
 /**
  * A one-shot Chat Completions answer → IR: text (a refusal reads as text), function tool
- * calls, usage and finish reason. Only the first choice is read (we never ask for `n > 1`).
+ * calls, usage and finish reason; a compatible server's `reasoning_content` is kept in
+ * `thinking` (unsigned: the OpenAI target strips it, the Anthropic one drops it). Only the
+ * first choice is read (we never ask for `n > 1`).
  */
 export function parseChatCompletion(completion: ChatCompletion): ModelResponse {
   const choice = completion.choices[0];
+  const answer: CompletionMessage | undefined = choice?.message;
   const message: Message & { role: 'assistant' } = {
     role: 'assistant',
-    content: choice?.message.content ?? choice?.message.refusal ?? '',
+    content: answer?.content ?? answer?.refusal ?? '',
   };
-  const toolCalls = (choice?.message.tool_calls ?? []).flatMap(toIRToolCall);
+  if (answer?.reasoning_content) message.thinking = { thinking: answer.reasoning_content };
+  const toolCalls = (answer?.tool_calls ?? []).flatMap(toIRToolCall);
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   return {
     message,

@@ -1,0 +1,82 @@
+import type { ModelAdapter, ModelDelta, ModelRequest, ModelResponse } from '@flotilla/runtime';
+import { GoogleGenAI } from '@google/genai';
+import { callWithRetries } from '../shared/call-with-retries.js';
+import { MissingApiKeyError } from '../shared/missing-api-key-error.js';
+import { resolveRetryPolicy } from '../shared/retry-policy.js';
+import { buildGeminiRequest } from './build-gemini-request.js';
+import type { GeminiModelAdapterOptions } from './gemini-model-adapter-options.js';
+import { GeminiResponseAccumulator } from './gemini-response-accumulator.js';
+import { toGeminiCallError } from './to-gemini-call-error.js';
+
+/**
+ * A {@link ModelAdapter} on `@google/genai` (provider `gemini`). IR is compiled by the
+ * `@flotilla/ir` `gemini` target; answers come back as one IR assistant message whose tool
+ * calls keep Gemini's `thoughtSignature` (and `_gemini_thought_signature` for a signed text
+ * part), so the next turn sends them back. With `onDelta` the call streams through
+ * `generateContentStream`. Missing function-call ids are generated.
+ *
+ * Failures reject with `ModelCallError` (status, `retryable`, cause). 429, 408, 5xx and
+ * network errors are retried up to `maxRetries` times, honouring Gemini's `RetryInfo` delay
+ * (capped at `maxRetryDelayMs`); other 4xx fail at once; a stream is not retried once a delta
+ * was reported. The SDK's own retries are off. Aborting `request.signal` rejects with the
+ * signal's reason.
+ *
+ * @throws MissingApiKeyError at creation when no API key is given or in `GEMINI_API_KEY` / `GOOGLE_API_KEY`.
+ * @throws RangeError at creation when a retry option is negative.
+ */
+export function createGeminiAdapter(options: GeminiModelAdapterOptions): ModelAdapter {
+  const policy = resolveRetryPolicy(options);
+  const client = options.client ?? createClient(options);
+  const modelId = options.id ?? options.model;
+  return {
+    id: modelId,
+    provider: 'gemini',
+    generate(request: ModelRequest): Promise<ModelResponse> {
+      let streamed = false;
+      const onDelta = request.onDelta
+        ? (delta: ModelDelta): void => {
+            streamed = true;
+            request.onDelta?.(delta);
+          }
+        : undefined;
+      const site = {
+        modelId,
+        endpoint: onDelta ? ('streamGenerateContent' as const) : ('generateContent' as const),
+        signal: request.signal,
+      };
+      return callWithRetries(() => generateOnce(client, options, request, onDelta), {
+        policy,
+        signal: request.signal,
+        toError: (error, attempts) => toGeminiCallError(error, site, attempts),
+        canRetry: () => !streamed,
+      });
+    },
+  };
+}
+
+function createClient(options: GeminiModelAdapterOptions): GoogleGenAI {
+  const apiKey = options.apiKey ?? process.env.GEMINI_API_KEY ?? process.env.GOOGLE_API_KEY;
+  if (!apiKey) throw new MissingApiKeyError('gemini', ['GEMINI_API_KEY', 'GOOGLE_API_KEY']);
+  const httpOptions = {
+    ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+  };
+  return new GoogleGenAI({ apiKey, httpOptions });
+}
+
+async function generateOnce(
+  client: GoogleGenAI,
+  options: GeminiModelAdapterOptions,
+  request: ModelRequest,
+  onDelta: ((delta: ModelDelta) => void) | undefined,
+): Promise<ModelResponse> {
+  const parameters = buildGeminiRequest(request, options);
+  const accumulator = new GeminiResponseAccumulator(onDelta);
+  if (!onDelta) {
+    accumulator.add(await client.models.generateContent(parameters));
+    return accumulator.result();
+  }
+  // The abort signal travels in `config.abortSignal` to fetch, so it also ends a hung body read.
+  for await (const chunk of await client.models.generateContentStream(parameters)) accumulator.add(chunk);
+  return accumulator.result();
+}

@@ -1,0 +1,12 @@
+/**
+ * `@flotilla/adapters/gemini` — Gemini model adapter on `@google/genai`.
+ *
+ * `createGeminiAdapter({ model })` gives a `ModelAdapter`; `toGeminiMessages` shows the exact
+ * contents it sends.
+ */
+
+export { MissingApiKeyError } from '../shared/missing-api-key-error.js';
+export type { RetryOptions } from '../shared/retry-policy.js';
+export { createGeminiAdapter } from './create-gemini-adapter.js';
+export type { GeminiModelAdapterOptions } from './gemini-model-adapter-options.js';
+export { toGeminiMessages } from './to-gemini-messages.js';
