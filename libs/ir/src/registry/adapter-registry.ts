@@ -56,6 +56,7 @@ export class AdapterRegistry {
     return entry.adapter;
   }
 
+  /** Whether an adapter is registered under `name`. */
   has(name: string): boolean {
     return this.#entries.has(name);
   }
