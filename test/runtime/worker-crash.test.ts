@@ -8,7 +8,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { createClient, type FlotillaClient, type RunEvent } from '@flotilla/runtime';
+import { createClient, type FlotillaClient, type RunEvent, RunStalledError } from '@flotilla/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { stepperKeys } from './fixtures/stepper-agent.js';
@@ -19,9 +19,16 @@ const STEPS = 4;
 const workers: ChildProcess[] = [];
 let client: FlotillaClient;
 
-function startWorker(): Promise<ChildProcess> {
+function startWorker(env: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', workerProgram], {
-    env: { ...process.env, REDIS_URL: redis.url, FLOTILLA_PREFIX: redis.prefix, STEPS: String(STEPS) },
+    env: {
+      ...process.env,
+      REDIS_URL: redis.url,
+      FLOTILLA_PREFIX: redis.prefix,
+      STEPS: String(STEPS),
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   workers.push(child);
@@ -31,6 +38,22 @@ function startWorker(): Promise<ChildProcess> {
       if (chunk.toString().includes('ready')) resolve(child);
     });
   });
+}
+
+const isAlive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+
+/** Arms the step-2 hang, submits a stepper run, and SIGKILLs the worker that hangs. */
+async function submitAndKillMidRun(runClient: FlotillaClient, prefix: string) {
+  const keys = stepperKeys(prefix);
+  await redis.redis.set(keys.hangArmed, '1');
+  const run = await runClient.submit('stepper', { steps: STEPS });
+  const hungPid = Number(await waitForKey(keys.hungProcess));
+  const victim = workers.find((child) => child.pid === hungPid);
+  if (!victim) throw new Error(`process ${hungPid} is not one of the test's workers`);
+  const killed = once(victim, 'exit');
+  victim.kill('SIGKILL');
+  await killed;
+  return run;
 }
 
 async function waitForKey(key: string): Promise<string> {
@@ -48,29 +71,25 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client?.close();
-  await Promise.all(
-    workers
-      .filter((child) => child.exitCode === null && child.signalCode === null)
-      .map(async (child) => {
-        const exited = once(child, 'exit');
-        child.kill('SIGTERM');
-        await exited;
-      }),
-  );
+  await stopWorkers();
 });
+
+/** SIGTERMs every live worker and returns their exit codes. */
+async function stopWorkers(): Promise<(number | null)[]> {
+  return Promise.all(
+    workers.filter(isAlive).map(async (child) => {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const [code] = await exited;
+      return code as number | null;
+    }),
+  );
+}
 
 describe('when a worker is killed in the middle of a run', () => {
   it('lets another worker finish it without repeating completed turns or tool executions', async () => {
     const keys = stepperKeys(redis.prefix);
-    await redis.redis.set(keys.hangArmed, '1');
-    const run = await client.submit('stepper', { steps: STEPS });
-
-    const hungPid = Number(await waitForKey(keys.hungProcess));
-    const victim = workers.find((child) => child.pid === hungPid);
-    expect(victim).toBeDefined();
-    const killed = once(victim as ChildProcess, 'exit');
-    (victim as ChildProcess).kill('SIGKILL');
-    await killed;
+    const run = await submitAndKillMidRun(client, redis.prefix);
 
     expect(await run.result()).toBe(`done after ${STEPS} steps`);
 
@@ -93,5 +112,33 @@ describe('when a worker is killed in the middle of a run', () => {
     expect(turnEnds.filter((event) => event.replayed)).toHaveLength(2);
     expect(events.filter((event) => event.type === 'run-start')).toHaveLength(2);
     expect(events.filter((event) => event.type === 'run-end')).toHaveLength(1);
+  });
+});
+
+describe('when a run stalls more often than maxStalledCount allows', () => {
+  it('fails the run with RunStalledError instead of leaving it running forever', async () => {
+    const prefix = `${redis.prefix}-stall`;
+    const env = { FLOTILLA_PREFIX: prefix, MAX_STALLED_COUNT: '0' };
+    await Promise.all([startWorker(env), startWorker(env)]);
+    const stallClient = createClient({ connection: redis.url, prefix });
+    try {
+      const run = await submitAndKillMidRun(stallClient, prefix);
+      const error = await run.result().catch((caught: unknown) => caught);
+      expect(RunStalledError.is(error)).toBe(true);
+      expect(await stallClient.getRun(run.id)).toMatchObject({
+        status: 'failed',
+        error: { name: 'RunStalledError' },
+      });
+    } finally {
+      await stallClient.close();
+    }
+  });
+});
+
+describe('when a worker gets SIGTERM', () => {
+  it('closes gracefully and exits with code 0', async () => {
+    const codes = await stopWorkers();
+    expect(codes.length).toBeGreaterThan(0);
+    expect(codes.every((code) => code === 0)).toBe(true);
   });
 });

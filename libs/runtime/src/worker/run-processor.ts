@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { FlotillaConfig } from '../config/flotilla-config.js';
 import { executeRun, rootCallPath } from '../engine/execute-run.js';
 import type { RunServices } from '../engine/run-services.js';
+import { AbortError } from '../errors/abort-error.js';
 import { serializeError } from '../errors/serialize-error.js';
 import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
 import { RedisRunJournal } from '../journal/redis-run-journal.js';
@@ -92,10 +93,13 @@ export class RunProcessor {
         onError: (error) => logger.warn({ err: error }, 'run events could not be written'),
       }),
     );
-    // A cancel may have arrived while the job waited but could not be removed.
-    if ((await redis.exists(keys.cancel)) === 1) this.#deps.cancels.abort(runId);
     let ending: RunEnding;
     try {
+      // A cancel may have arrived while the job waited but could not be removed.
+      if ((await redis.exists(keys.cancel)) === 1) {
+        controller.abort();
+        throw new AbortError(`run ${runId} was cancelled before it started`);
+      }
       const agent = this.#deps.agents.get(job.name);
       if (!agent) throw new UnknownAgentError(job.name, [...this.#deps.agents.keys()]);
       const decoded = decodeRunJobData(job.data, config.maxPayloadBytes);
