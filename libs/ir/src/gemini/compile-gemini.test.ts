@@ -207,10 +207,10 @@ describe('GeminiAdapter', () => {
     };
     const messages: Message[] = [{ role: 'user', content: 'q' }, thinker, { role: 'user', content: 'ok' }];
 
-    it('strips thinking by default and adds no thought part', () => {
-      const { payload, codes } = compile(messages);
+    it('strips thinking by default, adds no thought part and reports the redacted part once', () => {
+      const { payload, codes } = compile([...messages, { ...thinker }, { role: 'user', content: 'again' }]);
       expect(payload.messages[1]).toEqual({ role: 'model', parts: [{ text: 'Four.' }] });
-      expect(codes).toEqual([]);
+      expect(codes).toEqual(['redacted-thinking-dropped']);
     });
 
     it('keeps thinking as a <thinking> prefix when asked, never the redacted part, with one warning', () => {

@@ -33,7 +33,8 @@ export interface GeminiAdapterOptions extends ThinkingAsTextOptions {}
  *
  * - System messages go to `systemInstruction.parts`; a `_positional` one stays in place as user
  *   text. Cache breakpoints (Gemini caches through a separate API), thinking, Anthropic and
- *   OpenAI reasoning are stripped by design (thinking can be kept as text).
+ *   OpenAI reasoning are stripped by design (thinking can be kept as text); `redacted_thinking`
+ *   is dropped with one `redacted-thinking-dropped` warning per compile.
  * - Assistant → `model`: a text part (carrying `_gemini_thought_signature`), then `functionCall`
  *   parts `{ id, name, args }` with each call's `thoughtSignature`. Only this target emits
  *   Gemini signatures.

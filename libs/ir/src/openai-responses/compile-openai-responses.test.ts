@@ -167,7 +167,7 @@ describe('OpenAIResponsesAdapter', () => {
   });
 
   it('never copies internal or unknown fields into the payload', () => {
-    const { payload } = compile([
+    const { payload, codes } = compile([
       { role: 'user', content: 'q', _x: 1, name: 'alice', _cache_breakpoint: true },
       {
         role: 'assistant',
@@ -182,6 +182,7 @@ describe('OpenAIResponsesAdapter', () => {
     for (const field of ['_x', '_y', 'alice', 'cache', 'gsig', 'RED', 'pinned', 'attachments']) {
       expect(text).not.toContain(field);
     }
+    expect(codes).toEqual(['redacted-thinking-dropped']);
   });
 
   it('converts tools to the flat function shape with strict off', () => {

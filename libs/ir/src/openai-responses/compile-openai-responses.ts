@@ -1,4 +1,5 @@
 import { degradePrefill, isPlainAssistant } from '../shared/prefill.js';
+import { reportRedactedThinking } from '../shared/thinking-as-text.js';
 import { TOOL_MEDIA_FOLLOWS_TEXT } from '../shared/tool-media-follows-text.js';
 import { toolMessageRunEnd } from '../shared/tool-message-run.js';
 import { WarningSink } from '../shared/warning-sink.js';
@@ -35,7 +36,8 @@ export interface OpenAIResponsesPayload extends TargetPayload {
  *   by reference (byte-identical, e.g. `encrypted_content`); then a message item with
  *   `output_text` (unless it is empty and the turn has calls or reasoning); then one
  *   `function_call` item per call (`call_id` = the ToolCall id). Thinking, cache breakpoints
- *   and Gemini signatures are stripped by design.
+ *   and Gemini signatures are stripped by design; `redacted_thinking` is dropped with one
+ *   `redacted-thinking-dropped` warning per compile.
  * - Tool results become `function_call_output` items with the text. Decision: although the
  *   API also takes a list of parts as output, media is split like the Chat Completions target,
  *   into one user message of `input_image` / `input_file` parts after the run of outputs, so
@@ -96,6 +98,7 @@ function hasItems(value: unknown): value is Array<Record<string, unknown>> {
 
 function assistantItems(message: Message, index: number, sink: WarningSink): OpenAIResponsesPayload['input'] {
   dropAttachments(message, index, sink);
+  reportRedactedThinking(message, index, sink);
   const items: OpenAIResponsesPayload['input'] = [];
   const carried = [message._openai_reasoning, message._openai_responses_items].filter(hasItems);
   for (const list of carried) items.push(...list);

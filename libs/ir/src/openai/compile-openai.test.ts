@@ -298,7 +298,7 @@ describe('OpenAIAdapter', () => {
       thinking: { thinking: '2+2', signature: 'sig' },
     };
 
-    it('strips thinking by default, without warnings', () => {
+    it('strips signed thinking by default, without warnings', () => {
       const { payload, warnings } = compileWithWarnings([
         { role: 'user', content: 'q' },
         thinker,
@@ -317,22 +317,25 @@ describe('OpenAIAdapter', () => {
       expect(payload.messages[1]!.content).toBe('<thinking>\n2+2\n</thinking>\n\nThe answer is 4.');
     });
 
-    it('never textifies redacted thinking and warns exactly once per compile', () => {
-      const adapter = new OpenAIAdapter({ preserveThinkingAsText: true });
-      const redacted: Message = { role: 'assistant', content: 'a', redacted_thinking: { data: 'SECRET' } };
-      const messages: Message[] = [
-        { role: 'user', content: 'q' },
-        redacted,
-        { role: 'user', content: 'q2' },
-        { ...redacted, content: 'b' },
-        { role: 'user', content: 'q3' },
-      ];
-      const first = compileWithWarnings(messages, adapter);
-      const second = compileWithWarnings(messages, adapter);
-      expect(JSON.stringify(first.payload)).not.toContain('SECRET');
-      expect(first.warnings.map((warning) => warning.code)).toEqual(['redacted-thinking-dropped']);
-      expect(second.warnings.map((warning) => warning.code)).toEqual(['redacted-thinking-dropped']);
-    });
+    it.each([true, false])(
+      'never textifies redacted thinking and warns exactly once per compile (preserve: %s)',
+      (preserve) => {
+        const adapter = new OpenAIAdapter({ preserveThinkingAsText: preserve });
+        const redacted: Message = { role: 'assistant', content: 'a', redacted_thinking: { data: 'SECRET' } };
+        const messages: Message[] = [
+          { role: 'user', content: 'q' },
+          redacted,
+          { role: 'user', content: 'q2' },
+          { ...redacted, content: 'b' },
+          { role: 'user', content: 'q3' },
+        ];
+        const first = compileWithWarnings(messages, adapter);
+        const second = compileWithWarnings(messages, adapter);
+        expect(JSON.stringify(first.payload)).not.toContain('SECRET');
+        expect(first.warnings.map((warning) => warning.code)).toEqual(['redacted-thinking-dropped']);
+        expect(second.warnings.map((warning) => warning.code)).toEqual(['redacted-thinking-dropped']);
+      },
+    );
   });
 
   describe('tools and warnings', () => {

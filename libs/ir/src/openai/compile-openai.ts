@@ -30,7 +30,8 @@ export interface OpenAIAdapterOptions extends ThinkingAsTextOptions {}
  *
  * - System messages stay inline, in order. Cache breakpoints, thinking, `_openai_reasoning` and
  *   Gemini signatures are stripped by design (thinking can be kept as text, see
- *   {@link ThinkingAsTextOptions}).
+ *   {@link ThinkingAsTextOptions}); `redacted_thinking` is dropped with one
+ *   `redacted-thinking-dropped` warning per compile.
  * - A trailing assistant message without tool calls (a prefill) becomes a `[System Note]`
  *   instruction at the end of the last user (or system) text.
  * - Tool results become `tool` messages. Tool messages take only text, so media in a tool
