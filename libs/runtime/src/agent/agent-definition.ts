@@ -7,7 +7,7 @@ import type { ModelAdapter } from '../model/model-adapter.js';
 import type { RebornSignal } from './reborn.js';
 
 /** What a handler may return: the result, or `reborn()` to run again. */
-export type HandlerReturn<Props, Result> = Result | RebornSignal<Props>;
+export type HandlerReturn<Props, Result> = Result | RebornSignal<NoInfer<Props>>;
 
 /**
  * Wraps every generation of an agent (onion: index 0 is outermost). Runs inside the agent
@@ -56,7 +56,7 @@ export interface AgentDefinition {
 }
 
 /** Removes the reborn signal from a handler's return type. */
-export type AgentReturn<Result> = Exclude<Awaited<Result>, RebornSignal<never>>;
+export type AgentReturn<Result> = Exclude<Awaited<Result>, RebornSignal<unknown>>;
 
 /**
  * A callable agent. Inside a run, `await Agent(props)` runs it as a child of the calling agent

@@ -63,7 +63,7 @@ describe('augmentAgent middlewares', () => {
     const Augmented = augmentAgent(Agent, [
       {
         name: 'outer',
-        handler: async (context, next) => {
+        handler: async (_context, next) => {
           order.push('outer');
           return ((await next()) as number) * 10;
         },
