@@ -28,11 +28,15 @@ describe('formatCallToolResult', () => {
     ]);
   });
 
-  it('uses embedded resource text, and labels blobs, links and audio instead of dumping bytes', () => {
+  it('uses embedded resource text, decodes text blobs, and labels binary blobs, links and audio instead of dumping bytes', () => {
     const result = formatCallToolResult('t', {
       content: [
         { type: 'resource', resource: { uri: 'file:///a.txt', text: 'file text' } },
         { type: 'resource', resource: { uri: 'file:///a.bin', blob: 'AAAA', mimeType: 'application/zip' } },
+        {
+          type: 'resource',
+          resource: { uri: 'file:///c.json', blob: 'eyJvayI6dHJ1ZX0=', mimeType: 'application/json' },
+        },
         { type: 'resource_link', uri: 'file:///b.md', name: 'b.md', mimeType: 'text/markdown' },
         { type: 'audio', data: 'A'.repeat(4000), mimeType: 'audio/wav' },
       ],
@@ -41,6 +45,7 @@ describe('formatCallToolResult', () => {
       [
         'file text',
         '[Resource blob: file:///a.bin (application/zip)]',
+        '{"ok":true}',
         '[Resource link: file:///b.md (b.md, text/markdown)]',
         '[Audio: audio/wav, 3000 bytes not shown]',
       ].join('\n'),

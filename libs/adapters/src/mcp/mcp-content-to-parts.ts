@@ -1,4 +1,5 @@
 import type { ContentPart } from '@flotilla/runtime';
+import { decodeTextBlob } from './decode-text-blob.js';
 import type { MCPContentBlock, MCPResourceContents } from './mcp-client-adapter.js';
 
 /**
@@ -6,7 +7,8 @@ import type { MCPContentBlock, MCPResourceContents } from './mcp-client-adapter.
  * can see:
  * - `text` → text;
  * - `image` → an image part with a `data:<mimeType>;base64,…` URL;
- * - `resource` → its text, or `[Resource blob: <uri> (<mimeType>)]` for binary contents;
+ * - `resource` → its text (text blobs decoded), or `[Resource blob: <uri> (<mimeType>)]` for
+ *   binary contents;
  * - `resource_link` → `[Resource link: <uri> …]`, so the model can ask to read it;
  * - `audio` → `[Audio: <mimeType>, <n> bytes not shown]`: content parts have no audio variant,
  *   and the base64 would only flood the context;
@@ -44,6 +46,8 @@ function blockToPart(block: MCPContentBlock): ContentPart {
 /** The text of embedded resource contents, or a label for binary contents. */
 export function resourceText(resource: MCPResourceContents): string {
   if ('text' in resource && typeof resource.text === 'string') return resource.text;
+  const decoded = 'blob' in resource ? decodeTextBlob(resource.blob, resource.mimeType) : undefined;
+  if (decoded !== undefined) return decoded;
   return `[Resource blob: ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ''}]`;
 }
 

@@ -12,7 +12,6 @@ import {
   type MockModel,
   promptAgent,
   runAgent,
-  TOOL_CONTENT_KEY,
   type ToolRunContext,
 } from '@flotilla/runtime';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -122,10 +121,18 @@ describe('with server-everything', () => {
         await kit.prompts.get('resource-prompt', { resourceType: 'Text', resourceId: '1' })
       ).asInstruction();
     });
-    expect(typeof instruction === 'string' ? instruction : JSON.stringify(instruction)).not.toContain(
-      TOOL_CONTENT_KEY,
+    expect(instruction).toEqual(expect.stringContaining('Resource 1: This is a plaintext resource'));
+  });
+
+  it('decodes a text blob in a tool result so the model can read it', async () => {
+    const kit: MCPKit = await run(() =>
+      equipMCP(client, { clientId: 'everything', tools: ['get-resource-reference'] }),
     );
-    expect(instruction.length).toBeGreaterThan(0);
+    const result = await kit.toolMap['get-resource-reference']!.handler(
+      { resourceType: 'Blob', resourceId: 2 },
+      toolRun,
+    );
+    expect(result).toEqual(expect.stringContaining('Resource 2: This is a base64 blob'));
   });
 });
 

@@ -1,5 +1,6 @@
 import { type ToolDefinition, toolContent } from '@flotilla/runtime';
 import { z } from 'zod';
+import { decodeTextBlob } from './decode-text-blob.js';
 import type { MCPClientBase, MCPResourceContents } from './mcp-client-adapter.js';
 import { MCPProtocolError } from './mcp-protocol-error.js';
 
@@ -65,7 +66,8 @@ function readResourceTool(client: MCPClientBase, name: string): ToolDefinition {
 }
 
 /**
- * Text contents are joined by newlines; image blobs become image parts; other blobs become a
+ * Text contents (and text blobs, decoded) are joined by newlines; image blobs become image parts;
+ * other blobs become a
  * `[Blob: <uri> (<mimeType>), <n> bytes]` label.
  */
 export function formatResourceContents(contents: readonly MCPResourceContents[]) {
@@ -73,6 +75,8 @@ export function formatResourceContents(contents: readonly MCPResourceContents[])
     if ('text' in content && typeof content.text === 'string')
       return { type: 'text' as const, text: content.text };
     const blob = 'blob' in content && typeof content.blob === 'string' ? content.blob : '';
+    const decoded = decodeTextBlob(blob, content.mimeType);
+    if (decoded !== undefined) return { type: 'text' as const, text: decoded };
     if (content.mimeType?.startsWith('image/')) {
       return { type: 'image' as const, image: { url: `data:${content.mimeType};base64,${blob}` } };
     }
