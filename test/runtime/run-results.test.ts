@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { AbortError, createClient, type RunEvent, RunNotFoundError } from '@flotilla/runtime';
 import { describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
-import { EchoAgent } from './fixtures/agents.js';
+import { catalogBuilds, EchoAgent } from './fixtures/agents.js';
 import { useWorker } from './fixtures/in-process-worker.js';
 
 const redis = useRedis(import.meta.filename);
@@ -133,5 +133,15 @@ describe('cancel', () => {
     await run.result();
     await fixture.client.cancel(run.id);
     expect(await fixture.client.getRun(run.id)).toMatchObject({ status: 'succeeded' });
+  });
+});
+
+describe('fleet memo on a worker', () => {
+  it('computes a fleet-memo value once and shares it with later runs', async () => {
+    const first = await fixture.client.submit('catalog', {});
+    const second = await fixture.client.submit('catalog', {});
+    expect(await first.result()).toEqual({ tools: ['search', 'fetch'] });
+    expect(await second.result()).toEqual({ tools: ['search', 'fetch'] });
+    expect(catalogBuilds.count).toBe(1);
   });
 });

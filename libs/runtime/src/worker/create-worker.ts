@@ -4,6 +4,7 @@ import { type Logger, pino } from 'pino';
 import type { FlotillaConfig } from '../config/flotilla-config.js';
 import { openRedis } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
+import { createFleetMemo } from '../memo/fleet-memo.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
 import { CancelListener } from './cancel-listener.js';
@@ -65,6 +66,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     retention: { recordSeconds: config.runRetentionSeconds, journalSeconds: config.journalRetentionSeconds },
     eventStreamMaxLength: config.eventStreamMaxLength,
   });
+  const fleetMemo = createFleetMemo({ connection: redis, prefix: config.prefix });
   const processor = new RunProcessor({
     redis,
     config,
@@ -72,6 +74,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     models: modelMap(options.models),
     records,
     cancels,
+    fleetMemo,
     logger,
   });
   const bullConnection = openRedis(connection);
@@ -86,14 +89,14 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
   watch(worker, processor, logger);
   const listening = cancels.start();
   listening.catch((error: unknown) => logger.error({ err: error }, 'cancel channel subscription failed'));
-  return new RunningWorker(config, worker, cancels, [redis, bullConnection], listening, logger);
+  return new RunningWorker(config, worker, [cancels, fleetMemo], [redis, bullConnection], listening, logger);
 }
 
 class RunningWorker implements FlotillaWorker {
   state: WorkerState = 'running';
   readonly config: FlotillaConfig;
   readonly #worker: Worker;
-  readonly #cancels: CancelListener;
+  readonly #closables: { close(): Promise<void> }[];
   readonly #connections: Redis[];
   readonly #listening: Promise<void>;
   readonly #logger: Logger;
@@ -102,14 +105,14 @@ class RunningWorker implements FlotillaWorker {
   constructor(
     config: FlotillaConfig,
     worker: Worker,
-    cancels: CancelListener,
+    closables: { close(): Promise<void> }[],
     connections: Redis[],
     listening: Promise<void>,
     logger: Logger,
   ) {
     this.config = config;
     this.#worker = worker;
-    this.#cancels = cancels;
+    this.#closables = closables;
     this.#connections = connections;
     this.#listening = listening;
     this.#logger = logger;
@@ -127,7 +130,7 @@ class RunningWorker implements FlotillaWorker {
   async #close(): Promise<void> {
     this.state = 'closing';
     await this.#worker.close();
-    await this.#cancels.close();
+    await Promise.all(this.#closables.map((closable) => closable.close()));
     await Promise.all(
       this.#connections.map((connection) => connection.quit().catch(() => connection.disconnect())),
     );

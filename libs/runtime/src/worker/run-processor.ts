@@ -10,6 +10,7 @@ import { serializeError } from '../errors/serialize-error.js';
 import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
 import { RedisRunJournal } from '../journal/redis-run-journal.js';
 import { runKeys } from '../keys.js';
+import type { FleetMemo } from '../memo/fleet-memo.js';
 import { RedisRunMemoryStore } from '../memory/redis-run-memory-store.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
@@ -30,6 +31,8 @@ export interface RunProcessorDependencies {
   models: ReadonlyMap<string, ModelAdapter>;
   records: RedisRunRecords;
   cancels: CancelListener;
+  /** Shared by every run of the worker (MCP `tools/list` and other fleet-wide values). */
+  fleetMemo: FleetMemo;
   logger: Logger;
 }
 
@@ -112,6 +115,7 @@ export class RunProcessor {
         models: this.#deps.models,
         signal: controller.signal,
         logger,
+        fleetMemo: this.#deps.fleetMemo,
       };
       if (decoded.conversationId !== undefined) services.conversationId = decoded.conversationId;
       if (decoded.scope !== undefined) services.scope = decoded.scope;
