@@ -38,6 +38,7 @@ export interface FleetMemoGetOptions {
   /**
    * Advance the key's epoch (Redis INCR) before reading, so this call and every later call on
    * any worker ignores what was stored before: the next reader computes once for the fleet.
+   * Each forcing call advances the epoch again, so N concurrent forcing calls compute N times.
    * @default false
    */
   forceRefresh?: boolean;
@@ -49,8 +50,9 @@ export interface FleetMemo {
    * Returns the value stored for (key, deps, current epoch), or computes it. Concurrent misses
    * anywhere in the fleet compute once: one caller takes a lock and computes, the others wait
    * for its announcement and read the stored value. If the computing caller fails, its error
-   * propagates to it alone and a waiter takes over; if it dies, its lock expires and a waiter
-   * takes over.
+   * propagates to it (and to callers in its process that joined the same attempt) and a waiter
+   * elsewhere takes over; if it dies, its lock expires and a waiter takes over. Waiters wait as
+   * long as the computing caller keeps its lock, i.e. as long as `compute` runs.
    *
    * The result is always the stored JSON read back (a fresh copy, also for the caller that
    * computed it), so every caller sees the same shape.
