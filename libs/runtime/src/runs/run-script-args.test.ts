@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { RunEndEvent } from '../events/run-event.js';
+import { runKeys } from '../keys.js';
+import { createRunArgs, finishRunArgs } from './run-script-args.js';
+
+const keys = runKeys('p', 'r1');
+const usage = { promptTokens: 1, completionTokens: 1, totalTokens: 2 };
+const event: RunEndEvent = {
+  type: 'run-end',
+  runId: 'r1',
+  at: 5,
+  callPath: 'root/agent:a:0',
+  status: 'failed',
+  usage,
+  modelCalls: 1,
+};
+
+describe('run script argument builders', () => {
+  it('sends an empty conversation id when there is none', () => {
+    expect(createRunArgs(keys, { runId: 'r1', agentId: 'a' }, 7)).toEqual({
+      keys: ['p:run:{r:r1}:record'],
+      args: ['r1', 'a', '', '7'],
+    });
+  });
+
+  it('lays out finish-run-4: four keys of one hash tag, output only for a success', () => {
+    const call = finishRunArgs(
+      keys,
+      { status: 'failed', output: 'ignored', error: { name: 'E', message: 'm' }, usage, modelCalls: 1 },
+      event,
+      { eventStreamMaxLength: 100, retention: { recordSeconds: 60, journalSeconds: 30 } },
+    );
+    expect(call.keys).toEqual([
+      'p:run:{r:r1}:record',
+      'p:run:{r:r1}:events',
+      'p:run:{r:r1}:journal',
+      'p:run:{r:r1}:cancel',
+    ]);
+    expect(call.args).toEqual([
+      'failed',
+      '5',
+      '',
+      '{"name":"E","message":"m"}',
+      JSON.stringify(usage),
+      '1',
+      JSON.stringify(event),
+      '100',
+      '60',
+      '30',
+    ]);
+  });
+
+  it('stores null for a successful run without output, so the output field exists', () => {
+    const call = finishRunArgs(keys, { status: 'succeeded', usage, modelCalls: 0 }, event, {
+      eventStreamMaxLength: 1,
+      retention: { recordSeconds: 1, journalSeconds: 1 },
+    });
+    expect(call.args[2]).toBe('null');
+  });
+});
