@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createAgent } from '../agent/create-agent.js';
+import { promptAgent } from '../policy/prompt-agent.js';
+import { createMockModel } from '../testing/index.js';
+import type { AgentStreamEvent } from './agent-stream-event.js';
+import { equipTool } from './equip-tool.js';
+import { onStream } from './on-stream.js';
+
+function collect(into: AgentStreamEvent[]) {
+  return async (stream: AsyncIterable<AgentStreamEvent>) => {
+    for await (const event of stream) into.push(event);
+  };
+}
+
+describe('onStream', () => {
+  it('sees every turn of the tool loop in order, with turn-end last in each turn', async () => {
+    const events: AgentStreamEvent[] = [];
+    const mock = createMockModel();
+    mock.sequence([{ toolCalls: [{ id: 't1', name: 'ping', arguments: {} }] }, { json: { ok: true } }]);
+    const Agent = createAgent({
+      id: 'streamer',
+      model: mock,
+      handler: async () => {
+        onStream(collect(events));
+        equipTool({ name: 'ping', description: 'ping', parameters: z.object({}), handler: () => 'pong' });
+        return promptAgent(z.object({ ok: z.boolean() }));
+      },
+    });
+    await Agent();
+    const turn0 = events.filter((event) => event.turnIndex === 0).map((event) => event.type);
+    expect(turn0[0]).toBe('turn-start');
+    expect(turn0.at(-1)).toBe('turn-end');
+    expect(turn0).toContain('tool-call');
+    const turn1 = events.filter((event) => event.turnIndex === 1);
+    expect(turn1.map((event) => event.type)).toContain('text-delta');
+    const text = turn1.flatMap((event) => (event.type === 'text-delta' ? [event.delta] : [])).join('');
+    expect(text).toBe('{"ok":true}');
+  });
+
+  it('feeds several consumers, and a failing consumer never breaks the agent', async () => {
+    const first: AgentStreamEvent[] = [];
+    const second: AgentStreamEvent[] = [];
+    const mock = createMockModel().setDefaultResponse({ ok: true });
+    const Agent = createAgent({
+      id: 'multicast',
+      model: mock,
+      handler: async () => {
+        onStream(collect(first));
+        onStream(async () => {
+          throw new Error('consumer broke');
+        });
+        onStream(collect(second));
+        return promptAgent(z.object({ ok: z.boolean() }));
+      },
+    });
+    await expect(Agent()).resolves.toEqual({ ok: true });
+    expect(first.length).toBeGreaterThan(2);
+    expect(second).toEqual(first);
+  });
+
+  it('ends the stream with the generation and waits for the consumer unless awaitOnEnd is false', async () => {
+    const finished: string[] = [];
+    const mock = createMockModel().setDefaultResponse({ ok: true });
+    const Agent = createAgent({
+      id: 'awaited',
+      model: mock,
+      handler: async () => {
+        onStream(async (stream) => {
+          for await (const _event of stream) {
+            // drain
+          }
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          finished.push('awaited');
+        });
+        onStream(
+          async (stream) => {
+            for await (const _event of stream) {
+              // drain
+            }
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            finished.push('detached');
+          },
+          { awaitOnEnd: false },
+        );
+        return promptAgent(z.object({ ok: z.boolean() }));
+      },
+    });
+    await Agent();
+    expect(finished).toEqual(['awaited']);
+  });
+});
