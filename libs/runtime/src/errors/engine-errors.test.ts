@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { AbortError } from './abort-error.js';
+import { AfterPromptAgentError } from './after-prompt-agent-error.js';
+import { AttemptsExhaustedError } from './attempts-exhausted-error.js';
+import { ContextNotFoundError } from './context-not-found-error.js';
+import { DuplicateToolNameError } from './duplicate-tool-name-error.js';
+import { ExpectScopeError } from './expect-scope-error.js';
+import { InvalidMessageHistoryError } from './invalid-message-history-error.js';
+import { InvalidPromptRuntimeError } from './invalid-prompt-runtime-error.js';
+import { InvalidToolOutputError } from './invalid-tool-output-error.js';
+import { LoopMissingToolOutputError } from './loop-missing-tool-output-error.js';
+import { MaxDepthExceededError } from './max-depth-exceeded-error.js';
+import { ModelNotFoundError } from './model-not-found-error.js';
+import { ModelRegistryNotFoundError } from './model-registry-not-found-error.js';
+import { NonDeterminismError } from './non-determinism-error.js';
+import { PromptAgentAlreadyCalledError } from './prompt-agent-already-called-error.js';
+import { RebornLimitExceededError } from './reborn-limit-exceeded-error.js';
+import { ResourceNotFoundError } from './resource-not-found-error.js';
+import { SchemaConversionError } from './schema-conversion-error.js';
+import { deserializeError, serializeError } from './serialize-error.js';
+import { ToolLoopExceededError } from './tool-loop-exceeded-error.js';
+import { TurnBudgetExceededError } from './turn-budget-exceeded-error.js';
+
+const cases: [string, Error, (error: unknown) => boolean][] = [
+  ['AbortError', new AbortError(), AbortError.is],
+  ['AfterPromptAgentError', new AfterPromptAgentError('equipTool'), AfterPromptAgentError.is],
+  [
+    'AttemptsExhaustedError',
+    new AttemptsExhaustedError({
+      attempts: 2,
+      issues: ['x'],
+      lastFailureType: 'schema',
+      lastData: {},
+      lastRawText: '',
+    }),
+    AttemptsExhaustedError.is,
+  ],
+  ['ContextNotFoundError', new ContextNotFoundError('equipTool'), ContextNotFoundError.is],
+  ['DuplicateToolNameError', new DuplicateToolNameError('t', 'equipTool'), DuplicateToolNameError.is],
+  ['ScopeError', new ExpectScopeError([{ path: 'a', message: 'Required' }]), ExpectScopeError.is],
+  ['InvalidMessageHistoryError', new InvalidMessageHistoryError(1, 'x'), InvalidMessageHistoryError.is],
+  [
+    'InvalidPromptRuntimeError',
+    new InvalidPromptRuntimeError('executeTurn', 'expired'),
+    InvalidPromptRuntimeError.is,
+  ],
+  [
+    'InvalidToolOutputError',
+    new InvalidToolOutputError('t', '(root)', 'undefined'),
+    InvalidToolOutputError.is,
+  ],
+  ['LoopMissingToolOutputError', new LoopMissingToolOutputError(['c']), LoopMissingToolOutputError.is],
+  ['MaxDepthExceededError', new MaxDepthExceededError(50, 'root'), MaxDepthExceededError.is],
+  ['ModelNotFoundError', new ModelNotFoundError('a'), ModelNotFoundError.is],
+  ['ModelRegistryNotFoundError', new ModelRegistryNotFoundError('m', 'a', []), ModelRegistryNotFoundError.is],
+  ['NonDeterminismError', new NonDeterminismError('p', 'tool a', 'tool b'), NonDeterminismError.is],
+  [
+    'PromptAgentAlreadyCalledError',
+    new PromptAgentAlreadyCalledError('promptAgent'),
+    PromptAgentAlreadyCalledError.is,
+  ],
+  ['RebornLimitExceededError', new RebornLimitExceededError(1, 2), RebornLimitExceededError.is],
+  ['ResourceNotFoundError', new ResourceNotFoundError('k'), ResourceNotFoundError.is],
+  [
+    'SchemaConversionError',
+    new SchemaConversionError('promptAgent', new Error('x')),
+    SchemaConversionError.is,
+  ],
+  ['ToolLoopExceededError', new ToolLoopExceededError(3, 3), ToolLoopExceededError.is],
+  ['TurnBudgetExceededError', new TurnBudgetExceededError(3, 3), TurnBudgetExceededError.is],
+];
+
+describe('engine errors', () => {
+  it.each(cases)('%s keeps its literal name and guard across a job boundary', (name, error, is) => {
+    expect(error.name).toBe(name);
+    expect(is(error)).toBe(true);
+    const rebuilt = deserializeError(JSON.parse(JSON.stringify(serializeError(error))));
+    expect(is(rebuilt)).toBe(true);
+    expect(is(new Error(error.message))).toBe(false);
+  });
+
+  it('NonDeterminismError names the position, what was recorded and what was asked', () => {
+    const error = new NonDeterminismError('root/agent:a:0/g0/tool:c:0', 'tool tool:add:1', 'tool tool:sub:2');
+    expect(error.message).toContain('root/agent:a:0/g0/tool:c:0');
+    expect(error.message).toContain('recorded tool tool:add:1');
+    expect(error.message).toContain('asked for tool tool:sub:2');
+    const rebuilt = deserializeError(serializeError(error)) as NonDeterminismError;
+    expect(rebuilt.position).toBe('root/agent:a:0/g0/tool:c:0');
+  });
+});
