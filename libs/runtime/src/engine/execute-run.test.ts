@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { createAgent } from '../agent/create-agent.js';
+import { reborn } from '../agent/reborn.js';
 import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
 import { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
 import { NonDeterminismError } from '../errors/non-determinism-error.js';
@@ -110,6 +112,33 @@ describe('executeRun', () => {
         status: 'failed',
         error: { name: 'NonDeterminismError' },
       });
+    });
+  });
+
+  describe('when the run had reborn before the crash', () => {
+    it('resumes at the last recorded generation with the props that reborn recorded', async () => {
+      const generationsRun: number[] = [];
+      const Agent = createAgent({
+        id: 'stepper',
+        handler: async ({ step }: { step: number }) => {
+          generationsRun.push(step);
+          return step < 2 ? reborn({ step: step + 1 }) : `finished at ${step}`;
+        },
+      });
+      const journal = new InMemoryRunJournal();
+      await executeRun({ agent: Agent, input: { step: 0 }, services: createEmbeddedServices({ journal }) });
+      expect([...journal.snapshot().keys()]).toEqual([
+        'root/agent:stepper:0/g0/reborn',
+        'root/agent:stepper:0/g1/reborn',
+      ]);
+      generationsRun.length = 0;
+      const replay = await executeRun({
+        agent: Agent,
+        input: { step: 0 },
+        services: createEmbeddedServices({ journal: new InMemoryRunJournal(journal.snapshot()) }),
+      });
+      expect(replay.output).toBe('finished at 2');
+      expect(generationsRun).toEqual([2]);
     });
   });
 });
