@@ -1,0 +1,155 @@
+import { parseArgs } from 'node:util';
+import { ApiRequestError } from './api-request-error.js';
+import { SchedulerApi, type SubmitBody } from './scheduler-api.js';
+import { UsageError } from './usage-error.js';
+
+/** Where the CLI reads and writes; the process's streams in `flotilla.ts`, buffers in tests. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: Readonly<Record<string, string | undefined>>;
+  /** The whole of standard input (for `submit <agent> -`). */
+  readStdin(): Promise<string>;
+}
+
+/** The help text. */
+export const USAGE = `Usage: flotilla <command> [options]
+
+Commands:
+  submit <agentId> [input]       queue a run; input is JSON text, or - to read it from stdin
+      --run-id <id>              idempotency: an existing run id returns that run
+      --conversation <id>        resume (or start) a stored conversation
+      --scope <json>             scope layers, a JSON array of objects
+      --wait                     follow the run to its end, print its record, exit 1 unless it succeeded
+  status <runId>                 print the run record
+  events <runId>                 print the run's events as JSON lines, live, until run-end
+  cancel <runId>                 cancel the run
+  conversation <id>              print a stored conversation
+      --version <n>              at this version (default: the latest)
+
+Options:
+  --url <url>                    the scheduler API (FLOTILLA_API_URL, default http://127.0.0.1:8080)
+  --token <token>                bearer token (FLOTILLA_API_TOKEN)
+`;
+
+/**
+ * Runs one `flotilla` command and returns the exit code: 0 on success, 1 when the API answered
+ * an error (printed as \`Name: message\`) or a waited run did not succeed, 2 on a usage error.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (error) {
+    if (UsageError.is(error)) {
+      io.stderr(`${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (ApiRequestError.is(error)) {
+      io.stderr(`${error.message}\n`);
+      return 1;
+    }
+    io.stderr(`flotilla: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandLine(argv);
+  const [command, ...rest] = positionals;
+  if (values.help || command === undefined || command === 'help') {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const api = new SchedulerApi({
+    url: values.url ?? io.env.FLOTILLA_API_URL ?? 'http://127.0.0.1:8080',
+    token: values.token ?? io.env.FLOTILLA_API_TOKEN,
+  });
+  const print = (value: unknown) => io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+  switch (command) {
+    case 'submit':
+      return submit(api, rest, values, io, print);
+    case 'status':
+      print(await api.getRun(argument(rest, 'runId')));
+      return 0;
+    case 'events':
+      for await (const event of api.events(argument(rest, 'runId'))) io.stdout(`${JSON.stringify(event)}\n`);
+      return 0;
+    case 'cancel':
+      print(await api.cancel(argument(rest, 'runId')));
+      return 0;
+    case 'conversation':
+      print(await api.getConversation(argument(rest, 'conversationId'), version(values.version)));
+      return 0;
+    default:
+      throw new UsageError(`Unknown command "${command}".`);
+  }
+}
+
+type CliValues = ReturnType<typeof parseCommandLine>['values'];
+
+async function submit(
+  api: SchedulerApi,
+  rest: string[],
+  values: CliValues,
+  io: CliIo,
+  print: (value: unknown) => void,
+): Promise<number> {
+  const body: SubmitBody = { agentId: argument(rest, 'agentId') };
+  const inputText = rest[1] === '-' ? await io.readStdin() : rest[1];
+  if (inputText !== undefined) body.input = json(inputText, 'input');
+  if (values['run-id'] !== undefined) body.runId = values['run-id'];
+  if (values.conversation !== undefined) body.conversationId = values.conversation;
+  if (values.scope !== undefined) body.scope = json(values.scope, '--scope') as Record<string, unknown>[];
+  const { runId } = await api.submit(body);
+  if (!values.wait) {
+    print({ runId });
+    return 0;
+  }
+  for await (const event of api.events(runId)) if (event.type === 'run-end') break;
+  const record = await api.getRun(runId);
+  print(record);
+  return record.status === 'succeeded' ? 0 : 1;
+}
+
+function parseCommandLine(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        url: { type: 'string' },
+        token: { type: 'string' },
+        'run-id': { type: 'string' },
+        conversation: { type: 'string' },
+        scope: { type: 'string' },
+        version: { type: 'string' },
+        wait: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function argument(rest: string[], name: string): string {
+  const value = rest[0];
+  if (value === undefined || value === '') throw new UsageError(`Missing <${name}>.`);
+  return value;
+}
+
+function json(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(
+      `${what} is not JSON (${(error as Error).message}). Quote it, e.g. '{"question":"…"}'.`,
+    );
+  }
+}
+
+function version(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text)) throw new UsageError(`--version must be a whole number; got "${text}".`);
+  return Number(text);
+}

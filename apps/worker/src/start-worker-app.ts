@@ -1,0 +1,110 @@
+import { createWorker, type FlotillaWorker } from '@flotilla/runtime';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { createWorkerLogger } from './create-worker-logger.js';
+import { type HealthReport, type HealthServer, startHealthServer } from './health-server.js';
+import { loadAgentModules } from './load-agent-modules.js';
+import { RunMetrics } from './run-metrics.js';
+import { resolveWorkerAppConfig, type WorkerAppConfig } from './worker-app-config.js';
+
+/** The running worker process: the runtime worker plus its health endpoint. */
+export interface WorkerApp {
+  readonly config: WorkerAppConfig;
+  readonly worker: FlotillaWorker;
+  readonly health: HealthServer;
+  readonly logger: Logger;
+  /** Stops taking runs, lets active runs finish, then closes the endpoint and connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the worker app from `env`: resolves the configuration once, loads the agent modules,
+ * starts the health endpoint (503 until the worker is ready) and the runtime worker.
+ * @throws InvalidConfigError naming the variable when the configuration is invalid
+ * @throws AgentModuleError when an agent module cannot be used
+ */
+export async function startWorkerApp(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<WorkerApp> {
+  const config = resolveWorkerAppConfig(env);
+  const { agents, models } = await loadAgentModules(config.agentModules);
+  const metrics = new RunMetrics();
+  const logger = createWorkerLogger(config.runtime.logLevel, metrics);
+  const { runtime } = config;
+  const worker = createWorker({
+    agents,
+    models,
+    logger,
+    connection: runtime.redisUrl,
+    prefix: runtime.prefix,
+    queueName: runtime.queueName,
+    concurrency: runtime.workerConcurrency,
+    maxPayloadBytes: runtime.maxPayloadBytes,
+    lockDurationMs: runtime.lockDurationMs,
+    stalledIntervalMs: runtime.stalledIntervalMs,
+    maxStalledCount: runtime.maxStalledCount,
+    eventStreamMaxLength: runtime.eventStreamMaxLength,
+    runRetentionSeconds: runtime.runRetentionSeconds,
+    journalRetentionSeconds: runtime.journalRetentionSeconds,
+    env: {}, // resolved above, once; nothing is read again
+  });
+  // Its own connection, so a health probe never queues behind a blocking BullMQ command.
+  const probe = new Redis(runtime.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
+  probe.on('error', () => {}); // reported by /healthz, not as an unhandled error
+  let ready = false;
+  const health = await startHealthServer({
+    port: config.healthPort,
+    host: config.healthHost,
+    health: () => healthReport(worker, probe, ready),
+    metrics: () =>
+      metrics.render({
+        flotilla_worker_up: {
+          help: '1 while the worker takes runs.',
+          value: worker.state === 'running' && ready ? 1 : 0,
+        },
+        flotilla_worker_concurrency: {
+          help: 'Runs this worker executes at once.',
+          value: runtime.workerConcurrency,
+        },
+      }),
+  });
+  logger.info({ port: health.port }, 'health endpoint listening');
+  await worker.waitUntilReady();
+  ready = true;
+  logger.info(
+    {
+      agents: agents.map((agent) => agent.id),
+      models: Object.keys(models),
+      queue: runtime.queueName,
+      prefix: runtime.prefix,
+      concurrency: runtime.workerConcurrency,
+    },
+    'worker ready',
+  );
+  return {
+    config,
+    worker,
+    health,
+    logger,
+    close: async () => {
+      await worker.close();
+      await health.close();
+      await probe.quit().catch(() => probe.disconnect());
+    },
+  };
+}
+
+async function healthReport(worker: FlotillaWorker, probe: Redis, ready: boolean): Promise<HealthReport> {
+  const redis = await Promise.race([
+    probe.ping().then(
+      () => 'ok',
+      () => 'unreachable',
+    ),
+    new Promise<string>((resolve) => setTimeout(() => resolve('timeout'), 1000).unref()),
+  ]);
+  return {
+    healthy: ready && worker.state === 'running' && redis === 'ok',
+    state: ready ? worker.state : 'starting',
+    redis,
+  };
+}
