@@ -163,6 +163,7 @@ export {
   RedisConversationStore,
   type RedisConversationStoreOptions,
 } from './store/redis-conversation-store.js';
+export { abortableDelay } from './testing/abortable-delay.js';
 export type {
   MockCall,
   MockCalls,

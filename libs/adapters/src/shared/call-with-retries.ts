@@ -1,5 +1,4 @@
-import { ModelCallError } from '@flotilla/runtime';
-import { abortableSleep } from './abortable-sleep.js';
+import { abortableDelay, ModelCallError } from '@flotilla/runtime';
 import type { RetryPolicy } from './retry-policy.js';
 import { retryDelayMs } from './retry-policy.js';
 
@@ -35,7 +34,7 @@ export async function callWithRetries<T>(
       if (!ModelCallError.is(mapped) || !mapped.retryable || !retriesLeft || options.canRetry?.() === false) {
         throw mapped;
       }
-      await abortableSleep(retryDelayMs(options.policy, attempt, mapped.retryAfterSeconds), options.signal);
+      await abortableDelay(retryDelayMs(options.policy, attempt, mapped.retryAfterSeconds), options.signal);
     }
   }
 }

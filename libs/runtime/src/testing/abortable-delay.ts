@@ -1,6 +1,9 @@
 /**
- * Waits `ms` milliseconds, rejecting with the signal's reason as soon as `signal` aborts, so a
- * mock latency never outlives a cancelled run.
+ * Waits `ms` milliseconds, rejecting with the signal's reason as soon as `signal` aborts, so no
+ * wait (a mock model's latency, a model adapter's retry backoff) outlives a cancelled run.
+ * Resolves at once when `ms <= 0`.
+ *
+ * @throws the signal's reason, at once when `signal` is already aborted.
  */
 export function abortableDelay(ms: number, signal: AbortSignal | undefined): Promise<void> {
   signal?.throwIfAborted();
