@@ -34,18 +34,39 @@ export const RESEARCH_NOTES: readonly ResearchNote[] = [
   },
 ];
 
+/** Words too common to say what a question is about. */
+const STOP_WORDS = new Set([
+  'the',
+  'and',
+  'how',
+  'what',
+  'does',
+  'for',
+  'with',
+  'are',
+  'why',
+  'when',
+  'about',
+  'can',
+]);
+
 /**
- * The notes that share the most words with `query` (case-insensitive), best first, at most
- * `limit`; notes sharing no word are left out.
+ * The notes that contain the most distinct words of `query` (case-insensitive, common words
+ * ignored), best first, at most `limit`; notes sharing no word are left out.
  */
 export function searchResearchNotes(query: string, limit = 2): ResearchNote[] {
-  const words = new Set(query.toLowerCase().match(/[a-z]{3,}/g) ?? []);
-  const score = (note: ResearchNote): number =>
-    (`${note.title} ${note.text}`.toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((word) => words.has(word))
-      .length;
+  const queryWords = [...new Set(wordsOf(query))].filter((word) => !STOP_WORDS.has(word));
+  const score = (note: ResearchNote): number => {
+    const noteWords = new Set(wordsOf(`${note.title} ${note.text}`));
+    return queryWords.filter((word) => noteWords.has(word)).length;
+  };
   return RESEARCH_NOTES.map((note) => ({ note, score: score(note) }))
     .filter((scored) => scored.score > 0)
     .sort((a, b) => b.score - a.score)
     .slice(0, limit)
     .map((scored) => scored.note);
+}
+
+function wordsOf(text: string): string[] {
+  return text.toLowerCase().match(/[a-z]{3,}/g) ?? [];
 }

@@ -4,8 +4,11 @@ import { agents, models } from '../research-fleet.js';
 import { describeEvent } from './describe-event.js';
 import { indentJson } from './run-embedded-demo.js';
 
-/** Key prefix (and BullMQ prefix) of the demo, so it never takes jobs of a real fleet. */
-export const DEMO_PREFIX = 'flotilla-demo';
+/**
+ * Key prefix (and BullMQ prefix) of the demo, so it never takes jobs of a real fleet.
+ * @default FLOTILLA_DEMO_PREFIX, else 'flotilla-demo'
+ */
+export const DEMO_PREFIX = process.env.FLOTILLA_DEMO_PREFIX || 'flotilla-demo';
 
 /**
  * Runs the same agent the durable way: a real worker and a client in this process, talking

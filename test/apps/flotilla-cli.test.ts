@@ -1,0 +1,135 @@
+/**
+ * The `flotilla` CLI as a real process (the built `apps/scheduler/dist/cli/flotilla.js`) against
+ * the scheduler API (in this process) and a real worker app process.
+ */
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { useRedis } from '../support/redis.js';
+import { waitForRun } from './support/http.js';
+import { API_TOKEN, useScheduler } from './support/use-scheduler.js';
+import { useWorkerProcess } from './support/use-worker-process.js';
+import { REPO_ROOT } from './support/worker-process.js';
+
+const redis = useRedis(import.meta.filename);
+useWorkerProcess(redis);
+const scheduler = useScheduler(redis);
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `flotilla ...args` with the API URL and (unless `token` is null) the token in its environment. */
+function flotilla(
+  args: string[],
+  options: { token?: string | null; stdin?: string } = {},
+): Promise<CliResult> {
+  const env: Record<string, string | undefined> = { ...process.env, FLOTILLA_API_URL: scheduler.url };
+  env.FLOTILLA_API_TOKEN = options.token === null ? undefined : (options.token ?? API_TOKEN);
+  const child = spawn(process.execPath, ['apps/scheduler/dist/cli/flotilla.js', ...args], {
+    cwd: REPO_ROOT,
+    env,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  child.stdin.end(options.stdin ?? '');
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe('flotilla submit', () => {
+  it('prints the run id of the queued run', async () => {
+    const result = await flotilla(['submit', 'research', '{"question":"stalled jobs?"}']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ runId: expect.any(String) });
+  });
+
+  it('with --wait follows the run and prints its record', async () => {
+    const result = await flotilla(['submit', 'research', '-', '--wait'], {
+      stdin: '{"question":"child agents?"}',
+    });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      status: 'succeeded',
+      output: { sources: ['child-agents'] },
+    });
+  });
+
+  it('with --wait exits 1 when the run fails', async () => {
+    const result = await flotilla(['submit', 'no-such-agent', '{}', '--wait']);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      status: 'failed',
+      error: { name: 'UnknownAgentError' },
+    });
+  });
+
+  it('exits 1 with the API error when the token is missing', async () => {
+    const result = await flotilla(['submit', 'research', '{}'], { token: null });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('UnauthorizedError');
+  });
+
+  it('exits 2 with the usage when the input is not JSON', async () => {
+    const result = await flotilla(['submit', 'research', '{question}']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('input is not JSON');
+    expect(result.stderr).toContain('Usage: flotilla');
+  });
+});
+
+describe('flotilla status, events and cancel', () => {
+  it('prints the events of a run as JSON lines, ending with run-end', async () => {
+    const { stdout } = await flotilla(['submit', 'research', '{"question":"conversation store?"}']);
+    const { runId } = JSON.parse(stdout) as { runId: string };
+    const result = await flotilla(['events', runId]);
+    expect(result.code).toBe(0);
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string });
+    expect(events[0]?.type).toBe('run-start');
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'succeeded' });
+    const status = await flotilla(['status', runId]);
+    expect(JSON.parse(status.stdout)).toMatchObject({ runId, status: 'succeeded' });
+  });
+
+  it('cancels a running run', async () => {
+    const { stdout } = await flotilla(['submit', 'waiting', '{}']);
+    const { runId } = JSON.parse(stdout) as { runId: string };
+    await waitForRun(scheduler.url, runId, (run) => run.status === 'running');
+    const result = await flotilla(['cancel', runId]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ runId });
+    await waitForRun(scheduler.url, runId, (run) => run.status === 'cancelled');
+  });
+
+  it('exits 1 with RunNotFoundError for an unknown run', async () => {
+    const result = await flotilla(['status', 'never-submitted']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('RunNotFoundError');
+  });
+
+  it('exits 2 with the usage for an unknown command', async () => {
+    const result = await flotilla(['launch']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Unknown command "launch"');
+  });
+});
+
+describe('flotilla conversation', () => {
+  it('prints a stored conversation at a version', async () => {
+    const conversationId = `cli-${Date.now()}`;
+    await flotilla(['submit', 'chat', '{"message":"hi"}', '--conversation', conversationId, '--wait']);
+    const result = await flotilla(['conversation', conversationId, '--version', '1']);
+    expect(result.code).toBe(0);
+    const conversation = JSON.parse(result.stdout) as { messages: { content: string }[] };
+    expect(conversation.messages.map((message) => message.content)).toContain('hi');
+  });
+});

@@ -1,0 +1,212 @@
+/**
+ * The scheduler's HTTP API (in this process) in front of a real worker app process, on real
+ * Redis: submit, live events over SSE, run records, cancel, conversations, and the errors a
+ * client sees.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { useRedis } from '../support/redis.js';
+import { call, readEvents, waitForRun } from './support/http.js';
+import { useScheduler } from './support/use-scheduler.js';
+import { useWorkerProcess } from './support/use-worker-process.js';
+
+const redis = useRedis(import.meta.filename);
+useWorkerProcess(redis);
+const scheduler = useScheduler(redis, { FLOTILLA_API_MAX_BODY_BYTES: '4096' });
+
+async function submit(body: Record<string, unknown>): Promise<string> {
+  const answer = await call<{ runId: string }>(scheduler.url, 'POST', '/runs', { body });
+  expect(answer.status).toBe(202);
+  return answer.body.runId;
+}
+
+describe('POST /runs', () => {
+  it('queues a run and answers 202 with its id and location', async () => {
+    const answer = await call<{ runId: string }>(scheduler.url, 'POST', '/runs', {
+      body: { agentId: 'research', input: { question: 'What is the conversation store?' } },
+    });
+    expect(answer.status).toBe(202);
+    expect(answer.body.runId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(answer.headers.get('location')).toBe(`/runs/${answer.body.runId}`);
+    const record = await waitForRun(scheduler.url, answer.body.runId, (run) => run.status === 'succeeded');
+    expect(record.output).toMatchObject({ sources: ['conversation-store'] });
+  });
+
+  it('makes one run when the same runId is submitted twice', async () => {
+    const runId = `idempotent-${randomUUID()}`;
+    const body = { agentId: 'research', input: { question: 'stalled jobs?' }, runId };
+    expect(await submit(body)).toBe(runId);
+    expect(await submit(body)).toBe(runId);
+    const record = await waitForRun(scheduler.url, runId, (run) => run.status === 'succeeded');
+    expect(record.attempts).toBe(1);
+  });
+
+  it('answers 400 InvalidJsonError for a body that is not JSON', async () => {
+    const answer = await call(scheduler.url, 'POST', '/runs', { raw: '{"agentId": research' });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ error: { name: 'InvalidJsonError' } });
+  });
+
+  it('answers 400 InvalidRequestError naming the field when agentId is missing', async () => {
+    const answer = await call<{ error: { name: string; message: string } }>(scheduler.url, 'POST', '/runs', {
+      body: { input: {} },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.name).toBe('InvalidRequestError');
+    expect(answer.body.error.message).toContain('agentId');
+  });
+
+  it('answers 413 RequestBodyTooLargeError for a body over FLOTILLA_API_MAX_BODY_BYTES', async () => {
+    const answer = await call(scheduler.url, 'POST', '/runs', {
+      body: { agentId: 'research', input: { question: 'x'.repeat(5000) } },
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.body).toMatchObject({ error: { name: 'RequestBodyTooLargeError' } });
+  });
+
+  it('fails a run of an unknown agent with the typed UnknownAgentError', async () => {
+    const runId = await submit({ agentId: 'no-such-agent', input: {} });
+    const { events } = await readEvents(scheduler.url, runId);
+    expect(events.at(-1)?.data).toMatchObject({
+      type: 'run-end',
+      status: 'failed',
+      error: { name: 'UnknownAgentError' },
+    });
+    const record = await call(scheduler.url, 'GET', `/runs/${runId}`);
+    expect(record.body).toMatchObject({ status: 'failed', error: { name: 'UnknownAgentError' } });
+  });
+});
+
+describe('GET /runs/:id/events', () => {
+  it('streams the run as Server-Sent Events, live, and ends after run-end', async () => {
+    const runId = await submit({
+      agentId: 'research',
+      input: { question: 'How does a run survive a crash?' },
+    });
+    const { contentType, events } = await readEvents(scheduler.url, runId);
+    expect(contentType).toContain('text/event-stream');
+    expect(events[0]?.event).toBe('run-start');
+    expect(events.map((event) => event.event)).toEqual(
+      expect.arrayContaining(['model-turn-end', 'tool-call', 'tool-result', 'child-start', 'child-end']),
+    );
+    expect(events.find((event) => event.event === 'tool-call')?.data).toMatchObject({ name: 'search_notes' });
+    expect(events.at(-1)?.event).toBe('run-end');
+    expect(events.at(-1)?.data).toMatchObject({ status: 'succeeded', modelCalls: 3 });
+    expect(events.map((event) => event.id)).toEqual(events.map((_event, index) => String(index)));
+  });
+
+  it('answers 404 RunNotFoundError as JSON for an unknown run', async () => {
+    const answer = await call(scheduler.url, 'GET', '/runs/never-submitted/events');
+    expect(answer.status).toBe(404);
+    expect(answer.body).toMatchObject({ error: { name: 'RunNotFoundError' } });
+  });
+});
+
+describe('GET /runs/:id', () => {
+  it('returns the run record with the structured result and usage', async () => {
+    const runId = await submit({ agentId: 'research', input: { question: 'child agents?' } });
+    await readEvents(scheduler.url, runId);
+    const answer = await call(scheduler.url, 'GET', `/runs/${runId}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({
+      runId,
+      agentId: 'research',
+      status: 'succeeded',
+      modelCalls: 3,
+      output: { sources: ['child-agents'], headline: expect.any(String) },
+    });
+    expect((answer.body.usage as { totalTokens: number }).totalTokens).toBeGreaterThan(0);
+  });
+
+  it('answers 404 RunNotFoundError for an unknown run', async () => {
+    const answer = await call(scheduler.url, 'GET', '/runs/never-submitted');
+    expect(answer.status).toBe(404);
+    expect(answer.body).toMatchObject({ error: { name: 'RunNotFoundError' } });
+  });
+});
+
+describe('POST /runs/:id/cancel', () => {
+  it('cancels a running run: it ends cancelled', async () => {
+    const runId = await submit({ agentId: 'waiting', input: {} });
+    await waitForRun(scheduler.url, runId, (run) => run.status === 'running');
+    const answer = await call(scheduler.url, 'POST', `/runs/${runId}/cancel`);
+    expect(answer.status).toBe(202);
+    expect(answer.body).toMatchObject({ runId });
+    const { events } = await readEvents(scheduler.url, runId);
+    expect(events.at(-1)?.data).toMatchObject({ type: 'run-end', status: 'cancelled' });
+    const record = await call(scheduler.url, 'GET', `/runs/${runId}`);
+    expect(record.body.status).toBe('cancelled');
+  });
+
+  it('answers 404 RunNotFoundError for an unknown run', async () => {
+    const answer = await call(scheduler.url, 'POST', '/runs/never-submitted/cancel');
+    expect(answer.status).toBe(404);
+    expect(answer.body).toMatchObject({ error: { name: 'RunNotFoundError' } });
+  });
+});
+
+describe('GET /conversations/:id', () => {
+  it('returns the stored conversation, and an earlier snapshot with ?version=N', async () => {
+    const conversationId = `conversation-${randomUUID()}`;
+    for (const message of ['hello', 'again']) {
+      const runId = await submit({ agentId: 'chat', input: { message }, conversationId });
+      await waitForRun(scheduler.url, runId, (run) => run.status === 'succeeded');
+    }
+    const latest = await call<{ header: { version: number }; messages: { role: string; content: string }[] }>(
+      scheduler.url,
+      'GET',
+      `/conversations/${conversationId}`,
+    );
+    expect(latest.status).toBe(200);
+    expect(latest.body.messages.at(-1)?.content).toBe('you said "again" (user messages so far: 2)');
+    const first = await call<{ messages: { content: string }[] }>(
+      scheduler.url,
+      'GET',
+      `/conversations/${conversationId}?version=${latest.body.header.version / 2}`,
+    );
+    expect(first.status).toBe(200);
+    expect(first.body.messages.map((message) => message.content)).toEqual([
+      'hello',
+      'you said "hello" (user messages so far: 1)',
+    ]);
+  });
+
+  it('answers 404 ConversationNotFoundError for an unknown conversation', async () => {
+    const answer = await call(scheduler.url, 'GET', '/conversations/never-started');
+    expect(answer.status).toBe(404);
+    expect(answer.body).toMatchObject({ error: { name: 'ConversationNotFoundError' } });
+  });
+
+  it('answers 400 InvalidRequestError for a version that is not a whole number', async () => {
+    const answer = await call(scheduler.url, 'GET', '/conversations/any?version=latest');
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ error: { name: 'InvalidRequestError' } });
+  });
+});
+
+describe('authorization and routing', () => {
+  it('answers 401 UnauthorizedError without the bearer token', async () => {
+    const answer = await call(scheduler.url, 'POST', '/runs', { body: { agentId: 'research' }, token: null });
+    expect(answer.status).toBe(401);
+    expect(answer.body).toMatchObject({ error: { name: 'UnauthorizedError' } });
+  });
+
+  it('answers 401 UnauthorizedError with a wrong token', async () => {
+    const answer = await call(scheduler.url, 'GET', '/runs/any', { token: 'not-the-token-at-all' });
+    expect(answer.status).toBe(401);
+  });
+
+  it('answers /healthz without a token', async () => {
+    const answer = await call(scheduler.url, 'GET', '/healthz', { token: null });
+    expect(answer).toMatchObject({ status: 200, body: { healthy: true } });
+  });
+
+  it('answers 404 RouteNotFoundError for an unknown path and 405 for a wrong method', async () => {
+    expect((await call(scheduler.url, 'GET', '/jobs')).body).toMatchObject({
+      error: { name: 'RouteNotFoundError' },
+    });
+    const wrongMethod = await call(scheduler.url, 'DELETE', '/runs/any');
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.body).toMatchObject({ error: { name: 'MethodNotAllowedError' } });
+  });
+});
