@@ -1,6 +1,7 @@
-import { describeAttachment, omittedAttachmentText } from '../shared/describe-attachment.js';
+import { attachmentToWire } from '../shared/attachment-to-wire.js';
+import { isHttpUrl } from '../shared/is-http-url.js';
 import type { WarningSink } from '../shared/warning-sink.js';
-import { type Attachment, type ResolvedAttachment, resolveAttachment } from '../types/attachment.js';
+import type { Attachment, ResolvedAttachment } from '../types/attachment.js';
 import type { AnthropicDocumentBlock, AnthropicImageBlock, AnthropicTextBlock } from './anthropic-wire.js';
 
 /** The base64 image types the Messages API accepts. */
@@ -23,20 +24,18 @@ export function toAnthropicMediaBlock(
   sink: WarningSink,
   messageIndex: number,
 ): AnthropicMediaBlock {
-  const resolved = resolveAttachment(attachment);
-  const block = convert(resolved);
-  if (typeof block !== 'string') return block;
-  sink.warn(
-    'attachment-unsupported',
-    `${describeAttachment(resolved)} cannot be sent: ${block}; replaced by a text note`,
+  return attachmentToWire<AnthropicMediaBlock>(
+    attachment,
+    convert,
+    (text) => ({ type: 'text', text }),
+    sink,
     messageIndex,
   );
-  return { type: 'text', text: omittedAttachmentText(resolved) };
 }
 
 function convert(attachment: ResolvedAttachment): AnthropicImageBlock | AnthropicDocumentBlock | string {
   const mediaType = attachment.mediaType.toLowerCase();
-  if (attachment.source === 'url' && !/^https?:\/\//i.test(attachment.url)) {
+  if (attachment.source === 'url' && !isHttpUrl(attachment.url)) {
     return 'the Messages API fetches media only over http(s)';
   }
   if (mediaType.startsWith('image/')) return image(attachment, mediaType);

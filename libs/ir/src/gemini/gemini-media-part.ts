@@ -1,6 +1,6 @@
-import { describeAttachment, omittedAttachmentText } from '../shared/describe-attachment.js';
+import { attachmentToWire } from '../shared/attachment-to-wire.js';
 import type { WarningSink } from '../shared/warning-sink.js';
-import { type Attachment, type ResolvedAttachment, resolveAttachment } from '../types/attachment.js';
+import type { Attachment, ResolvedAttachment } from '../types/attachment.js';
 import type { GeminiPart } from './gemini-wire.js';
 
 /**
@@ -14,22 +14,14 @@ export function toGeminiMediaPart(
   sink: WarningSink,
   messageIndex: number,
 ): GeminiPart {
-  const resolved = resolveAttachment(attachment);
-  const part = convert(resolved);
-  if (part) return part;
-  sink.warn(
-    'attachment-unsupported',
-    `${describeAttachment(resolved)} cannot be sent: Gemini references files by URI, not by id; replaced by a text note`,
-    messageIndex,
-  );
-  return { text: omittedAttachmentText(resolved) };
+  return attachmentToWire(attachment, convert, (text) => ({ text }), sink, messageIndex);
 }
 
-function convert(attachment: ResolvedAttachment): GeminiPart | undefined {
+function convert(attachment: ResolvedAttachment): GeminiPart | string {
   if (attachment.source === 'base64') {
     return { inlineData: { mimeType: attachment.mediaType, data: attachment.base64 } };
   }
   if (attachment.source === 'url')
     return { fileData: { mimeType: attachment.mediaType, fileUri: attachment.url } };
-  return undefined;
+  return 'Gemini references files by URI, not by id';
 }

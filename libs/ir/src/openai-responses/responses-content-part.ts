@@ -1,12 +1,8 @@
+import { attachmentToWire } from '../shared/attachment-to-wire.js';
 import { filenameOrDefault } from '../shared/default-filename.js';
-import { describeAttachment, omittedAttachmentText } from '../shared/describe-attachment.js';
+import { isHttpUrl } from '../shared/is-http-url.js';
 import type { WarningSink } from '../shared/warning-sink.js';
-import {
-  type Attachment,
-  type ResolvedAttachment,
-  resolveAttachment,
-  toDataUrl,
-} from '../types/attachment.js';
+import { type Attachment, type ResolvedAttachment, toDataUrl } from '../types/attachment.js';
 import type { ResponsesInputContentPart } from './openai-responses-wire.js';
 
 /**
@@ -23,15 +19,7 @@ export function toResponsesContentPart(
   sink: WarningSink,
   messageIndex: number,
 ): ResponsesInputContentPart {
-  const resolved = resolveAttachment(attachment);
-  const part = convert(resolved);
-  if (typeof part !== 'string') return part;
-  sink.warn(
-    'attachment-unsupported',
-    `${describeAttachment(resolved)} cannot be sent: ${part}; replaced by a text note`,
-    messageIndex,
-  );
-  return { type: 'input_text', text: omittedAttachmentText(resolved) };
+  return attachmentToWire(attachment, convert, (text) => ({ type: 'input_text', text }), sink, messageIndex);
 }
 
 function convert(attachment: ResolvedAttachment): ResponsesInputContentPart | string {
@@ -39,7 +27,7 @@ function convert(attachment: ResolvedAttachment): ResponsesInputContentPart | st
   if (mediaType.startsWith('audio/') || mediaType.startsWith('video/')) {
     return 'the Responses API takes no audio or video input parts';
   }
-  if (attachment.source === 'url' && !/^https?:\/\//i.test(attachment.url)) {
+  if (attachment.source === 'url' && !isHttpUrl(attachment.url)) {
     return 'the Responses API fetches media only over http(s)';
   }
   if (mediaType.startsWith('image/')) return image(attachment);

@@ -1,12 +1,8 @@
+import { attachmentToWire } from '../shared/attachment-to-wire.js';
 import { filenameOrDefault } from '../shared/default-filename.js';
-import { describeAttachment, omittedAttachmentText } from '../shared/describe-attachment.js';
+import { isHttpUrl } from '../shared/is-http-url.js';
 import type { WarningSink } from '../shared/warning-sink.js';
-import {
-  type Attachment,
-  type ResolvedAttachment,
-  resolveAttachment,
-  toDataUrl,
-} from '../types/attachment.js';
+import { type Attachment, type ResolvedAttachment, toDataUrl } from '../types/attachment.js';
 import type { OpenAIUserContentPart } from './openai-wire.js';
 
 const AUDIO_FORMATS: Record<string, 'wav' | 'mp3'> = {
@@ -31,15 +27,7 @@ export function toOpenAIContentPart(
   sink: WarningSink,
   messageIndex: number,
 ): OpenAIUserContentPart {
-  const resolved = resolveAttachment(attachment);
-  const part = convert(resolved);
-  if (typeof part !== 'string') return part;
-  sink.warn(
-    'attachment-unsupported',
-    `${describeAttachment(resolved)} cannot be sent: ${part}; replaced by a text note`,
-    messageIndex,
-  );
-  return { type: 'text', text: omittedAttachmentText(resolved) };
+  return attachmentToWire(attachment, convert, (text) => ({ type: 'text', text }), sink, messageIndex);
 }
 
 /** The part, or why there is none. */
@@ -63,7 +51,7 @@ function imagePart(attachment: ResolvedAttachment): OpenAIUserContentPart | stri
     return { type: 'image_url', image_url: { url: toDataUrl(attachment.mediaType, attachment.base64) } };
   }
   if (attachment.source === 'file-id') return 'Chat Completions does not take images by file id';
-  if (!/^https?:\/\//i.test(attachment.url)) return 'Chat Completions fetches images only over http(s)';
+  if (!isHttpUrl(attachment.url)) return 'Chat Completions fetches images only over http(s)';
   return { type: 'image_url', image_url: { url: attachment.url } };
 }
 
