@@ -1,4 +1,5 @@
 import { parseToolArguments } from '../shared/parse-tool-arguments.js';
+import { warnDroppedAttachments } from '../shared/warn-dropped-attachments.js';
 import { WarningSink } from '../shared/warning-sink.js';
 import type { Message } from '../types/message.js';
 import type { CompileContext, CompileMeta, ITargetAdapter, TargetPayload } from '../types/target-adapter.js';
@@ -13,6 +14,9 @@ import type {
   AnthropicToolResultBlock,
 } from './anthropic-wire.js';
 import { type AnthropicTurn, mergeAnthropicTurns } from './merge-anthropic-turns.js';
+
+/** Why attachments on non-user messages are dropped (the end of the warning). */
+const DROPPED_MEDIA_REASON = 'Anthropic takes media only in user turns';
 
 /** What the `anthropic` target produces: the arguments of `messages.create`. */
 export interface AnthropicPayload extends TargetPayload {
@@ -75,7 +79,7 @@ export class AnthropicAdapter implements ITargetAdapter<AnthropicPayload> {
 }
 
 function systemBlocks(message: Message, index: number, sink: WarningSink): AnthropicTextBlock[] {
-  dropAttachments(message, index, sink);
+  warnDroppedAttachments(message, index, sink, DROPPED_MEDIA_REASON);
   if (message.content === '') return [];
   const block: AnthropicTextBlock = { type: 'text', text: message.content };
   if (message._cache_breakpoint) block.cache_control = { type: 'ephemeral' };
@@ -119,7 +123,7 @@ function assistantBlocks(message: Message, index: number, sink: WarningSink): An
   if (message.redacted_thinking)
     blocks.push({ type: 'redacted_thinking', data: message.redacted_thinking.data });
   if (message.content !== '') blocks.push({ type: 'text', text: message.content });
-  dropAttachments(message, index, sink);
+  warnDroppedAttachments(message, index, sink, DROPPED_MEDIA_REASON);
   for (const call of message.tool_calls ?? []) {
     const input = parseToolArguments(call.function.arguments, sink, index, call.id);
     blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input });
@@ -142,16 +146,6 @@ function toolResultBlock(message: Message, index: number, sink: WarningSink): An
   }
   if (message._tool_error) block.is_error = true;
   return block;
-}
-
-function dropAttachments(message: Message, index: number, sink: WarningSink): void {
-  const count = message.attachments?.length ?? 0;
-  if (count === 0) return;
-  sink.warn(
-    'attachment-unsupported',
-    `${count} attachment(s) on a ${message.role} message dropped: Anthropic takes media only in user turns`,
-    index,
-  );
 }
 
 /** The API rejects a final assistant turn ending in whitespace: trim it (and drop what empties). */

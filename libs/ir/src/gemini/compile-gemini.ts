@@ -3,6 +3,7 @@ import { degradePrefill } from '../shared/prefill.js';
 import { type ThinkingAsTextOptions, textWithThinking } from '../shared/thinking-as-text.js';
 import { TOOL_MEDIA_FOLLOWS_TEXT } from '../shared/tool-media-follows-text.js';
 import { toolMessageRunEnd } from '../shared/tool-message-run.js';
+import { warnDroppedAttachments } from '../shared/warn-dropped-attachments.js';
 import { WarningSink } from '../shared/warning-sink.js';
 import type { Message } from '../types/message.js';
 import type { CompileContext, CompileMeta, ITargetAdapter, TargetPayload } from '../types/target-adapter.js';
@@ -11,6 +12,9 @@ import { toGeminiMediaPart } from './gemini-media-part.js';
 import { toGeminiTools } from './gemini-tools.js';
 import type { GeminiContent, GeminiPart, GeminiSystemInstruction, GeminiTool } from './gemini-wire.js';
 import { type GeminiBuiltContent, mergeGeminiContents } from './merge-gemini-contents.js';
+
+/** Why attachments on non-user messages are dropped (the end of the warning). */
+const DROPPED_MEDIA_REASON = 'Gemini takes media only in user turns';
 
 /**
  * What the `gemini` target produces. `messages` is what `generateContent` calls `contents`
@@ -73,7 +77,7 @@ export class GeminiAdapter implements ITargetAdapter<GeminiPayload> {
         continue;
       }
       if (message.role === 'system' && !message._positional) {
-        dropAttachments(message, index, sink);
+        warnDroppedAttachments(message, index, sink, DROPPED_MEDIA_REASON);
         if (message.content !== '') system.push({ text: message.content });
       } else {
         contents.push(this.#content(message, index, sink));
@@ -100,7 +104,7 @@ export class GeminiAdapter implements ITargetAdapter<GeminiPayload> {
   }
 
   #modelParts(message: Message, index: number, sink: WarningSink): GeminiPart[] {
-    dropAttachments(message, index, sink);
+    warnDroppedAttachments(message, index, sink, DROPPED_MEDIA_REASON);
     const parts: GeminiPart[] = [];
     const text = textWithThinking(message, index, this.#options, sink);
     const signature = message._gemini_thought_signature;
@@ -136,14 +140,4 @@ function toolRun(
   const contents: GeminiBuiltContent[] = [{ role: 'user', parts: responses, holdsFunctionResponses: true }];
   if (media.length > 0) contents.push({ role: 'user', parts: media });
   return contents;
-}
-
-function dropAttachments(message: Message, index: number, sink: WarningSink): void {
-  const count = message.attachments?.length ?? 0;
-  if (count === 0) return;
-  sink.warn(
-    'attachment-unsupported',
-    `${count} attachment(s) on a ${message.role} message dropped: Gemini takes media only in user turns`,
-    index,
-  );
 }

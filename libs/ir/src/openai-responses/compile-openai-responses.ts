@@ -2,6 +2,7 @@ import { degradePrefill, isPlainAssistant } from '../shared/prefill.js';
 import { reportRedactedThinking } from '../shared/thinking-as-text.js';
 import { TOOL_MEDIA_FOLLOWS_TEXT } from '../shared/tool-media-follows-text.js';
 import { toolMessageRunEnd } from '../shared/tool-message-run.js';
+import { warnDroppedAttachments } from '../shared/warn-dropped-attachments.js';
 import { WarningSink } from '../shared/warning-sink.js';
 import type { Message } from '../types/message.js';
 import type { CompileContext, CompileMeta, ITargetAdapter, TargetPayload } from '../types/target-adapter.js';
@@ -13,6 +14,9 @@ import type {
 } from './openai-responses-wire.js';
 import { toResponsesContentPart } from './responses-content-part.js';
 import { toResponsesTools } from './responses-tools.js';
+
+/** Why attachments on non-user messages are dropped (the end of the warning). */
+const DROPPED_MEDIA_REASON = 'the Responses API takes media only in user input';
 
 /**
  * What the `openai-responses` target produces: the arguments of `responses.create`.
@@ -66,7 +70,7 @@ export class OpenAIResponsesAdapter implements ITargetAdapter<OpenAIResponsesPay
         continue;
       }
       if (message.role === 'system' && !message._positional) {
-        dropAttachments(message, index, sink);
+        warnDroppedAttachments(message, index, sink, DROPPED_MEDIA_REASON);
         if (message.content !== '') instructions.push(message.content);
       } else if (message.role === 'assistant') {
         input.push(...assistantItems(message, index, sink));
@@ -97,7 +101,7 @@ function hasItems(value: unknown): value is Array<Record<string, unknown>> {
 }
 
 function assistantItems(message: Message, index: number, sink: WarningSink): OpenAIResponsesPayload['input'] {
-  dropAttachments(message, index, sink);
+  warnDroppedAttachments(message, index, sink, DROPPED_MEDIA_REASON);
   reportRedactedThinking(message, index, sink);
   const items: OpenAIResponsesPayload['input'] = [];
   const carried = [message._openai_reasoning, message._openai_responses_items].filter(hasItems);
@@ -144,14 +148,4 @@ function toolRun(list: Message[], start: number, end: number, sink: WarningSink)
   }
   if (media.length > 0) items.push({ type: 'message', role: 'user', content: media });
   return items;
-}
-
-function dropAttachments(message: Message, index: number, sink: WarningSink): void {
-  const count = message.attachments?.length ?? 0;
-  if (count === 0) return;
-  sink.warn(
-    'attachment-unsupported',
-    `${count} attachment(s) on a ${message.role} message dropped: the Responses API takes media only in user input`,
-    index,
-  );
 }

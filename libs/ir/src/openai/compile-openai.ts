@@ -2,6 +2,7 @@ import { degradePrefill } from '../shared/prefill.js';
 import { type ThinkingAsTextOptions, textWithThinking } from '../shared/thinking-as-text.js';
 import { TOOL_MEDIA_FOLLOWS_TEXT } from '../shared/tool-media-follows-text.js';
 import { toolMessageRunEnd } from '../shared/tool-message-run.js';
+import { warnDroppedAttachments } from '../shared/warn-dropped-attachments.js';
 import { WarningSink } from '../shared/warning-sink.js';
 import type { Message } from '../types/message.js';
 import type { CompileContext, CompileMeta, ITargetAdapter, TargetPayload } from '../types/target-adapter.js';
@@ -13,6 +14,9 @@ import type {
   OpenAIFunctionTool,
   OpenAIUserContentPart,
 } from './openai-wire.js';
+
+/** Why attachments on non-user messages are dropped (the end of the warning). */
+const DROPPED_MEDIA_REASON = 'only user messages take media';
 
 /** What the `openai` target produces: the arguments of `chat.completions.create`. */
 export interface OpenAIPayload extends TargetPayload {
@@ -80,13 +84,13 @@ export class OpenAIAdapter implements ITargetAdapter<OpenAIPayload> {
       case 'assistant':
         return this.#assistant(message, index, sink);
       default:
-        dropAttachments(message, index, sink);
+        warnDroppedAttachments(message, index, sink, DROPPED_MEDIA_REASON);
         return { role: 'system', content: message.content };
     }
   }
 
   #assistant(message: Message, index: number, sink: WarningSink): OpenAIAssistantMessageParam {
-    dropAttachments(message, index, sink);
+    warnDroppedAttachments(message, index, sink, DROPPED_MEDIA_REASON);
     const result: OpenAIAssistantMessageParam = {
       role: 'assistant',
       content: textWithThinking(message, index, this.#options, sink),
@@ -125,14 +129,4 @@ function userContent(message: Message, index: number, sink: WarningSink): string
     message.content === '' ? [] : [{ type: 'text', text: message.content }];
   for (const attachment of attachments) parts.push(toOpenAIContentPart(attachment, sink, index));
   return parts;
-}
-
-function dropAttachments(message: Message, index: number, sink: WarningSink): void {
-  const count = message.attachments?.length ?? 0;
-  if (count === 0) return;
-  sink.warn(
-    'attachment-unsupported',
-    `${count} attachment(s) on a ${message.role} message dropped: only user messages take media`,
-    index,
-  );
 }
