@@ -1,6 +1,6 @@
 import type { ModelAdapter, ModelDelta, ModelRequest, ModelResponse } from '@flotilla/runtime';
 import { GoogleGenAI } from '@google/genai';
-import { callWithRetries } from '../shared/call-with-retries.js';
+import { generateWithRetries } from '../shared/generate-with-retries.js';
 import { MissingApiKeyError } from '../shared/missing-api-key-error.js';
 import { resolveRetryPolicy } from '../shared/retry-policy.js';
 import { buildGeminiRequest } from './build-gemini-request.js';
@@ -32,23 +32,14 @@ export function createGeminiAdapter(options: GeminiModelAdapterOptions): ModelAd
     id: modelId,
     provider: 'gemini',
     generate(request: ModelRequest): Promise<ModelResponse> {
-      let streamed = false;
-      const onDelta = request.onDelta
-        ? (delta: ModelDelta): void => {
-            streamed = true;
-            request.onDelta?.(delta);
-          }
-        : undefined;
       const site = {
         modelId,
-        endpoint: onDelta ? ('streamGenerateContent' as const) : ('generateContent' as const),
+        endpoint: request.onDelta ? ('streamGenerateContent' as const) : ('generateContent' as const),
         signal: request.signal,
       };
-      return callWithRetries(() => generateOnce(client, options, request, onDelta), {
-        policy,
-        signal: request.signal,
+      return generateWithRetries(request, policy, {
+        call: (onDelta) => generateOnce(client, options, request, onDelta),
         toError: (error, attempts) => toGeminiCallError(error, site, attempts),
-        canRetry: () => !streamed,
       });
     },
   };

@@ -1,6 +1,6 @@
 import type { ModelAdapter, ModelDelta, ModelRequest, ModelResponse } from '@flotilla/runtime';
 import OpenAI from 'openai';
-import { callWithRetries } from '../shared/call-with-retries.js';
+import { generateWithRetries } from '../shared/generate-with-retries.js';
 import { MissingApiKeyError } from '../shared/missing-api-key-error.js';
 import { resolveRetryPolicy } from '../shared/retry-policy.js';
 import { accumulateChatStream } from './accumulate-chat-stream.js';
@@ -40,24 +40,15 @@ export function createOpenAIAdapter(options: OpenAIModelAdapterOptions): ModelAd
     id: modelId,
     provider,
     generate(request: ModelRequest): Promise<ModelResponse> {
-      let streamed = false;
-      const onDelta = request.onDelta
-        ? (delta: ModelDelta): void => {
-            streamed = true;
-            request.onDelta?.(delta);
-          }
-        : undefined;
       const site = {
         provider,
         modelId,
         endpoint: api === 'responses' ? ('responses' as const) : ('chat.completions' as const),
         signal: request.signal,
       };
-      return callWithRetries(() => run({ client, options, request, onDelta, site }), {
-        policy,
-        signal: request.signal,
+      return generateWithRetries(request, policy, {
+        call: (onDelta) => run({ client, options, request, onDelta, site }),
         toError: (error, attempts) => toOpenAICallError(error, site, attempts),
-        canRetry: () => !streamed,
       });
     },
   };
