@@ -1,0 +1,43 @@
+/**
+ * A child run called a resource exposed by an ancestor on another worker, and the owner can no
+ * longer serve it: the owner worker stopped answering (its heartbeat key expired: crashed,
+ * killed or shut down), or the owner's registry no longer holds the instance (the owning run
+ * ended, or its suspended lease expired).
+ *
+ * The child fails with it. A parent's journal never records this failure as the child's final
+ * outcome: the parent replays on a live worker, recreates and re-exposes the resource, and
+ * runs the child again under a new attempt.
+ */
+export class ResourceOwnerGoneError extends Error {
+  override readonly name = 'ResourceOwnerGoneError';
+  /** The resource key, e.g. `mcp:filesystem`. */
+  readonly key: string;
+  /** The worker that owned the instance. */
+  readonly ownerWorkerId: string;
+  /** The run that exposed it. */
+  readonly ownerRunId: string;
+  /** `worker-gone`: no heartbeat; `instance-released`: the worker lives but no longer holds it. */
+  readonly reason: 'worker-gone' | 'instance-released';
+
+  constructor(
+    target: { key: string; ownerWorkerId: string; ownerRunId: string },
+    reason: 'worker-gone' | 'instance-released',
+  ) {
+    const what =
+      reason === 'worker-gone'
+        ? `its owner worker ${target.ownerWorkerId} is gone (no heartbeat)`
+        : `worker ${target.ownerWorkerId} no longer holds it (run ${target.ownerRunId} ended or its lease expired)`;
+    super(
+      `Resource "${target.key}" exposed by run ${target.ownerRunId} cannot be reached: ${what}. ` +
+        'The parent run recovers by replaying on a live worker, which recreates the resource and runs this child again.',
+    );
+    this.key = target.key;
+    this.ownerWorkerId = target.ownerWorkerId;
+    this.ownerRunId = target.ownerRunId;
+    this.reason = reason;
+  }
+
+  static is(error: unknown): error is ResourceOwnerGoneError {
+    return error instanceof Error && error.name === 'ResourceOwnerGoneError';
+  }
+}
