@@ -1,23 +1,13 @@
-import type { Message, ToolDefinition } from '@flotilla/ir';
+import type { Message } from '@flotilla/ir';
 import type { ModelDelta } from '@flotilla/runtime';
 import { ModelCallError } from '@flotilla/runtime';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ProviderTestServer } from '../shared/provider-test-server.js';
-import {
-  readChunksFixture,
-  readJsonFixture,
-  startProviderTestServer,
-} from '../shared/provider-test-server.js';
+import { describe, expect, it, vi } from 'vitest';
+import { readChunksFixture, readJsonFixture } from '../shared/provider-test-server.js';
+import { useProviderTestServer, weatherTool } from '../shared/use-provider-test-server.js';
 import { createGeminiAdapter } from './create-gemini-adapter.js';
 import { toGeminiMessages } from './to-gemini-messages.js';
 
 const fixture = (name: string): URL => new URL(`./__fixtures__/${name}`, import.meta.url);
-
-const weatherTool: ToolDefinition = {
-  name: 'get_weather',
-  description: 'Current weather of a city',
-  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-};
 
 const question: Message[] = [
   { role: 'system', content: 'You are terse.' },
@@ -29,16 +19,7 @@ interface GeminiBody {
   [key: string]: unknown;
 }
 
-let server: ProviderTestServer;
-beforeAll(async () => {
-  server = await startProviderTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = useProviderTestServer();
 
 function adapter(extra: Partial<Parameters<typeof createGeminiAdapter>[0]> = {}) {
   return createGeminiAdapter({

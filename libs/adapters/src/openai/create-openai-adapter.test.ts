@@ -1,38 +1,23 @@
-import type { Message, ToolDefinition } from '@flotilla/ir';
+import type { Message } from '@flotilla/ir';
 import type { ModelDelta } from '@flotilla/runtime';
 import { ModelCallError } from '@flotilla/runtime';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ProviderTestServer } from '../shared/provider-test-server.js';
+import { describe, expect, it, vi } from 'vitest';
 import {
   readChunksFixture,
   readJsonFixture,
   startProviderTestServer,
 } from '../shared/provider-test-server.js';
+import { useProviderTestServer, weatherTool } from '../shared/use-provider-test-server.js';
 import { createOpenAIAdapter } from './create-openai-adapter.js';
 
 const fixture = (name: string): URL => new URL(`./__fixtures__/${name}`, import.meta.url);
-
-const weatherTool: ToolDefinition = {
-  name: 'get_weather',
-  description: 'Current weather of a city',
-  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-};
 
 const question: Message[] = [
   { role: 'system', content: 'You are terse.' },
   { role: 'user', content: 'Capital of France?' },
 ];
 
-let server: ProviderTestServer;
-beforeAll(async () => {
-  server = await startProviderTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = useProviderTestServer();
 
 function adapter(extra: Partial<Parameters<typeof createOpenAIAdapter>[0]> = {}) {
   return createOpenAIAdapter({
