@@ -99,3 +99,22 @@ export function fleetMemoKeys(prefix: string, memoKey: string): FleetMemoKeys {
     }),
   };
 }
+
+/** Keys of one worker's resource broker (the owner side of cross-worker resource calls). */
+export interface ResourceBrokerKeys {
+  /** List of pending call requests (JSON), RPUSHed by callers, BLPOPed by the owner. */
+  requests: string;
+  /** Liveness: set with a short PX and refreshed while the worker lives. */
+  heartbeat: string;
+}
+
+/** Keys of the resource broker of worker `workerId`; they share the hash tag `{w:<workerId>}`. */
+export function resourceBrokerKeys(prefix: string, workerId: string): ResourceBrokerKeys {
+  const base = `${prefix}:res:{w:${workerId}}`;
+  return { requests: `${base}:requests`, heartbeat: `${base}:heartbeat` };
+}
+
+/** The reply list of one resource call: the owner LPUSHes one reply, the caller BLPOPs it. */
+export function resourceReplyKey(prefix: string, requestId: string): string {
+  return `${prefix}:res:reply:${requestId}`;
+}

@@ -1,13 +1,18 @@
 /**
  * The `equipResource` slots of one agent invocation (spec §5.4). A slot is (invocation, key):
- * same deps (shallow, `Object.is`) reuse the instance; changed deps destroy the old instance
- * once and create a new one; everything with a `destroy` is torn down once at agent end.
+ * same deps (shallow, `Object.is`) reuse the instance; changed deps release the old instance
+ * (destroyed once) and lease a new one; at agent end every slot's lease is released (LIFO).
  *
- * This is the in-process registry. Issue 4 moves live instances into a per-worker registry
- * (keyed by owner callPath + key) and adds a broker for children on other workers; the slot
- * algorithm below stays the owner-side half of that design.
+ * Instances live in the worker's resource registry (`src/resources/`), keyed by the owning
+ * invocation, the key and the deps hash, so a replay of the run on the same worker reuses them
+ * and the broker can serve them to children on other workers. While the run is suspended, agent
+ * teardown keeps the leases (the registry expires them after a TTL).
  */
 import { AbortError } from '../errors/abort-error.js';
+import { hashDeps } from '../resources/deps-hash.js';
+import type { ResourceDescriptor } from '../resources/resource-descriptor.js';
+import type { ResourceLease } from '../resources/resource-registry.js';
+import { runResourcesOf } from '../resources/run-resources-of.js';
 import type { AgentContext } from './agent-context.js';
 
 /** How `equipResource` creates, destroys and shares a resource. */
@@ -15,7 +20,11 @@ export interface ResourceConfig<T> {
   create: () => Promise<T> | T;
   /** Called once when deps change or the agent ends; omit for borrowed values. */
   destroy?: (resource: T) => Promise<void> | void;
-  /** Compared element by element with `Object.is`; a change rebuilds the resource. */
+  /**
+   * Compared element by element with `Object.is`; a change rebuilds the resource. Keep them
+   * JSON when the resource is exposed: they travel to children on other workers (for
+   * `defineResource` factories there).
+   */
   deps: readonly unknown[];
   /** Make the resource visible to descendants through `expectResource(key)`. @default false */
   expose?: boolean;
@@ -25,8 +34,10 @@ interface Slot {
   deps: readonly unknown[];
   instance: unknown;
   expose: boolean;
-  /** Destroys the instance at most once and unregisters it from teardown. */
-  release: (() => Promise<void>) | undefined;
+  /** What children on other workers get, when exposed. */
+  descriptor: ResourceDescriptor | undefined;
+  /** Releases the lease at most once and unregisters it from teardown. */
+  release: () => Promise<void>;
 }
 
 /** The resource slots of one agent invocation. */
@@ -41,7 +52,8 @@ export class ResourceSlots {
   /**
    * Gets or creates the resource `key`.
    * @throws Error when `expose` differs from the slot's first declaration
-   * @throws AbortError when the agent ended while `create` was running (the new instance is destroyed)
+   * @throws AbortError when the agent ended while `create` was running (the new instance is released)
+   * @throws ResourceRegistryClosedError when the worker is shutting down
    */
   async equip<T>(key: string, config: ResourceConfig<T>): Promise<T> {
     const expose = config.expose ?? false;
@@ -60,46 +72,50 @@ export class ResourceSlots {
     return this.create(key, config, expose);
   }
 
+  /** Descriptors of the resources this invocation exposes, by key. */
+  exposedDescriptors(): Map<string, ResourceDescriptor> {
+    const exposed = new Map<string, ResourceDescriptor>();
+    for (const [key, slot] of this.slots) if (slot.descriptor) exposed.set(key, slot.descriptor);
+    return exposed;
+  }
+
   private async drop(key: string, slot: Slot): Promise<void> {
-    // Remove first: a failing create() afterwards must not let a later call destroy it again.
+    // Remove first: a failing create() afterwards must not let a later call release it again.
     this.slots.delete(key);
     if (slot.expose && this.owner.providers.get(key) === slot.instance) this.owner.providers.delete(key);
-    await slot.release?.();
+    await slot.release();
   }
 
   private async create<T>(key: string, config: ResourceConfig<T>, expose: boolean): Promise<T> {
-    const instance = await config.create();
-    const release = this.releaseFor(key, instance, config.destroy);
-    if (release === 'torn-down')
-      throw new AbortError(`agent ended while resource "${key}" was being created`);
-    this.slots.set(key, { deps: [...config.deps], instance, expose, release });
+    const resources = runResourcesOf(this.owner.run);
+    const deps = hashDeps(config.deps);
+    const lease = await resources.acquire(this.owner.callPath, key, deps, {
+      create: config.create,
+      destroy: config.destroy,
+    });
+    const release = this.releaseFor(key, lease);
+    const instance = lease.instance;
+    const descriptor = expose ? resources.describe(this.owner.callPath, key, deps) : undefined;
+    this.slots.set(key, { deps: [...config.deps], instance, expose, descriptor, release });
     if (expose) this.owner.providers.set(key, instance);
     return instance;
   }
 
-  private releaseFor<T>(
-    key: string,
-    instance: T,
-    destroy: ResourceConfig<T>['destroy'],
-  ): (() => Promise<void>) | undefined | 'torn-down' {
-    if (!destroy) return undefined;
-    let destroyed: Promise<void> | undefined;
-    const destroyOnce = () => {
-      destroyed ??= Promise.resolve()
-        .then(() => destroy(instance))
-        .catch((error: unknown) =>
-          this.owner.run.services.logger?.warn({ err: error, key }, 'resource destroy failed'),
-        );
-      return destroyed;
+  /** Registers the lease's release on the agent's teardown; refuses when teardown already ran. */
+  private releaseFor(key: string, lease: ResourceLease<unknown>): () => Promise<void> {
+    const resources = runResourcesOf(this.owner.run);
+    // A suspended run keeps its leases, so its replay on this worker finds the instances.
+    const atTeardown = async () => {
+      if (!resources.suspended) await lease.release();
     };
-    const unregister = this.owner.teardown.register(destroyOnce);
+    const unregister = this.owner.teardown.register(atTeardown);
     if (!unregister) {
-      void destroyOnce();
-      return 'torn-down';
+      void lease.release();
+      throw new AbortError(`agent ended while resource "${key}" was being created`);
     }
     return async () => {
       unregister();
-      await destroyOnce();
+      await lease.release();
     };
   }
 }

@@ -10,6 +10,7 @@ import type { SerializedError } from '../errors/serialize-error.js';
 import type { RunEvent } from '../events/run-event.js';
 import type { FleetMemo } from '../memo/fleet-memo.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
+import type { RunResources } from '../resources/run-resources.js';
 import type { ConversationStore } from '../store/conversation-store.js';
 
 /**
@@ -78,6 +79,11 @@ export interface RunServices {
    * Absent in embedded mode: values are then cached per agent invocation only.
    */
   fleetMemo?: FleetMemo;
+  /**
+   * The worker's resources seen from this run (registry, inherited descriptors, broker), when
+   * the run executes on a worker. Absent in embedded mode: each execution gets a private registry.
+   */
+  resources?: RunResources;
 }
 
 /** What a finished run produced. `usage` and `modelCalls` count live model turns only. */

@@ -28,6 +28,8 @@ export interface ResourceDescriptor {
   deps: unknown[];
   /** The run whose agent called `equipResource(…, { expose: true })`. */
   ownerRunId: string;
+  /** The callPath of that agent invocation in its run (resources are per invocation). */
+  ownerCallPath: string;
   /** The worker process whose registry holds the instance (and answers broker calls). */
   ownerWorkerId: string;
   /** When the resource was exposed (epoch ms). */
@@ -46,7 +48,13 @@ export function isResourceDescriptor(value: unknown): value is ResourceDescripto
     typeof record.depsHash === 'string' &&
     Array.isArray(record.deps) &&
     typeof record.ownerRunId === 'string' &&
+    typeof record.ownerCallPath === 'string' &&
     typeof record.ownerWorkerId === 'string' &&
     typeof record.exposedAt === 'number'
   );
+}
+
+/** The scope of the instances an agent invocation creates inline (closures are never shared). */
+export function ownerScope(ownerRunId: string, ownerCallPath: string): string {
+  return `run:${ownerRunId}:${ownerCallPath}`;
 }
