@@ -15,7 +15,7 @@ import { toGeminiCallError } from './to-gemini-call-error.js';
  * part), so the next turn sends them back. With `onDelta` the call streams through
  * `generateContentStream`. Missing function-call ids are generated.
  *
- * Failures reject with `ModelCallError` (status, `retryable`, cause). 429, 408, 5xx and
+ * Failures reject with `ModelCallError` (status, `retryable`, cause). 429, 408, 409, 5xx and
  * network errors are retried up to `maxRetries` times, honouring Gemini's `RetryInfo` delay
  * (capped at `maxRetryDelayMs`); other 4xx fail at once; a stream is not retried once a delta
  * was reported. The SDK's own retries are off. Aborting `request.signal` rejects with the

@@ -44,7 +44,7 @@ function blockToPart(block: MCPContentBlock): ContentPart {
 }
 
 /** The text of embedded resource contents, or a label for binary contents. */
-export function resourceText(resource: MCPResourceContents): string {
+function resourceText(resource: MCPResourceContents): string {
   if ('text' in resource && typeof resource.text === 'string') return resource.text;
   const decoded = 'blob' in resource ? decodeTextBlob(resource.blob, resource.mimeType) : undefined;
   if (decoded !== undefined) return decoded;

@@ -1,10 +1,10 @@
-import type { TokenUsage } from '@flotilla/ir';
+import { emptyUsage, type TokenUsage } from '@flotilla/ir';
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { ResponseUsage } from 'openai/resources/responses/responses';
 
 /** Chat Completions usage → IR usage; reasoning and cache counts go to `details` when non-zero. */
 export function convertChatUsage(usage: CompletionUsage | null | undefined): TokenUsage {
-  if (!usage) return { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  if (!usage) return emptyUsage();
   return withDetails(
     {
       promptTokens: usage.prompt_tokens,
@@ -21,7 +21,7 @@ export function convertChatUsage(usage: CompletionUsage | null | undefined): Tok
 
 /** Responses API usage → IR usage, with the same `details` names as Chat Completions. */
 export function convertResponsesUsage(usage: ResponseUsage | null | undefined): TokenUsage {
-  if (!usage) return { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  if (!usage) return emptyUsage();
   return withDetails(
     {
       promptTokens: usage.input_tokens,
