@@ -32,6 +32,10 @@ interface MessageParts {
   toolResults: Message[];
 }
 
+function emptyParts(): MessageParts {
+  return { text: [], attachments: [], toolCalls: [], cacheBreakpoint: false, toolResults: [] };
+}
+
 /**
  * Converts Anthropic Messages API `messages` and the top-level `system` parameter (shapes in
  * `anthropic-wire.ts`) into IR, split into `system` and a sanitised `history`.
@@ -81,13 +85,7 @@ function readMessage(value: unknown, path: string): Message[] {
   const contentPath = inputPath(path, 'content');
   if (typeof message.content === 'string') return [{ role, content: message.content }];
   const blocks = expectArray(message.content, contentPath, 'a string or an array of content blocks');
-  const parts: MessageParts = {
-    text: [],
-    attachments: [],
-    toolCalls: [],
-    cacheBreakpoint: false,
-    toolResults: [],
-  };
+  const parts = emptyParts();
   blocks.forEach((block, index) => {
     readBlock(block, inputPath(contentPath, index), parts);
   });
@@ -156,13 +154,7 @@ function readThinking(block: InputRecord, path: string): ThinkingContent {
 function readToolResult(block: InputRecord, path: string): Message {
   const toolCallId = expectString(block.tool_use_id, inputPath(path, 'tool_use_id'));
   const contentPath = inputPath(path, 'content');
-  const parts: MessageParts = {
-    text: [],
-    attachments: [],
-    toolCalls: [],
-    cacheBreakpoint: false,
-    toolResults: [],
-  };
+  const parts = emptyParts();
   if (typeof block.content === 'string') parts.text.push(block.content);
   else if (block.content !== undefined && block.content !== null) {
     const blocks = expectArray(block.content, contentPath, 'a string or an array of content blocks');
