@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { compileCollectingWarnings } from '../testing/compile-collecting-warnings.js';
 import type { Message, ToolCall } from '../types/message.js';
-import type { CompileWarning } from '../types/target-adapter.js';
+import type { CompileContext } from '../types/target-adapter.js';
 import { AnthropicAdapter } from './compile-anthropic.js';
 
 const PNG = 'iVBORw0KGgo=';
@@ -10,13 +11,8 @@ const call = (id: string, args = '{}'): ToolCall => ({
   function: { name: 'look', arguments: args },
 });
 
-function compile(messages: Message[], tools?: Parameters<AnthropicAdapter['compile']>[1]) {
-  const warnings: CompileWarning[] = [];
-  const payload = new AnthropicAdapter().compile(messages, {
-    ...tools,
-    onWarning: (warning) => warnings.push(warning),
-  });
-  return { payload, warnings, codes: warnings.map((warning) => warning.code) };
+function compile(messages: Message[], context?: CompileContext) {
+  return compileCollectingWarnings(new AnthropicAdapter(), messages, context);
 }
 
 describe('AnthropicAdapter', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TOOL_MEDIA_FOLLOWS_TEXT } from '../shared/tool-media-follows-text.js';
+import { compileCollectingWarnings } from '../testing/compile-collecting-warnings.js';
 import type { Message, ToolCall } from '../types/message.js';
-import type { CompileContext, CompileWarning } from '../types/target-adapter.js';
+import type { CompileContext } from '../types/target-adapter.js';
 import { GeminiAdapter } from './compile-gemini.js';
 
 const PNG = 'iVBORw0KGgo=';
@@ -12,9 +13,7 @@ const call = (id: string, name = 'look', args = '{}'): ToolCall => ({
 });
 
 function compile(messages: Message[], context: CompileContext = {}, adapter = new GeminiAdapter()) {
-  const warnings: CompileWarning[] = [];
-  const payload = adapter.compile(messages, { ...context, onWarning: (warning) => warnings.push(warning) });
-  return { payload, warnings, codes: warnings.map((warning) => warning.code) };
+  return compileCollectingWarnings(adapter, messages, context);
 }
 
 describe('GeminiAdapter', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TOOL_MEDIA_FOLLOWS_TEXT } from '../shared/tool-media-follows-text.js';
+import { compileCollectingWarnings } from '../testing/compile-collecting-warnings.js';
 import type { Message, ToolCall } from '../types/message.js';
-import type { CompileContext, CompileWarning } from '../types/target-adapter.js';
+import type { CompileContext } from '../types/target-adapter.js';
 import { OpenAIResponsesAdapter } from './compile-openai-responses.js';
 import { fromOpenAIResponses } from './from-openai-responses.js';
 
@@ -13,12 +14,7 @@ const call = (id: string, args = '{}'): ToolCall => ({
 });
 
 function compile(messages: Message[], context: CompileContext = {}) {
-  const warnings: CompileWarning[] = [];
-  const payload = new OpenAIResponsesAdapter().compile(messages, {
-    ...context,
-    onWarning: (warning) => warnings.push(warning),
-  });
-  return { payload, codes: warnings.map((warning) => warning.code) };
+  return compileCollectingWarnings(new OpenAIResponsesAdapter(), messages, context);
 }
 
 describe('OpenAIResponsesAdapter', () => {

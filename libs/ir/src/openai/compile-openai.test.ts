@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { TOOL_MEDIA_FOLLOWS_TEXT } from '../shared/tool-media-follows-text.js';
+import { compileCollectingWarnings } from '../testing/compile-collecting-warnings.js';
 import type { Message } from '../types/message.js';
-import type { CompileWarning } from '../types/target-adapter.js';
 import { OpenAIAdapter } from './compile-openai.js';
 
 const PNG = 'iVBORw0KGgo=';
 
 function compileWithWarnings(messages: Message[], adapter = new OpenAIAdapter()) {
-  const warnings: CompileWarning[] = [];
-  const payload = adapter.compile(messages, { onWarning: (warning) => warnings.push(warning) });
-  return { payload, warnings };
+  return compileCollectingWarnings(adapter, messages);
 }
 
 describe('OpenAIAdapter', () => {
