@@ -91,13 +91,14 @@ export class ResourceBroker {
     this.#loop = this.#serve(this.#blocking);
   }
 
-  /** Stops serving, waits for calls in flight, and deletes the heartbeat (callers see the owner gone). */
+  /** Stops serving, waits for calls in flight (up to `callTimeoutMs`), and deletes the heartbeat (callers see the owner gone). */
   async close(): Promise<void> {
     this.#stopping = true;
     clearInterval(this.#heartbeat);
     this.#blocking?.disconnect();
     await this.#loop;
-    await Promise.all(this.#inFlight);
+    // Callers stop waiting after callTimeoutMs, so a call still running then has nobody to answer.
+    await untilSettledOrTimeout([...this.#inFlight], this.#timing.callTimeoutMs);
     await this.#redis.del(this.#keys.heartbeat).catch(() => undefined);
   }
 
@@ -166,4 +167,13 @@ export class ResourceBroker {
       return { ok: false, error: serializeError(error) };
     }
   }
+}
+
+async function untilSettledOrTimeout(promises: Promise<void>[], timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
+  });
+  await Promise.race([Promise.allSettled(promises), timeout]);
+  clearTimeout(timer);
 }

@@ -132,10 +132,11 @@ export class RunResources {
     if (this.#resolved.has(key)) return this.#resolved.get(key);
     const descriptor = this.#inherited.get(key);
     if (!descriptor) return undefined;
-    const value =
+    const found =
       this.#ownerInstance(descriptor) ?? this.#definedInstance(descriptor) ?? this.#proxy(descriptor);
-    if (value !== undefined) this.#resolved.set(key, value);
-    return value;
+    if (!found) return undefined;
+    this.#resolved.set(key, found.instance);
+    return found.instance;
   }
 
   /** Suspends the run: its leases stay (for a replay on this worker) until the TTL expires. */
