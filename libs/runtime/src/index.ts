@@ -141,6 +141,34 @@ export { promptChat } from './policy/prompt-chat.js';
 export type { PromptContext, PromptContextForkOptions } from './policy/prompt-context.js';
 export type { ToolCallLoopOptions, ToolCallLoopResult } from './policy/tool-call-loop.js';
 export { runToolCallLoop } from './policy/tool-call-loop.js';
+export { defineResource, type ResourceDefinition } from './resources/define-resource.js';
+export { exposedDescriptors } from './resources/exposed-descriptors.js';
+export {
+  type ResolvedBrokerTiming,
+  ResourceBroker,
+  type ResourceBrokerOptions,
+  type ResourceBrokerTiming,
+} from './resources/resource-broker.js';
+export {
+  ResourceBrokerClient,
+  type ResourceBrokerClientOptions,
+} from './resources/resource-broker-client.js';
+export { ResourceCallTimeoutError } from './resources/resource-call-timeout-error.js';
+export { isResourceDescriptor, type ResourceDescriptor } from './resources/resource-descriptor.js';
+export { ResourceOwnerGoneError } from './resources/resource-owner-gone-error.js';
+export { isResourceProxy } from './resources/resource-proxy.js';
+export {
+  type AcquireRequest,
+  DEFAULT_SUSPENDED_LEASE_TTL_MS,
+  type LeaseHolder,
+  type ResourceFactory,
+  type ResourceLease,
+  ResourceRegistry,
+  type ResourceRegistryOptions,
+} from './resources/resource-registry.js';
+export { ResourceRegistryClosedError } from './resources/resource-registry-closed-error.js';
+export { RunResources, type RunResourcesOptions } from './resources/run-resources.js';
+export { WorkerResources, type WorkerResourcesOptions } from './resources/worker-resources.js';
 export { DEFAULT_RUN_RETENTION, RedisRunRecords, type RunStart } from './runs/redis-run-records.js';
 export type { RunRecord } from './runs/run-record.js';
 export type { RunEnding, RunRetention } from './runs/run-script-args.js';
