@@ -7,11 +7,13 @@ export type {
   AgentDefinition,
   AgentFunction,
   AgentMiddleware,
+  AgentRetryPolicy,
   AgentReturn,
   HandlerReturn,
 } from './agent/agent-definition.js';
 export { augmentAgent } from './agent/augment-agent.js';
 export { MAX_AGENT_DEPTH } from './agent/call-child.js';
+export { MAX_CHILD_RUN_ATTEMPTS } from './agent/call-child-run.js';
 export { agentDefinitionOf, createAgent } from './agent/create-agent.js';
 export type { RebornSignal } from './agent/reborn.js';
 export { isRebornSignal, reborn } from './agent/reborn.js';
@@ -31,6 +33,7 @@ export { InMemoryRunJournal } from './embedded/in-memory-run-journal.js';
 export { InMemoryRunMemoryStore } from './embedded/in-memory-run-memory-store.js';
 export type { RunAgentOptions } from './embedded/run-agent.js';
 export { runAgent, runAgentWithOutcome } from './embedded/run-agent.js';
+export type { ChildCall, ChildResolution, ChildRunner, RunPlacement } from './engine/child-runner.js';
 export type { ExecuteRunOptions } from './engine/execute-run.js';
 export { executeRun, rootCallPath } from './engine/execute-run.js';
 export type {
@@ -42,6 +45,7 @@ export type {
   RunOutcome,
   RunServices,
 } from './engine/run-services.js';
+export { DEFAULT_MAX_CHILDREN_PER_RUN } from './engine/run-state.js';
 export { AbortError } from './errors/abort-error.js';
 export { AfterPromptAgentError } from './errors/after-prompt-agent-error.js';
 export type { ValidationFailureType } from './errors/attempts-exhausted-error.js';
@@ -50,6 +54,7 @@ export { ContextNotFoundError } from './errors/context-not-found-error.js';
 export { DuplicateToolNameError } from './errors/duplicate-tool-name-error.js';
 export type { ScopeIssue } from './errors/expect-scope-error.js';
 export { ExpectScopeError } from './errors/expect-scope-error.js';
+export { FanOutLimitExceededError } from './errors/fan-out-limit-exceeded-error.js';
 export { InvalidMessageHistoryError } from './errors/invalid-message-history-error.js';
 export type { InvalidPromptRuntimeReason } from './errors/invalid-prompt-runtime-error.js';
 export { InvalidPromptRuntimeError } from './errors/invalid-prompt-runtime-error.js';
@@ -84,6 +89,7 @@ export type {
   RunEventOf,
   RunEventType,
   RunStartEvent,
+  RunSuspendedEvent,
   ToolCallEvent,
   ToolResultEvent,
 } from './events/run-event.js';

@@ -16,6 +16,8 @@ export interface RunKeys {
   cancel: string;
   /** Set of the callPaths that have a memory hash, so the run's memory can be deleted at its end. */
   memoryIndex: string;
+  /** Set of the run ids of this run's child runs (added when each is enqueued); cancel walks it. */
+  children: string;
   /** `equipMemory` values of one agent invocation: hash of key → JSON. */
   memoryOf(callPath: string): string;
 }
@@ -40,6 +42,7 @@ export function runKeys(prefix: string, runId: string): RunKeys {
     record: `${base}:record`,
     cancel: `${base}:cancel`,
     memoryIndex: `${base}:memory-index`,
+    children: `${base}:children`,
     memoryOf: (callPath) => `${base}:memory:${callPath}`,
   };
 }

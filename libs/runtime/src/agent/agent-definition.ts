@@ -42,6 +42,20 @@ export interface AgentConfig<Props, Result> {
   maxReborns?: number;
   /** Usually added with `augmentAgent`. @default [] */
   middlewares?: AgentMiddleware<Props, Result>[];
+  /**
+   * How often a child run of this agent (a BullMQ child job on a worker) is attempted before
+   * its failure reaches the parent's await, and the wait between attempts.
+   * @default { attempts: 1 } (no retry)
+   */
+  retry?: AgentRetryPolicy;
+}
+
+/** The retry policy of an agent's child jobs; see {@link AgentConfig.retry}. */
+export interface AgentRetryPolicy {
+  /** Attempts in all, the first included (≥ 1). */
+  attempts: number;
+  /** Wait between attempts: fixed, or doubling from `delayMs`. @default no wait */
+  backoff?: { type: 'fixed' | 'exponential'; delayMs: number };
 }
 
 /** The configuration the engine runs, defaults filled in. */
@@ -53,6 +67,7 @@ export interface AgentDefinition {
   maxTurnSteps: number;
   maxReborns: number;
   middlewares: AgentMiddleware[];
+  retry: AgentRetryPolicy | undefined;
 }
 
 /** Removes the reborn signal from a handler's return type. */

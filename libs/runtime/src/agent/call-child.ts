@@ -1,15 +1,18 @@
 /**
- * A child agent awaited inside a run. In this issue the child runs IN-PROCESS as a nested
- * agent context of the same run; its result (or error) is journaled at the parent's position,
- * so a replay of the parent does not run a finished child again. Issue 4 swaps this module for
- * child jobs with suspension; nothing else calls children.
+ * A child agent awaited inside a run — the one place child calls happen. With a child runner
+ * in the run's services (a worker) the child becomes a run of its own, a BullMQ child job
+ * (`call-child-run.ts`); without one (embedded mode) it runs in-process as a nested agent
+ * context of the same run. Either way its outcome is journaled at the parent's position, so a
+ * replay of the parent does not run a finished child again.
  */
 import type { AgentContext } from '../context/agent-context.js';
 import { durableStep } from '../engine/durable-step.js';
+import { hashJson } from '../engine/fingerprint.js';
 import { AbortError } from '../errors/abort-error.js';
 import { MaxDepthExceededError } from '../errors/max-depth-exceeded-error.js';
 import { serializeError } from '../errors/serialize-error.js';
 import type { AgentDefinition } from './agent-definition.js';
+import { callChildRun } from './call-child-run.js';
 import { invokeAgent } from './invoke-agent.js';
 
 /** How deep agents may nest before the call is refused. */
@@ -17,7 +20,9 @@ export const MAX_AGENT_DEPTH = 50;
 
 /**
  * Calls `definition` as a child of `parent` and returns its result.
- * @throws MaxDepthExceededError past {@link MAX_AGENT_DEPTH}; the child's error (recorded, so a replay throws it again)
+ * @throws MaxDepthExceededError past {@link MAX_AGENT_DEPTH}
+ * @throws FanOutLimitExceededError past the run's child call limit
+ * @throws the child's error, rebuilt by name (recorded, so a replay throws it again)
  */
 export async function callChild(
   parent: AgentContext,
@@ -26,6 +31,28 @@ export async function callChild(
 ): Promise<unknown> {
   const position = parent.nextPosition('agent', definition.id);
   if (parent.depth + 1 > MAX_AGENT_DEPTH) throw new MaxDepthExceededError(MAX_AGENT_DEPTH, position);
+  parent.run.countChildCall(position);
+  const call = { parent, definition, props, position, fingerprint: childFingerprint(definition.id, props) };
+  const runner = parent.run.services.children;
+  return runner ? callChildRun(call, runner) : callChildInProcess(call);
+}
+
+/** What a child call asks for: the agent and a hash of its props. */
+export function childFingerprint(agentId: string, props: unknown): string {
+  return `agent:${agentId}:${hashJson(props)}`;
+}
+
+/** One child call, positioned and fingerprinted. */
+export interface PositionedChildCall {
+  parent: AgentContext;
+  definition: AgentDefinition;
+  props: unknown;
+  position: string;
+  fingerprint: string;
+}
+
+async function callChildInProcess(call: PositionedChildCall): Promise<unknown> {
+  const { parent, definition, props, position } = call;
   const { run } = parent;
   const event = { callPath: parent.callPath, agentId: definition.id, childCallPath: position };
   if (!run.journal.has(position)) run.emit({ type: 'child-start', ...event });
@@ -33,7 +60,7 @@ export async function callChild(
     const { value, replayed } = await durableStep(parent, {
       kind: 'child',
       position,
-      fingerprint: `agent:${definition.id}`,
+      fingerprint: call.fingerprint,
       execute: () => invokeAgent({ definition, props, run, callPath: position, parent }),
       // Cancellation is not an outcome of the child: a resumed run must run it again.
       recordFailure: (error) => !AbortError.is(error),

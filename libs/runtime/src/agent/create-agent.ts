@@ -5,7 +5,13 @@
  */
 import { currentAgentContext } from '../context/context-store.js';
 import { runEmbedded } from '../embedded/run-embedded.js';
-import type { AgentConfig, AgentDefinition, AgentFunction, AgentReturn } from './agent-definition.js';
+import type {
+  AgentConfig,
+  AgentDefinition,
+  AgentFunction,
+  AgentRetryPolicy,
+  AgentReturn,
+} from './agent-definition.js';
 import { callChild } from './call-child.js';
 
 const DEFINITION = Symbol.for('@flotilla/runtime/agent-definition/v1');
@@ -15,7 +21,7 @@ const DEFINITION_CONFIG = Symbol.for('@flotilla/runtime/agent-config/v1');
 
 /**
  * Creates an agent.
- * @throws Error when `config.id` is missing or blank
+ * @throws Error when `config.id` is missing or blank, or `config.retry.attempts` is not a whole number ≥ 1
  * @example
  * const Summarizer = createAgent({
  *   id: 'summarizer',
@@ -81,5 +87,16 @@ function resolveDefinition<Props, Result>(config: AgentConfig<Props, Result>): A
     maxTurnSteps: config.maxTurnSteps ?? 10,
     maxReborns: config.maxReborns ?? 100,
     middlewares: (config.middlewares ?? []) as AgentDefinition['middlewares'],
+    retry: resolveRetry(config.id, config.retry),
   };
+}
+
+function resolveRetry(agentId: string, retry: AgentRetryPolicy | undefined): AgentRetryPolicy | undefined {
+  if (retry === undefined) return undefined;
+  if (!Number.isInteger(retry.attempts) || retry.attempts < 1) {
+    throw new Error(
+      `Agent "${agentId}": retry.attempts must be a whole number of at least 1, got ${retry.attempts}.`,
+    );
+  }
+  return retry;
 }

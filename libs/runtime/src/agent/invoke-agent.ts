@@ -28,12 +28,15 @@ export interface InvokeAgentOptions {
  */
 export async function invokeAgent(options: InvokeAgentOptions): Promise<unknown> {
   const { definition, run } = options;
+  const placement = options.parent ? undefined : run.services.placement;
   const context = new AgentContext({
     definition,
     run,
     callPath: options.callPath,
     parent: options.parent,
     model: resolveOwnModel(definition, run),
+    depth: placement?.depth ?? 0,
+    inheritedModel: placement?.modelId === undefined ? undefined : run.services.models.get(placement.modelId),
   });
   let outcome: 'success' | 'error' = 'error';
   try {

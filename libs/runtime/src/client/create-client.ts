@@ -1,20 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { emptyUsage } from '@flotilla/ir';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { FlotillaConfig } from '../config/flotilla-config.js';
 import { openRedis, type RedisConnectionOption } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
-import { rootCallPath } from '../engine/execute-run.js';
-import { AbortError } from '../errors/abort-error.js';
-import { serializeError } from '../errors/serialize-error.js';
-import { cancelChannel, runKeys } from '../keys.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isTerminalStatus } from '../runs/run-status.js';
 import type { LoadConversationOptions, StoredConversation } from '../store/conversation-store.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import { encodeRunJobData } from '../worker/run-job-data.js';
+import { cancelRunTree } from './cancel-run-tree.js';
 import { RedisRunHandle, type RunHandle } from './run-handle.js';
 import { RunNotFoundError } from './run-not-found-error.js';
 
@@ -58,9 +54,10 @@ export interface FlotillaClient {
   /** The run's record, or `undefined` when there is none. */
   getRun(runId: string): Promise<RunRecord | undefined>;
   /**
-   * Cancels a run: a waiting run is removed and ends `cancelled` at once; a running one is
-   * aborted by its worker (through pub/sub and a cancel flag) and ends `cancelled` soon after.
-   * A run that already ended is left as it is.
+   * Cancels a run and every child run below it, across workers: a queued or suspended run is
+   * removed and ends `cancelled` at once; a running one is aborted by its worker (through
+   * pub/sub and a cancel flag) and ends `cancelled` soon after. Runs that already ended are
+   * left as they are.
    * @throws RunNotFoundError when there is no such run
    */
   cancel(runId: string): Promise<void>;
@@ -158,19 +155,16 @@ class RedisFlotillaClient implements FlotillaClient {
     const record = await this.#records.get(runId);
     if (!record) throw new RunNotFoundError(runId);
     if (isTerminalStatus(record.status)) return;
-    const keys = runKeys(this.config.prefix, runId);
-    await this.#redis.set(keys.cancel, '1', 'EX', this.config.runRetentionSeconds);
-    await this.#redis.publish(cancelChannel(this.config.prefix), runId);
-    // Succeeds only while the job is not locked by a worker; a running job is aborted instead.
-    const removed = await this.#queue.remove(runId);
-    if (removed === 1) {
-      await this.#records.finish(runId, rootCallPath(record.agentId), {
-        status: 'cancelled',
-        error: serializeError(new AbortError(`run ${runId} was cancelled before it started`)),
-        usage: emptyUsage(),
-        modelCalls: 0,
-      });
-    }
+    await cancelRunTree(
+      {
+        redis: this.#redis,
+        prefix: this.config.prefix,
+        queue: this.#queue,
+        records: this.#records,
+        flagSeconds: this.config.runRetentionSeconds,
+      },
+      record,
+    );
   }
 
   getConversation(

@@ -28,6 +28,8 @@ export interface FlotillaConfig {
   stalledIntervalMs: number;
   /** `FLOTILLA_MAX_STALLED_COUNT`: crashes a run survives before it fails. @default 3 */
   maxStalledCount: number;
+  /** `FLOTILLA_MAX_CHILDREN_PER_RUN`: child agent calls one run may make (`FanOutLimitExceededError` past it). @default 1000 */
+  maxChildrenPerRun: number;
 }
 
 /** pino's levels. */

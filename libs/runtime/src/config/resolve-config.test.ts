@@ -17,6 +17,7 @@ describe('resolveConfig', () => {
       lockDurationMs: 30_000,
       stalledIntervalMs: 30_000,
       maxStalledCount: 3,
+      maxChildrenPerRun: 1000,
     });
   });
 

@@ -60,6 +60,7 @@ export function resolveConfig(
       30_000,
     ),
     maxStalledCount: read('maxStalledCount', 'FLOTILLA_MAX_STALLED_COUNT', parseNonNegativeInteger, 3),
+    maxChildrenPerRun: read('maxChildrenPerRun', 'FLOTILLA_MAX_CHILDREN_PER_RUN', parsePositiveInteger, 1000),
   };
 }
 

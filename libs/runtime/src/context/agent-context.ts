@@ -20,6 +20,10 @@ export interface AgentContextOptions {
   parent: AgentContext | undefined;
   /** The agent's own model (already resolved from a string id), if it has one. */
   model: ModelAdapter | undefined;
+  /** Depth of a root invocation (a child run's root sits below its caller). @default 0 */
+  depth?: number;
+  /** The model of the caller in another run, used when neither the agent nor a parent context has one. */
+  inheritedModel?: ModelAdapter | undefined;
 }
 
 /** One agent invocation; hooks reach it through the implicit context. */
@@ -39,6 +43,7 @@ export class AgentContext {
   /** Aborted when this agent ends or any ancestor (or the run) is cancelled. */
   readonly controller = new AbortController();
   private readonly ownModel: ModelAdapter | undefined;
+  private readonly inheritedModel: ModelAdapter | undefined;
   private currentGeneration = 0;
   private currentDraft = new Draft();
   private readonly unlinkParentSignal: () => void;
@@ -48,8 +53,9 @@ export class AgentContext {
     this.run = options.run;
     this.callPath = options.callPath;
     this.parent = options.parent;
-    this.depth = options.parent ? options.parent.depth + 1 : 0;
+    this.depth = options.parent ? options.parent.depth + 1 : (options.depth ?? 0);
     this.ownModel = options.model;
+    this.inheritedModel = options.inheritedModel;
     this.memory = new AgentMemory(options.run, options.callPath);
     this.resources = new ResourceSlots(this);
     this.unlinkParentSignal = linkSignal(
@@ -91,9 +97,9 @@ export class AgentContext {
     return `${this.generationPath}/${key}:${this.currentDraft.nextSequence(key)}`;
   }
 
-  /** The model this agent prompts with: its own, else the nearest ancestor's. */
+  /** The model this agent prompts with: its own, else the nearest ancestor's (across runs too). */
   resolveModel(): ModelAdapter | undefined {
-    return this.ownModel ?? this.parent?.resolveModel();
+    return this.ownModel ?? (this.parent ? this.parent.resolveModel() : this.inheritedModel);
   }
 
   /** @throws AbortError when this agent, an ancestor or the run was cancelled. */

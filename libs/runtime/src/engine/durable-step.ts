@@ -7,7 +7,9 @@
 import type { AgentContext } from '../context/agent-context.js';
 import { NonDeterminismError } from '../errors/non-determinism-error.js';
 import { deserializeError, serializeError } from '../errors/serialize-error.js';
+import type { InFlightStep } from './in-flight-steps.js';
 import type { JournalEntry, JournalEntryKind } from './run-services.js';
+import type { RunState } from './run-state.js';
 
 /** One durable effect to serve from the journal or execute. */
 export interface DurableStep<T> {
@@ -34,27 +36,51 @@ export interface DurableResult<T> {
  * @throws AbortError when the agent is cancelled before the work starts
  */
 export async function durableStep<T>(context: AgentContext, step: DurableStep<T>): Promise<DurableResult<T>> {
-  const recorded = context.run.journal.get(step.position);
+  const { run } = context;
+  const recorded = run.journal.get(step.position);
   if (recorded) return { value: replayEntry<T>(recorded, step), replayed: true };
+  // An abandoned (suspended) execution must not do or record anything more.
+  if (run.suspended) return new Promise<never>(() => {});
   context.throwIfAborted();
+  const inFlight = run.steps.begin();
+  try {
+    return await executeAndRecord(run, step, inFlight);
+  } finally {
+    // Only after the outcome is recorded: a run must not suspend with a record in flight.
+    run.steps.end(inFlight);
+  }
+}
+
+async function executeAndRecord<T>(
+  run: RunState,
+  step: DurableStep<T>,
+  inFlight: InFlightStep,
+): Promise<DurableResult<T>> {
   let value: T;
   try {
-    value = await step.execute();
+    value = await run.steps.run(inFlight, step.execute);
   } catch (error) {
     if (step.recordFailure?.(error)) {
-      await context.run.flushWrites();
-      await context.run.record(step.position, entry(step, { ok: false, error: serializeError(error) }));
+      await run.flushWrites();
+      await run.record(step.position, entry(step, { ok: false, error: serializeError(error) }));
     }
     throw error;
   }
   // Memory written during the step must be stored before the step counts as done.
-  await context.run.flushWrites();
+  await run.flushWrites();
   const stored = toJson(value);
-  await context.run.record(step.position, entry(step, { ok: true, value: stored }));
+  await run.record(step.position, entry(step, { ok: true, value: stored }));
   return { value: stored as T, replayed: false };
 }
 
-function replayEntry<T>(recorded: JournalEntry, step: DurableStep<T>): T {
+/**
+ * The recorded outcome of `step` (its value, or its error thrown).
+ * @throws NonDeterminismError when the journal holds another kind or fingerprint at the position
+ */
+export function replayEntry<T>(
+  recorded: JournalEntry,
+  step: Pick<DurableStep<T>, 'kind' | 'fingerprint' | 'position'>,
+): T {
   if (recorded.kind !== step.kind || recorded.fingerprint !== step.fingerprint) {
     throw new NonDeterminismError(
       step.position,

@@ -25,8 +25,10 @@ export function rootCallPath(agentId: string): string {
 }
 
 /**
- * Runs the agent to completion and returns its output with the usage of live model turns.
- * Emits `run-start` and `run-end` and flushes the event sink before settling.
+ * Runs the agent to completion and returns its output with the usage of live model turns (and
+ * of child runs recorded by this execution). Emits `run-start` and `run-end` and flushes the
+ * event sink before settling. With a child runner in the services, the execution may instead
+ * suspend: it then resolves with `suspended` set (and emits `run-suspended`, not `run-end`).
  * @throws the agent's error (after `run-end` with status `failed`, or `cancelled` for an AbortError)
  */
 export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome> {
@@ -40,10 +42,13 @@ export async function executeDefinition(
   services: RunServices,
 ): Promise<RunOutcome> {
   const run = new RunState(services, await services.journal.load());
-  const callPath = rootCallPath(definition.id);
+  const callPath = services.placement?.callPath ?? rootCallPath(definition.id);
   run.emit({ type: 'run-start', callPath, agentId: definition.id, input });
   try {
-    const output = await invokeAgent({ definition, props: input ?? {}, run, callPath, parent: undefined });
+    const invocation = invokeAgent({ definition, props: input ?? {}, run, callPath, parent: undefined });
+    const finished = await Promise.race([invocation, run.steps.allBlocked.then(() => SUSPENDED)]);
+    if (finished === SUSPENDED) return suspend(run, callPath, invocation);
+    const output = finished;
     const outcome: RunOutcome = { output, usage: run.usage, modelCalls: run.modelCalls };
     run.emit({ type: 'run-end', callPath, status: 'succeeded', output, ...usageOf(outcome) });
     return outcome;
@@ -54,6 +59,18 @@ export async function executeDefinition(
   } finally {
     await services.events.flush();
   }
+}
+
+const SUSPENDED = Symbol('suspended');
+
+/** Every durable operation waits on a child run: abandon this execution (see {@link RunState.suspend}). */
+function suspend(run: RunState, callPath: string, invocation: Promise<unknown>): RunOutcome {
+  const pendingChildren = [...run.pendingChildren];
+  run.emit({ type: 'run-suspended', callPath, pendingChildren, ...usageOf(run) });
+  run.suspend();
+  // The abandoned handler never settles normally; a late cancel may still reject it.
+  invocation.catch(() => {});
+  return { output: undefined, usage: run.usage, modelCalls: run.modelCalls, suspended: { pendingChildren } };
 }
 
 function usageOf(source: { usage: RunOutcome['usage']; modelCalls: number }) {

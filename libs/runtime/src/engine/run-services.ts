@@ -12,6 +12,7 @@ import type { FleetMemo } from '../memo/fleet-memo.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { RunResources } from '../resources/run-resources.js';
 import type { ConversationStore } from '../store/conversation-store.js';
+import type { ChildRunner, RunPlacement } from './child-runner.js';
 
 /**
  * The kinds of durable effect the journal records. `conversation-load` pins the conversation
@@ -84,11 +85,27 @@ export interface RunServices {
    * the run executes on a worker. Absent in embedded mode: each execution gets a private registry.
    */
   resources?: RunResources;
+  /**
+   * Runs child agents as separate runs (BullMQ child jobs) so the run can suspend while they
+   * run. Absent in embedded mode: children then run in-process, inside this run.
+   */
+  children?: ChildRunner;
+  /** For a child run: where its root invocation sits in the tree. Absent for root runs. */
+  placement?: RunPlacement;
 }
 
-/** What a finished run produced. `usage` and `modelCalls` count live model turns only. */
+/**
+ * What a finished run produced. `usage` and `modelCalls` count live model turns of this
+ * execution, plus the totals of child runs this execution recorded.
+ */
 export interface RunOutcome {
   output: unknown;
   usage: TokenUsage;
   modelCalls: number;
+  /**
+   * Set when the execution suspended instead of finishing (only with `RunServices.children`):
+   * every durable operation waited on these child runs. `output` is then `undefined`; replay
+   * the run once they end.
+   */
+  suspended?: { pendingChildren: string[] };
 }

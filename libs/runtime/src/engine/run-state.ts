@@ -5,8 +5,13 @@
  */
 import type { TokenUsage } from '@flotilla/ir';
 import { addUsage, emptyUsage } from '@flotilla/ir';
+import { FanOutLimitExceededError } from '../errors/fan-out-limit-exceeded-error.js';
 import type { RunEvent, RunEventInput } from '../events/run-event.js';
+import { InFlightSteps } from './in-flight-steps.js';
 import type { JournalEntry, RunServices } from './run-services.js';
+
+/** Child calls one run may make when the services set no limit (`ChildRunner.maxChildrenPerRun`). */
+export const DEFAULT_MAX_CHILDREN_PER_RUN = 1000;
 
 /** The shared state of one run execution; created by {@link executeRun}. */
 export class RunState {
@@ -17,6 +22,12 @@ export class RunState {
   private liveModelCalls = 0;
   private readonly pendingWrites = new Set<Promise<void>>();
   private writeFailure: unknown;
+  /** Durable operations in flight; the run suspends when all of them wait on child runs. */
+  readonly steps = new InFlightSteps();
+  /** Run ids of the child runs this execution waits on. */
+  readonly pendingChildren = new Set<string>();
+  private childCalls = 0;
+  private suspendedAt: number | undefined;
 
   constructor(services: RunServices, journal: Map<string, JournalEntry>) {
     this.services = services;
@@ -43,8 +54,38 @@ export class RunState {
     this.totalUsage = addUsage(this.totalUsage, usage);
   }
 
-  /** Stamps `runId` and `at` on an event and hands it to the sink. */
+  /** Adds the usage of a finished child run (its whole subtree) when this execution records it. */
+  addChildUsage(usage: TokenUsage, modelCalls: number): void {
+    this.liveModelCalls += modelCalls;
+    this.totalUsage = addUsage(this.totalUsage, usage);
+  }
+
+  /**
+   * Counts one child call of the run (replayed calls too: a replay makes them all again).
+   * @throws FanOutLimitExceededError past the limit of the run's child runner (default 1000)
+   */
+  countChildCall(position: string): void {
+    const limit = this.services.children?.maxChildrenPerRun ?? DEFAULT_MAX_CHILDREN_PER_RUN;
+    this.childCalls += 1;
+    if (this.childCalls > limit) throw new FanOutLimitExceededError(limit, position);
+  }
+
+  /** Whether this execution was abandoned because every durable operation waits on a child run. */
+  get suspended(): boolean {
+    return this.suspendedAt !== undefined;
+  }
+
+  /**
+   * Abandons this execution: it never records or emits again (its leftover promises never
+   * settle; a later execution replays the run from the journal).
+   */
+  suspend(): void {
+    this.suspendedAt ??= Date.now();
+  }
+
+  /** Stamps `runId` and `at` on an event and hands it to the sink (nothing once suspended). */
   emit(event: RunEventInput): void {
+    if (this.suspended) return;
     this.services.events.emit({ ...event, runId: this.runId, at: Date.now() } as RunEvent);
   }
 

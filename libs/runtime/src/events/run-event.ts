@@ -100,6 +100,8 @@ export interface ChildStartEvent extends RunEventBase {
   type: 'child-start';
   agentId: string;
   childCallPath: string;
+  /** The child's own run, when it runs as a child job on a worker (its events are there). */
+  childRunId?: string;
 }
 
 /** A child agent invocation settled. */
@@ -110,6 +112,20 @@ export interface ChildEndEvent extends RunEventBase {
   ok: boolean;
   replayed: boolean;
   error?: SerializedError;
+  /** The child's own run, when it ran as a child job on a worker. */
+  childRunId?: string;
+}
+
+/**
+ * Every durable operation of the execution waits on child runs: the run gave its worker slot
+ * back and replays (on any worker) when they end. `usage` / `modelCalls` are this execution's.
+ */
+export interface RunSuspendedEvent extends RunEventBase {
+  type: 'run-suspended';
+  /** Run ids of the child runs waited on. */
+  pendingChildren: string[];
+  usage: TokenUsage;
+  modelCalls: number;
 }
 
 /** Every event a run publishes, discriminated by `type`. */
@@ -124,7 +140,8 @@ export type RunEvent =
   | ToolResultEvent
   | RebornEvent
   | ChildStartEvent
-  | ChildEndEvent;
+  | ChildEndEvent
+  | RunSuspendedEvent;
 
 /** The `type` of every {@link RunEvent}. */
 export type RunEventType = RunEvent['type'];

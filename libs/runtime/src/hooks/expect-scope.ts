@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { AgentContext } from '../context/agent-context.js';
 import { requireAgentContext } from '../context/context-store.js';
+import { scopeLayersOf } from '../context/scope-layers.js';
 import { ExpectScopeError } from '../errors/expect-scope-error.js';
 
 /** A deeply read-only view of `T`. */
@@ -20,7 +20,7 @@ export type DeepReadonly<T> = T extends (infer Item)[]
 export function expectScope<S extends z.ZodType>(schema: S): DeepReadonly<z.infer<S>> {
   const context = requireAgentContext('expectScope');
   const merged: Record<string, unknown> = {};
-  for (const layer of scopeLayers(context)) Object.assign(merged, layer);
+  for (const layer of scopeLayersOf(context)) Object.assign(merged, layer);
   for (const [key, value] of Object.entries(merged)) if (value === undefined) delete merged[key];
   const parsed = schema.safeParse(merged);
   if (!parsed.success) {
@@ -32,13 +32,6 @@ export function expectScope<S extends z.ZodType>(schema: S): DeepReadonly<z.infe
     );
   }
   return deepFreeze(parsed.data) as DeepReadonly<z.infer<S>>;
-}
-
-function scopeLayers(context: AgentContext): Record<string, unknown>[] {
-  const chain: AgentContext[] = [];
-  for (let current: AgentContext | undefined = context; current; current = current.parent)
-    chain.unshift(current);
-  return [...(context.run.services.scope ?? []), ...chain.flatMap((item) => item.draft.scopeLayers)];
 }
 
 function deepFreeze<T>(value: T): T {

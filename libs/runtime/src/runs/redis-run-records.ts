@@ -1,4 +1,5 @@
-import { emptyUsage } from '@flotilla/ir';
+import type { TokenUsage } from '@flotilla/ir';
+import { addUsage, emptyUsage } from '@flotilla/ir';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { SerializedError } from '../errors/serialize-error.js';
@@ -8,13 +9,16 @@ import { runKeys } from '../keys.js';
 import { createRunScript } from './lua/create-run-1.lua.js';
 import { finishRunScript } from './lua/finish-run-4.lua.js';
 import { startRunScript } from './lua/start-run-1.lua.js';
+import { suspendRunScript } from './lua/suspend-run-1.lua.js';
 import type { RunRecord } from './run-record.js';
 import {
   createRunArgs,
   finishRunArgs,
+  type NewRun,
   type RunEnding,
   type RunRetention,
   startRunArgs,
+  suspendRunArgs,
 } from './run-script-args.js';
 import type { RunStatus } from './run-status.js';
 
@@ -60,11 +64,7 @@ export class RedisRunRecords {
   }
 
   /** Creates a `queued` record; `false` when the run exists already (idempotent submit). */
-  async create(run: {
-    runId: string;
-    agentId: string;
-    conversationId?: string | undefined;
-  }): Promise<boolean> {
+  async create(run: NewRun): Promise<boolean> {
     const call = createRunArgs(runKeys(this.#prefix, run.runId), run, Date.now());
     return (await createRunScript.run(this.#redis, call.keys, call.args)) === 1;
   }
@@ -87,7 +87,9 @@ export class RedisRunRecords {
    * Returns `true` when this call ended it. Flush the run's other events first, so `run-end`
    * is the last event of the stream.
    */
-  async finish(runId: string, callPath: string, ending: RunEnding): Promise<boolean> {
+  async finish(runId: string, callPath: string, execution: RunEnding): Promise<boolean> {
+    // Earlier executions that suspended carried their usage in the record.
+    const ending = { ...execution, ...(await this.#totalsWith(runId, execution)) };
     const event: RunEndEvent = {
       type: 'run-end',
       runId,
@@ -104,6 +106,32 @@ export class RedisRunRecords {
       retention: this.#retention,
     });
     return (await finishRunScript.run(this.#redis, call.keys, call.args)) === 1;
+  }
+
+  /**
+   * Marks the run `waiting` (suspended on child runs) and adds this execution's usage to the
+   * totals the record carries; `false` when the run had already ended (e.g. cancelled).
+   */
+  async suspend(runId: string, execution: { usage: TokenUsage; modelCalls: number }): Promise<boolean> {
+    const totals = await this.#totalsWith(runId, execution);
+    const call = suspendRunArgs(runKeys(this.#prefix, runId), totals, Date.now());
+    return (await suspendRunScript.run(this.#redis, call.keys, call.args)) === 1;
+  }
+
+  /** The usage the record carries plus `execution`'s. Only the run's own execution writes it. */
+  async #totalsWith(
+    runId: string,
+    execution: { usage: TokenUsage; modelCalls: number },
+  ): Promise<{ usage: TokenUsage; modelCalls: number }> {
+    const [usage, modelCalls] = await this.#redis.hmget(
+      runKeys(this.#prefix, runId).record,
+      'usage',
+      'modelCalls',
+    );
+    return {
+      usage: addUsage(parseOr(usage ?? undefined, usageSchema) ?? emptyUsage(), execution.usage),
+      modelCalls: Number(modelCalls ?? 0) + execution.modelCalls,
+    };
   }
 
   /** The run's record, or `undefined` when there is none (never submitted, or expired). */
@@ -125,6 +153,10 @@ function toRecord(runId: string, fields: Record<string, string>): RunRecord {
     createdAt: Number(fields.createdAt ?? 0),
   };
   if (fields.conversationId) record.conversationId = fields.conversationId;
+  if (fields.parentRunId) record.parentRunId = fields.parentRunId;
+  if (fields.rootRunId) record.rootRunId = fields.rootRunId;
+  if (fields.callPath) record.callPath = fields.callPath;
+  if (fields.fingerprint) record.fingerprint = fields.fingerprint;
   if (fields.output !== undefined) record.output = JSON.parse(fields.output);
   const error = parseOr(fields.error, errorSchema);
   if (error) record.error = error as SerializedError;

@@ -8,14 +8,25 @@ export interface RunRecord {
   agentId: string;
   status: RunStatus;
   conversationId?: string;
+  /** For a child run: the run whose agent called it. */
+  parentRunId?: string;
+  /** For a child run: the root of its tree. */
+  rootRunId?: string;
+  /** For a child run: its callPath in the tree (the parent's journal position of the call). */
+  callPath?: string;
+  /** For a child run: what its parent asked for (agent id + props hash), checked on the parent's replay. */
+  fingerprint?: string;
   /** The agent's result, when `status` is `succeeded`. */
   output?: unknown;
   /** Why the run failed or was cancelled; rebuild it with `deserializeError`. */
   error?: SerializedError;
-  /** Usage of live (not replayed) model turns. */
+  /**
+   * Usage of live (not replayed) model turns over the run's executions (each suspension adds
+   * its share), plus the totals of its child runs: a root's usage covers its whole tree.
+   */
   usage: TokenUsage;
   modelCalls: number;
-  /** How many times a worker started the run (more than 1 after a crash). */
+  /** How many times a worker started the run (more than 1 after a crash or a retry; resuming after a suspension does not count). */
   attempts: number;
   createdAt: number;
   startedAt?: number;

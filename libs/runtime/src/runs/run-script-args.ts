@@ -14,12 +14,38 @@ export interface RunScriptCall {
   args: string[];
 }
 
-export function createRunArgs(
+/** A run to create: a root run, or a child run with its place in the tree. */
+export interface NewRun {
+  runId: string;
+  agentId: string;
+  conversationId?: string | undefined;
+  parentRunId?: string | undefined;
+  rootRunId?: string | undefined;
+  callPath?: string | undefined;
+  fingerprint?: string | undefined;
+}
+
+export function createRunArgs(keys: RunKeys, run: NewRun, now: number): RunScriptCall {
+  const child =
+    run.parentRunId === undefined
+      ? []
+      : [run.parentRunId, run.rootRunId ?? '', run.callPath ?? '', run.fingerprint ?? ''];
+  return {
+    keys: [keys.record],
+    args: [run.runId, run.agentId, run.conversationId ?? '', String(now), ...child],
+  };
+}
+
+/** KEYS and ARGV of `suspend-run-1`: the run's usage totals after this execution's share. */
+export function suspendRunArgs(
   keys: RunKeys,
-  run: { runId: string; agentId: string; conversationId?: string | undefined },
+  totals: { usage: TokenUsage; modelCalls: number },
   now: number,
 ): RunScriptCall {
-  return { keys: [keys.record], args: [run.runId, run.agentId, run.conversationId ?? '', String(now)] };
+  return {
+    keys: [keys.record],
+    args: [JSON.stringify(totals.usage), String(totals.modelCalls), String(now)],
+  };
 }
 
 export function startRunArgs(

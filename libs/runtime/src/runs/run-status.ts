@@ -1,9 +1,10 @@
 /**
  * The lifecycle of a run:
- * `queued` (submitted) → `running` (a worker holds it; back to `running` after a crash) →
- * `succeeded` | `failed` | `cancelled` (terminal: never left again).
+ * `queued` (submitted) → `running` (a worker holds it; back to `running` after a crash) ⇄
+ * `waiting` (suspended on child runs, holding no worker slot) → `succeeded` | `failed` |
+ * `cancelled` (terminal: never left again).
  */
-export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+export type RunStatus = 'queued' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'cancelled';
 
 /** The statuses a run never leaves. */
 export type TerminalRunStatus = Extract<RunStatus, 'succeeded' | 'failed' | 'cancelled'>;

@@ -1,4 +1,4 @@
-import { Worker } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
 import type { FlotillaConfig } from '../config/flotilla-config.js';
@@ -51,6 +51,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
       eventStreamMaxLength: options.eventStreamMaxLength,
       runRetentionSeconds: options.runRetentionSeconds,
       journalRetentionSeconds: options.journalRetentionSeconds,
+      maxChildrenPerRun: options.maxChildrenPerRun,
       redisUrl: typeof options.connection === 'string' ? options.connection : undefined,
     },
     options.env,
@@ -67,6 +68,8 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     eventStreamMaxLength: config.eventStreamMaxLength,
   });
   const fleetMemo = createFleetMemo({ connection: redis, prefix: config.prefix });
+  // Child runs are added to the agents queue as child jobs of their caller's job.
+  const queue = new Queue(config.queueName, { connection: redis, prefix: config.prefix });
   const processor = new RunProcessor({
     redis,
     config,
@@ -75,10 +78,11 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     records,
     cancels,
     fleetMemo,
+    queue,
     logger,
   });
   const bullConnection = openRedis(connection);
-  const worker = new Worker(config.queueName, (job) => processor.process(job), {
+  const worker = new Worker(config.queueName, (job, token) => processor.process(job, token), {
     connection: bullConnection,
     prefix: config.prefix,
     concurrency: config.workerConcurrency,
@@ -89,7 +93,14 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
   watch(worker, processor, logger);
   const listening = cancels.start();
   listening.catch((error: unknown) => logger.error({ err: error }, 'cancel channel subscription failed'));
-  return new RunningWorker(config, worker, [cancels, fleetMemo], [redis, bullConnection], listening, logger);
+  return new RunningWorker(
+    config,
+    worker,
+    [cancels, fleetMemo, queue],
+    [redis, bullConnection],
+    listening,
+    logger,
+  );
 }
 
 class RunningWorker implements FlotillaWorker {

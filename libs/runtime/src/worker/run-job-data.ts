@@ -1,3 +1,5 @@
+import type { RunPlacement } from '../engine/child-runner.js';
+import type { ResourceDescriptor } from '../resources/resource-descriptor.js';
 import { InvalidRunInputError } from './invalid-run-input-error.js';
 import { PayloadTooLargeError } from './payload-too-large-error.js';
 
@@ -10,8 +12,12 @@ export interface RunJobData {
   /** The agent's input as JSON text. */
   input: string;
   conversationId?: string;
-  /** Scope layers, outermost first. */
+  /** Scope layers, outermost first (for a child run: captured from its caller when it was enqueued). */
   scope?: Record<string, unknown>[];
+  /** For a child run (a BullMQ child job): its place in the tree. */
+  child?: RunPlacement;
+  /** For a child run: resources its ancestors expose (filled by the resource registry). */
+  resources?: ResourceDescriptor[];
 }
 
 /** A run's job data, checked and parsed. */
@@ -19,16 +25,25 @@ export interface DecodedRunJob {
   input: unknown;
   conversationId?: string;
   scope?: Record<string, unknown>[];
+  child?: RunPlacement;
+  resources?: ResourceDescriptor[];
 }
 
 /** Builds job data; `undefined` input is sent as `null` (JSON has no `undefined`). */
 export function encodeRunJobData(
   input: unknown,
-  options: { conversationId?: string | undefined; scope?: Record<string, unknown>[] | undefined },
+  options: {
+    conversationId?: string | undefined;
+    scope?: Record<string, unknown>[] | undefined;
+    child?: RunPlacement | undefined;
+    resources?: ResourceDescriptor[] | undefined;
+  },
 ): RunJobData {
   const data: RunJobData = { input: JSON.stringify(input ?? null) };
   if (options.conversationId !== undefined) data.conversationId = options.conversationId;
   if (options.scope !== undefined) data.scope = options.scope;
+  if (options.child !== undefined) data.child = options.child;
+  if (options.resources !== undefined && options.resources.length > 0) data.resources = options.resources;
   return data;
 }
 
@@ -40,7 +55,7 @@ export function encodeRunJobData(
 export function decodeRunJobData(data: unknown, maxPayloadBytes: number): DecodedRunJob {
   if (typeof data !== 'object' || data === null)
     throw new InvalidRunInputError('the job data is not an object');
-  const { input, conversationId, scope } = data as Record<string, unknown>;
+  const { input, conversationId, scope, child, resources } = data as Record<string, unknown>;
   if (typeof input !== 'string') throw new InvalidRunInputError('`input` must be JSON text');
   const bytes = Buffer.byteLength(input, 'utf8');
   if (bytes > maxPayloadBytes) throw new PayloadTooLargeError(bytes, maxPayloadBytes);
@@ -57,7 +72,28 @@ export function decodeRunJobData(data: unknown, maxPayloadBytes: number): Decode
     }
     decoded.scope = scope as Record<string, unknown>[];
   }
+  if (child !== undefined) decoded.child = decodePlacement(child);
+  if (resources !== undefined) {
+    if (!Array.isArray(resources)) throw new InvalidRunInputError('`resources` must be an array');
+    decoded.resources = resources as ResourceDescriptor[];
+  }
   return decoded;
+}
+
+function decodePlacement(value: unknown): RunPlacement {
+  const placement = value as Partial<Record<keyof RunPlacement, unknown>> | null;
+  const valid =
+    typeof placement === 'object' &&
+    placement !== null &&
+    typeof placement.callPath === 'string' &&
+    typeof placement.parentRunId === 'string' &&
+    typeof placement.rootRunId === 'string' &&
+    Number.isInteger(placement.depth) &&
+    (placement.modelId === undefined || typeof placement.modelId === 'string');
+  if (!valid) {
+    throw new InvalidRunInputError('`child` must be { callPath, depth, parentRunId, rootRunId, modelId? }');
+  }
+  return placement as RunPlacement;
 }
 
 function parseInput(text: string): unknown {

@@ -1,10 +1,11 @@
 import { emptyUsage } from '@flotilla/ir';
-import type { Job } from 'bullmq';
+import { type Job, type Queue, UnrecoverableError, WaitingChildrenError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { RedisChildRunner } from '../children/redis-child-runner.js';
 import type { FlotillaConfig } from '../config/flotilla-config.js';
 import { executeRun, rootCallPath } from '../engine/execute-run.js';
-import type { RunServices } from '../engine/run-services.js';
+import type { RunOutcome, RunServices } from '../engine/run-services.js';
 import { AbortError } from '../errors/abort-error.js';
 import { serializeError } from '../errors/serialize-error.js';
 import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
@@ -13,12 +14,13 @@ import { runKeys } from '../keys.js';
 import type { FleetMemo } from '../memo/fleet-memo.js';
 import { RedisRunMemoryStore } from '../memory/redis-run-memory-store.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
+import { exposedDescriptors } from '../resources/exposed-descriptors.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunEnding } from '../runs/run-script-args.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import type { CancelListener } from './cancel-listener.js';
 import { RunEndCapturingSink } from './run-end-capturing-sink.js';
-import { decodeRunJobData } from './run-job-data.js';
+import { type DecodedRunJob, decodeRunJobData } from './run-job-data.js';
 import { RunStalledError } from './run-stalled-error.js';
 import { UnknownAgentError } from './unknown-agent-error.js';
 import type { AnyAgent } from './worker-options.js';
@@ -33,6 +35,21 @@ export interface RunProcessorDependencies {
   cancels: CancelListener;
   /** Shared by every run of the worker (MCP `tools/list` and other fleet-wide values). */
   fleetMemo: FleetMemo;
+  /** The agents queue, to which child runs are added as child jobs of their caller's job. */
+  queue: Queue;
+  logger: Logger;
+}
+
+/** What one job's executions share: its decoded data, event sink and memory store. */
+interface JobRun {
+  job: Job;
+  token: string | undefined;
+  runId: string;
+  agent: AnyAgent;
+  decoded: DecodedRunJob;
+  sink: RunEndCapturingSink;
+  memory: RedisRunMemoryStore;
+  controller: AbortController;
   logger: Logger;
 }
 
@@ -41,6 +58,11 @@ export interface RunProcessorDependencies {
  * {@link RunServices}, calls `executeRun`, and ends the run record with its outcome. Bad
  * input (unknown agent, oversized or non-JSON input) and agent failures end the run as
  * `failed` with a typed, serialized error; nothing thrown here stops the worker.
+ *
+ * A run whose execution suspends on child runs is moved to waiting-children (its slot is
+ * released; BullMQ re-queues it when the children end and any worker replays it), or replayed
+ * at once when its children already ended. A failed child run with attempts left (its agent's
+ * `retry`) is left to BullMQ's retry instead of ending its record.
  */
 export class RunProcessor {
   readonly #deps: RunProcessorDependencies;
@@ -50,7 +72,7 @@ export class RunProcessor {
   }
 
   /** The BullMQ processor. Throws (so BullMQ marks the job failed) when the run failed. */
-  async process(job: Job): Promise<void> {
+  async process(job: Job, token?: string): Promise<void> {
     const runId = job.id ?? '';
     const agentId = job.name;
     const logger = this.#deps.logger.child({ runId, agentId, jobId: job.id });
@@ -62,17 +84,22 @@ export class RunProcessor {
     logger.info({ attempt: start.attempt }, 'run started');
     const controller = this.#deps.cancels.register(runId);
     try {
-      await this.#execute(job, controller, logger);
+      await this.#execute(job, token, controller, logger);
     } finally {
       this.#deps.cancels.release(runId, controller);
     }
   }
 
-  /** Ends a run whose job BullMQ failed outside the processor (stalled too often). */
+  /**
+   * Ends a run whose job BullMQ failed outside the processor (stalled too often). Failures
+   * BullMQ will retry, and runs already ended by the processor, are left alone.
+   */
   async failOutside(job: Job | undefined, error: Error): Promise<void> {
     if (!job?.id) return;
-    const reason = /stalled/i.test(error.message) ? new RunStalledError(job.id, error.message) : error;
-    const ended = await this.#deps.records.finish(job.id, rootCallPath(job.name), {
+    const stalled = /stalled/i.test(error.message);
+    if (!stalled && job.attemptsMade < (job.opts.attempts ?? 1)) return;
+    const reason = stalled ? new RunStalledError(job.id, error.message) : error;
+    const ended = await this.#deps.records.finish(job.id, callPathOf(job), {
       status: 'failed',
       error: serializeError(reason),
       usage: emptyUsage(),
@@ -82,10 +109,9 @@ export class RunProcessor {
       this.#deps.logger.error({ runId: job.id, agentId: job.name, jobId: job.id, err: reason }, 'run failed');
   }
 
-  async #execute(job: Job, controller: AbortController, logger: Logger): Promise<void> {
+  async #execute(job: Job, token: string | undefined, controller: AbortController, logger: Logger) {
     const runId = job.id ?? '';
     const { redis, config } = this.#deps;
-    const keys = runKeys(config.prefix, runId);
     const memory = new RedisRunMemoryStore({ redis, prefix: config.prefix, runId });
     const sink = new RunEndCapturingSink(
       new RedisRunEventSink({
@@ -98,35 +124,16 @@ export class RunProcessor {
     );
     let ending: RunEnding;
     try {
-      // A cancel may have arrived while the job waited but could not be removed.
-      if ((await redis.exists(keys.cancel)) === 1) {
-        controller.abort();
-        throw new AbortError(`run ${runId} was cancelled before it started`);
-      }
       const agent = this.#deps.agents.get(job.name);
       if (!agent) throw new UnknownAgentError(job.name, [...this.#deps.agents.keys()]);
       const decoded = decodeRunJobData(job.data, config.maxPayloadBytes);
-      const services: RunServices = {
-        runId,
-        journal: new RedisRunJournal({ redis, prefix: config.prefix, runId }),
-        memory,
-        conversations: new RedisConversationStore({ redis, prefix: config.prefix }),
-        events: sink,
-        models: this.#deps.models,
-        signal: controller.signal,
-        logger,
-        fleetMemo: this.#deps.fleetMemo,
-      };
-      if (decoded.conversationId !== undefined) services.conversationId = decoded.conversationId;
-      if (decoded.scope !== undefined) services.scope = decoded.scope;
-      const outcome = await executeRun({ agent, input: decoded.input, services });
-      ending = {
-        status: 'succeeded',
-        output: outcome.output,
-        usage: outcome.usage,
-        modelCalls: outcome.modelCalls,
-      };
+      await this.#throwIfCancelled(runId, decoded, controller);
+      const run: JobRun = { job, token, runId, agent, decoded, sink, memory, controller, logger };
+      const ended = await this.#runUntilEnded(run);
+      if (ended === 'left') return;
+      ending = ended;
     } catch (error) {
+      if (error instanceof WaitingChildrenError) throw error;
       ending = {
         status: controller.signal.aborted ? 'cancelled' : 'failed',
         error: serializeError(error),
@@ -135,10 +142,111 @@ export class RunProcessor {
       };
     }
     await sink.flush();
-    await this.#deps.records.finish(runId, rootCallPath(job.name), ending);
+    if (ending.status === 'failed' && willRetry(job)) {
+      // Memory and journal stay: the next attempt replays from them.
+      logger.warn(
+        { err: ending.error, attemptsMade: job.attemptsMade },
+        'run attempt failed; BullMQ retries it',
+      );
+      throw new Error(`${ending.error?.name}: ${ending.error?.message}`);
+    }
+    await this.#end(job, ending, memory, logger);
+  }
+
+  /**
+   * Executes the run, replaying it at once while its children are already done when it
+   * suspends. Returns how the run ended, or `left` when another party (a cancel) ended it.
+   * @throws WaitingChildrenError when the job moved to waiting-children (BullMQ's signal)
+   */
+  async #runUntilEnded(run: JobRun): Promise<RunEnding | 'left'> {
+    const { records } = this.#deps;
+    for (;;) {
+      const outcome = await executeRun({
+        agent: run.agent,
+        input: run.decoded.input,
+        services: this.#services(run),
+      });
+      if (!outcome.suspended) {
+        return {
+          status: 'succeeded',
+          output: outcome.output,
+          usage: outcome.usage,
+          modelCalls: outcome.modelCalls,
+        };
+      }
+      if (!(await records.suspend(run.runId, outcome))) return 'left';
+      if (await this.#moveToWaitingChildren(run, outcome)) throw new WaitingChildrenError();
+      const resumed = await records.start({ runId: run.runId, agentId: run.job.name });
+      if (!resumed.started) return 'left';
+    }
+  }
+
+  /** `false` when every child already ended, so the run replays right away. */
+  async #moveToWaitingChildren(run: JobRun, outcome: RunOutcome): Promise<boolean> {
+    await run.sink.flush();
+    const waiting = await run.job.moveToWaitingChildren(run.token ?? '');
+    run.logger.info({ pendingChildren: outcome.suspended?.pendingChildren.length, waiting }, 'run suspended');
+    return waiting;
+  }
+
+  #services(run: JobRun): RunServices {
+    const { redis, config } = this.#deps;
+    const { decoded, runId } = run;
+    const rootRunId = decoded.child?.rootRunId ?? runId;
+    const services: RunServices = {
+      runId,
+      journal: new RedisRunJournal({ redis, prefix: config.prefix, runId }),
+      memory: run.memory,
+      conversations: new RedisConversationStore({ redis, prefix: config.prefix }),
+      events: run.sink,
+      models: this.#deps.models,
+      signal: run.controller.signal,
+      logger: run.logger,
+      fleetMemo: this.#deps.fleetMemo,
+      children: new RedisChildRunner({
+        redis,
+        prefix: config.prefix,
+        queue: this.#deps.queue,
+        records: this.#deps.records,
+        runId,
+        rootRunId,
+        maxChildrenPerRun: config.maxChildrenPerRun,
+        exposedResources: exposedDescriptors,
+      }),
+    };
+    if (decoded.conversationId !== undefined) services.conversationId = decoded.conversationId;
+    if (decoded.scope !== undefined) services.scope = decoded.scope;
+    if (decoded.child !== undefined) services.placement = decoded.child;
+    return services;
+  }
+
+  /**
+   * A cancel may have arrived while the job waited but could not be removed; a child run also
+   * obeys its parent's and its root's cancel flags (it may have been enqueued after the cancel
+   * walked the tree).
+   */
+  async #throwIfCancelled(runId: string, decoded: DecodedRunJob, controller: AbortController) {
+    const { redis, config } = this.#deps;
+    const ids = new Set([runId, decoded.child?.parentRunId, decoded.child?.rootRunId]);
+    const flags = [...ids].flatMap((id) => (id === undefined ? [] : [runKeys(config.prefix, id).cancel]));
+    const found = await Promise.all(flags.map((flag) => redis.exists(flag)));
+    if (found.some((count) => count === 1)) {
+      controller.abort();
+      throw new AbortError(`run ${runId} was cancelled before it started`);
+    }
+  }
+
+  async #end(job: Job, ending: RunEnding, memory: RedisRunMemoryStore, logger: Logger): Promise<void> {
+    const runId = job.id ?? '';
+    const { redis, config, records } = this.#deps;
+    await records.finish(runId, callPathOf(job), ending);
+    await redis.expire(runKeys(config.prefix, runId).children, config.runRetentionSeconds);
     await memory.deleteAll().catch((error: unknown) => logger.warn({ err: error }, 'run memory not deleted'));
     this.#log(logger, ending);
-    if (ending.status !== 'succeeded') throw new Error(`${ending.error?.name}: ${ending.error?.message}`);
+    // Ended for good: BullMQ must not retry it (a retry would find the record ended anyway).
+    if (ending.status !== 'succeeded') {
+      throw new UnrecoverableError(`${ending.error?.name}: ${ending.error?.message}`);
+    }
   }
 
   #log(logger: Logger, ending: RunEnding): void {
@@ -146,4 +254,15 @@ export class RunProcessor {
     if (ending.status === 'failed') logger.error({ ...fields, err: ending.error }, 'run failed');
     else logger.info(fields, `run ${ending.status}`);
   }
+}
+
+/** Whether BullMQ will attempt the job again after this failure (its agent's `retry`). */
+function willRetry(job: Job): boolean {
+  return job.attemptsMade + 1 < (job.opts.attempts ?? 1);
+}
+
+/** The callPath of the run's root invocation: the child's place in its tree, or `root/agent:<id>:0`. */
+function callPathOf(job: Job): string {
+  const child = (job.data as { child?: { callPath?: unknown } } | undefined)?.child;
+  return typeof child?.callPath === 'string' ? child.callPath : rootCallPath(job.name);
 }

@@ -35,6 +35,8 @@ export interface CreateWorkerOptions {
   maxStalledCount?: number;
   /** @default 10000 */
   eventStreamMaxLength?: number;
+  /** Child agent calls one run may make; more throw `FanOutLimitExceededError`. @default FLOTILLA_MAX_CHILDREN_PER_RUN, else 1000 */
+  maxChildrenPerRun?: number;
   /** How long an ended run's record and events stay. @default 604800 (7 days) */
   runRetentionSeconds?: number;
   /** How long an ended run's journal stays, for debugging. @default 86400 (1 day) */

@@ -22,6 +22,10 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'runId', ARGV[1], 'agentId', ARGV[2], 'status', 'queued',
   'createdAt', ARGV[4], 'attempts', 0, 'modelCalls', 0)
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'conversationId', ARGV[3]) end
+if ARGV[5] then
+  redis.call('HSET', KEYS[1], 'parentRunId', ARGV[5], 'rootRunId', ARGV[6], 'callPath', ARGV[7],
+    'fingerprint', ARGV[8])
+end
 return 1
 `,
 );

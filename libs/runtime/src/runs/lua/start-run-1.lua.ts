@@ -6,8 +6,9 @@ export const startRunScript = new LuaScript(
   1,
   `--[[
   A worker starts (or, after a crash, restarts) a run: status running, startedAt kept from the
-  first start, attempts + 1. A record missing because the job was added without the client is
-  created on the way.
+  first start, attempts + 1. Resuming a run that suspended on child runs (status waiting) is
+  not a new attempt. A record missing because the job was added without the client is created
+  on the way.
 
   Input:
     KEYS[1] record   hash of the run record
@@ -28,6 +29,9 @@ if not status then
 end
 redis.call('HSET', KEYS[1], 'status', 'running')
 redis.call('HSETNX', KEYS[1], 'startedAt', ARGV[3])
+if status == 'waiting' then
+  return { 1, tonumber(redis.call('HGET', KEYS[1], 'attempts') or '1') }
+end
 return { 1, redis.call('HINCRBY', KEYS[1], 'attempts', 1) }
 `,
 );

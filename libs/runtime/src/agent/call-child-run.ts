@@ -1,0 +1,136 @@
+/**
+ * A child call in worker mode: the child is a run of its own (a BullMQ child job with a
+ * deterministic id), never executed in this process. The call returns the recorded outcome on
+ * replay; otherwise it asks the run's {@link ChildRunner}: a finished child run is recorded
+ * now (its usage rolls up into this run), a pending one leaves the call waiting — it never
+ * settles in this execution, and once every durable operation of the run waits like this the
+ * run suspends and is replayed when its children end.
+ */
+import { assertJsonValue } from '../context/clone-json-value.js';
+import type { ChildResolution, ChildRunner } from '../engine/child-runner.js';
+import { durableStep } from '../engine/durable-step.js';
+import type { RunState } from '../engine/run-state.js';
+import { AbortError } from '../errors/abort-error.js';
+import { deserializeError, serializeError } from '../errors/serialize-error.js';
+import type { PositionedChildCall } from './call-child.js';
+
+/**
+ * How many child runs one call may start when earlier ones failed transiently (their
+ * resource owner's worker died); the last failure is then the call's outcome.
+ */
+export const MAX_CHILD_RUN_ATTEMPTS = 5;
+
+/**
+ * Calls the child as a child run.
+ * @throws TypeError when the props are not JSON (they travel in the job)
+ * @throws the child run's error, rebuilt by name; AbortError when this agent is cancelled
+ */
+export async function callChildRun(call: PositionedChildCall, runner: ChildRunner): Promise<unknown> {
+  const { parent, definition, position } = call;
+  const { run } = parent;
+  const event = { callPath: parent.callPath, agentId: definition.id, childCallPath: position };
+  const ids: { childRunId?: string } = {};
+  try {
+    const { value, replayed } = await durableStep(parent, {
+      kind: 'child',
+      position,
+      fingerprint: call.fingerprint,
+      execute: () => settleChildRun(call, runner, ids),
+      // The child's failure (or cancellation) is its outcome; this agent's own abort is not.
+      recordFailure: () => !parent.signal.aborted,
+    });
+    run.emit({ type: 'child-end', ...event, ok: true, replayed, ...ids });
+    return value;
+  } catch (error) {
+    run.emit({
+      type: 'child-end',
+      ...event,
+      ok: false,
+      replayed: false,
+      error: serializeError(error),
+      ...ids,
+    });
+    throw error;
+  }
+}
+
+async function settleChildRun(
+  call: PositionedChildCall,
+  runner: ChildRunner,
+  ids: { childRunId?: string },
+): Promise<unknown> {
+  const { parent, definition, position } = call;
+  const { run } = parent;
+  assertJsonValue(call.props, `props of child agent "${definition.id}"`);
+  for (let attempt = recordedAttempts(run, position); ; attempt++) {
+    const resolution = await runner.resolve({ ...call, attempt });
+    ids.childRunId = resolution.childRunId;
+    if (resolution.state === 'retry' && attempt + 1 < MAX_CHILD_RUN_ATTEMPTS) {
+      await recordAttempt(run, position, attempt + 1, resolution.childRunId);
+      continue;
+    }
+    if (resolution.state === 'pending') {
+      if (resolution.enqueued) {
+        run.emit({
+          type: 'child-start',
+          callPath: parent.callPath,
+          agentId: definition.id,
+          childCallPath: position,
+          childRunId: resolution.childRunId,
+        });
+      }
+      return waitForChildRun(call, resolution.childRunId);
+    }
+    return finishedValue(run, resolution);
+  }
+}
+
+function finishedValue(run: RunState, resolution: Exclude<ChildResolution, { state: 'pending' }>): unknown {
+  if (resolution.state === 'retry') throw deserializeError(resolution.error);
+  run.addChildUsage(resolution.usage, resolution.modelCalls);
+  if (!resolution.outcome.ok) throw deserializeError(resolution.outcome.error);
+  return resolution.outcome.value;
+}
+
+/** Never resolves in this execution; rejects when the calling agent is cancelled. */
+function waitForChildRun(call: PositionedChildCall, childRunId: string): Promise<never> {
+  const { run, signal } = call.parent;
+  run.pendingChildren.add(childRunId);
+  run.steps.blockCurrent();
+  return new Promise<never>((_resolve, reject) => {
+    const abort = () => reject(new AbortError(abortReason(signal)));
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+  });
+}
+
+/**
+ * Child runs retried at this position so far. Attempt n (n ≥ 1) is recorded at
+ * `<position>/attempt:<n>` when attempt n − 1 failed transiently; first write wins, so two
+ * executions racing agree on the attempt and thus on the child run id.
+ */
+function recordedAttempts(run: RunState, position: string): number {
+  let attempts = 0;
+  while (run.journal.has(attemptPosition(position, attempts + 1))) attempts++;
+  return attempts;
+}
+
+async function recordAttempt(run: RunState, position: string, attempt: number, failedRunId: string) {
+  await run.record(attemptPosition(position, attempt), {
+    kind: 'child',
+    fingerprint: 'child-attempt',
+    outcome: { ok: true, value: { failedRunId } },
+    at: Date.now(),
+  });
+}
+
+function attemptPosition(position: string, attempt: number): string {
+  return `${position}/attempt:${attempt}`;
+}
+
+function abortReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  if (typeof reason === 'string') return reason;
+  if (reason instanceof Error) return reason.message;
+  return 'Cancelled';
+}

@@ -1,0 +1,155 @@
+/**
+ * The worker's {@link ChildRunner}: each child call becomes a run of its own, a BullMQ child
+ * job of the calling run's job (so BullMQ re-queues the parent from waiting-children once all
+ * its children ended), with a run record that stores its place in the tree. One instance per
+ * execution of the calling run: it reads the run's set of known children once, so a replay
+ * never enqueues a known child again.
+ */
+import { emptyUsage } from '@flotilla/ir';
+import type { JobsOptions, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { AgentDefinition } from '../agent/agent-definition.js';
+import type { AgentContext } from '../context/agent-context.js';
+import { scopeLayersOf } from '../context/scope-layers.js';
+import type { ChildCall, ChildResolution, ChildRunner, RunPlacement } from '../engine/child-runner.js';
+import { AbortError } from '../errors/abort-error.js';
+import { NonDeterminismError } from '../errors/non-determinism-error.js';
+import { deserializeError, type SerializedError, serializeError } from '../errors/serialize-error.js';
+import { runKeys } from '../keys.js';
+import type { ResourceDescriptor } from '../resources/resource-descriptor.js';
+import { ResourceOwnerGoneError } from '../resources/resource-owner-gone-error.js';
+import type { RedisRunRecords } from '../runs/redis-run-records.js';
+import type { RunRecord } from '../runs/run-record.js';
+import { isTerminalStatus } from '../runs/run-status.js';
+import { encodeRunJobData } from '../worker/run-job-data.js';
+import { childRunIdOf } from './child-run-id.js';
+import { modelIdOf } from './model-id-of.js';
+
+/** What a {@link RedisChildRunner} needs. */
+export interface RedisChildRunnerOptions {
+  redis: Redis;
+  prefix: string;
+  /** The agents queue; children go to the same queue as their parent. */
+  queue: Queue;
+  records: RedisRunRecords;
+  /** The calling run. */
+  runId: string;
+  /** The root of the calling run's tree (the calling run itself for a root run). */
+  rootRunId: string;
+  /** @default 1000 */
+  maxChildrenPerRun: number;
+  /** Descriptors of the resources a child of `parent` inherits (the resource registry fills them). */
+  exposedResources?: (parent: AgentContext) => ResourceDescriptor[];
+}
+
+/** Ended child jobs kept in BullMQ (the run record keeps the outcome longer). */
+const REMOVE_ON_COMPLETE = { age: 3600, count: 1000 };
+const REMOVE_ON_FAIL = { age: 24 * 3600 };
+
+/** Child runs over BullMQ parent/child jobs. */
+export class RedisChildRunner implements ChildRunner {
+  readonly maxChildrenPerRun: number;
+  readonly #options: RedisChildRunnerOptions;
+  #known: Promise<Set<string>> | undefined;
+
+  constructor(options: RedisChildRunnerOptions) {
+    this.#options = options;
+    this.maxChildrenPerRun = options.maxChildrenPerRun;
+  }
+
+  async resolve(call: ChildCall): Promise<ChildResolution> {
+    const { runId, rootRunId, records } = this.#options;
+    const childRunId = childRunIdOf(rootRunId, runId, call.position, call.attempt);
+    const record = await records.get(childRunId);
+    if (record?.fingerprint !== undefined && record.fingerprint !== call.fingerprint) {
+      throw new NonDeterminismError(
+        call.position,
+        `child ${record.fingerprint}`,
+        `child ${call.fingerprint}`,
+      );
+    }
+    if (record && isTerminalStatus(record.status)) return finished(childRunId, record);
+    const known = await this.#knownChildren();
+    if (known.has(childRunId)) return { state: 'pending', childRunId, enqueued: false };
+    await this.#enqueue(call, childRunId);
+    known.add(childRunId);
+    return { state: 'pending', childRunId, enqueued: true };
+  }
+
+  /** The run's children enqueued by earlier executions, read once per execution. */
+  #knownChildren(): Promise<Set<string>> {
+    const { redis, prefix, runId } = this.#options;
+    this.#known ??= redis.smembers(runKeys(prefix, runId).children).then((ids) => new Set(ids));
+    return this.#known;
+  }
+
+  /**
+   * Record first (with its place in the tree), then the job, then the children set: a crash in
+   * between leaves a child that the next execution enqueues again (idempotent by job id), never a
+   * known child without a job.
+   */
+  async #enqueue(call: ChildCall, childRunId: string): Promise<void> {
+    const { redis, prefix, queue, records, runId, rootRunId } = this.#options;
+    const { parent, definition, position } = call;
+    await records.create({
+      runId: childRunId,
+      agentId: definition.id,
+      parentRunId: runId,
+      rootRunId,
+      callPath: position,
+      fingerprint: call.fingerprint,
+    });
+    const placement: RunPlacement = {
+      callPath: position,
+      depth: parent.depth + 1,
+      parentRunId: runId,
+      rootRunId,
+    };
+    const modelId = modelIdOf(parent.resolveModel(), parent.run.services.models);
+    if (modelId !== undefined) placement.modelId = modelId;
+    const data = encodeRunJobData(call.props, {
+      scope: scopeLayersOf(parent),
+      child: placement,
+      resources: this.#options.exposedResources?.(parent),
+    });
+    await queue.add(definition.id, data, {
+      ...retryOptions(definition),
+      jobId: childRunId,
+      parent: { id: runId, queue: queue.qualifiedName },
+      // A failed child releases its parent, which replays and throws the child's error at the await.
+      ignoreDependencyOnFailure: true,
+      removeOnComplete: REMOVE_ON_COMPLETE,
+      removeOnFail: REMOVE_ON_FAIL,
+    });
+    await redis.sadd(runKeys(prefix, runId).children, childRunId);
+  }
+}
+
+function retryOptions(definition: AgentDefinition): Pick<JobsOptions, 'attempts' | 'backoff'> {
+  const retry = definition.retry;
+  if (!retry) return { attempts: 1 };
+  const options: Pick<JobsOptions, 'attempts' | 'backoff'> = { attempts: retry.attempts };
+  if (retry.backoff) options.backoff = { type: retry.backoff.type, delay: retry.backoff.delayMs };
+  return options;
+}
+
+/** Failures that are not a child's outcome: the parent starts the child again instead. */
+function isTransient(error: SerializedError): boolean {
+  return ResourceOwnerGoneError.is(deserializeError(error));
+}
+
+function finished(childRunId: string, record: RunRecord): ChildResolution {
+  const totals = { usage: record.usage ?? emptyUsage(), modelCalls: record.modelCalls };
+  if (record.status === 'succeeded') {
+    return { state: 'finished', childRunId, outcome: { ok: true, value: record.output ?? null }, ...totals };
+  }
+  const error =
+    record.error ??
+    serializeError(
+      record.status === 'cancelled'
+        ? new AbortError(`child run ${childRunId} was cancelled`)
+        : new Error(`child run ${childRunId} failed without an error`),
+    );
+  if (record.status === 'failed' && isTransient(error)) return { state: 'retry', childRunId, error };
+  return { state: 'finished', childRunId, outcome: { ok: false, error }, ...totals };
+}

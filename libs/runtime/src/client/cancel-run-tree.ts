@@ -1,0 +1,83 @@
+/**
+ * Cancels a run and every run below it, across workers. The tree is read from the per-run
+ * children sets (`runKeys(…).children`); then, for every run of it, root first:
+ *  - the cancel flag is set and the id published on the cancel channel, so a worker executing
+ *    the run aborts its signal (it ends `cancelled` itself), and a worker that picks it up later
+ *    (or picks up a child enqueued after this walk: children check their parent's and root's
+ *    flags) ends it without running it;
+ *  - its job is removed when no worker holds it (waiting, delayed, waiting-children), and its
+ *    record ends `cancelled` with its memory deleted. Removing parents before children means no
+ *    parent is woken by the removal of its last child.
+ */
+import { emptyUsage } from '@flotilla/ir';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { rootCallPath } from '../engine/execute-run.js';
+import { AbortError } from '../errors/abort-error.js';
+import { serializeError } from '../errors/serialize-error.js';
+import { cancelChannel, runKeys } from '../keys.js';
+import { RedisRunMemoryStore } from '../memory/redis-run-memory-store.js';
+import type { RedisRunRecords } from '../runs/redis-run-records.js';
+import type { RunRecord } from '../runs/run-record.js';
+import { isTerminalStatus } from '../runs/run-status.js';
+
+/** What {@link cancelRunTree} works with. */
+export interface CancelRunTreeOptions {
+  redis: Redis;
+  prefix: string;
+  queue: Queue;
+  records: RedisRunRecords;
+  /** How long cancel flags live, in seconds. */
+  flagSeconds: number;
+}
+
+/** Cancels `root` and its descendants; returns the run ids of the tree, root first. */
+export async function cancelRunTree(options: CancelRunTreeOptions, root: RunRecord): Promise<string[]> {
+  const tree = await collectTree(options, root.runId);
+  await raiseFlags(options, tree);
+  for (const runId of tree) {
+    const record = runId === root.runId ? root : await options.records.get(runId);
+    if (record && !isTerminalStatus(record.status)) await cancelOne(options, record);
+  }
+  return tree;
+}
+
+/** The run ids of the tree under `rootRunId`, breadth first (parents before children). */
+async function collectTree(options: CancelRunTreeOptions, rootRunId: string): Promise<string[]> {
+  const tree = [rootRunId];
+  for (let index = 0; index < tree.length; index++) {
+    const runId = tree[index] as string;
+    const children = await options.redis.smembers(runKeys(options.prefix, runId).children);
+    for (const child of children) if (!tree.includes(child)) tree.push(child);
+  }
+  return tree;
+}
+
+async function raiseFlags(options: CancelRunTreeOptions, tree: string[]): Promise<void> {
+  const pipeline = options.redis.pipeline();
+  for (const runId of tree)
+    pipeline.set(runKeys(options.prefix, runId).cancel, '1', 'EX', options.flagSeconds);
+  for (const runId of tree) pipeline.publish(cancelChannel(options.prefix), runId);
+  await pipeline.exec();
+}
+
+/**
+ * Removes the run's job unless a worker holds it; a run no worker executes ends `cancelled`
+ * here (a running one ends itself when its signal aborts).
+ */
+async function cancelOne(options: CancelRunTreeOptions, record: RunRecord): Promise<void> {
+  const removed = await options.queue.remove(record.runId, { removeChildren: false });
+  if (removed !== 1 && record.status === 'running') return;
+  const ended = await options.records.finish(record.runId, record.callPath ?? rootCallPath(record.agentId), {
+    status: 'cancelled',
+    error: serializeError(new AbortError(`run ${record.runId} was cancelled`)),
+    usage: emptyUsage(),
+    modelCalls: 0,
+  });
+  if (ended)
+    await new RedisRunMemoryStore({
+      redis: options.redis,
+      prefix: options.prefix,
+      runId: record.runId,
+    }).deleteAll();
+}

@@ -1,0 +1,84 @@
+/**
+ * The contract between the engine and whatever runs child agents as separate runs (the
+ * worker's BullMQ child jobs). Without a {@link ChildRunner} in `RunServices` (embedded mode)
+ * children run in-process inside the parent's run, as nested agent contexts.
+ *
+ * The engine keeps the journal: a child call whose position is recorded never reaches the
+ * runner. Otherwise the runner reports the child run's state; a finished child is recorded in
+ * the parent's journal by the engine (which also covers a crash between the child finishing
+ * and the parent recording it), a pending one makes the call wait, so the run can suspend.
+ */
+import type { TokenUsage } from '@flotilla/ir';
+import type { AgentDefinition } from '../agent/agent-definition.js';
+import type { AgentContext } from '../context/agent-context.js';
+import type { SerializedError } from '../errors/serialize-error.js';
+import type { JournalEntry } from './run-services.js';
+
+/** One child call the runner is asked about. */
+export interface ChildCall {
+  /** The calling agent invocation. */
+  parent: AgentContext;
+  definition: AgentDefinition;
+  /** The child's props (JSON). */
+  props: unknown;
+  /** The call's journal position, which is also the child's callPath. */
+  position: string;
+  /** What the parent asks for (agent id + props hash); a child run started for other props is non-determinism. */
+  fingerprint: string;
+  /** 0, or the number of earlier child runs at this position that failed transiently (see {@link ChildResolution}). */
+  attempt: number;
+}
+
+/** Where a child call stands. */
+export type ChildResolution =
+  | {
+      /** The child run ended; the engine records `outcome` at the position. */
+      state: 'finished';
+      childRunId: string;
+      outcome: JournalEntry['outcome'];
+      /** Usage of the child's whole subtree, rolled up into the parent. */
+      usage: TokenUsage;
+      modelCalls: number;
+    }
+  | {
+      /**
+       * The child run failed in a way that is not its outcome (its resource owner's worker died):
+       * the engine records a new attempt and asks again, which starts a fresh child run.
+       */
+      state: 'retry';
+      childRunId: string;
+      /** The transient failure; thrown at the await once `MAX_CHILD_RUN_ATTEMPTS` runs failed so. */
+      error: SerializedError;
+    }
+  | {
+      /** The child run is queued or running; `enqueued` when this call enqueued it. */
+      state: 'pending';
+      childRunId: string;
+      enqueued: boolean;
+    };
+
+/** Runs child agents as separate runs (worker mode). */
+export interface ChildRunner {
+  /** Child calls one run may make. @default 1000 */
+  readonly maxChildrenPerRun: number;
+  /**
+   * Reports the child run of `call`, enqueuing it (idempotently, by its deterministic id) when
+   * it does not exist yet.
+   * @throws NonDeterminismError when the child run at this position was started for another request
+   */
+  resolve(call: ChildCall): Promise<ChildResolution>;
+}
+
+/** Where a child run's root invocation sits in its tree (absent for root runs). */
+export interface RunPlacement {
+  /** The root invocation's callPath, e.g. `root/agent:planner:0/g0/agent:researcher:2`. */
+  callPath: string;
+  /** Nesting depth of the root invocation (the root run's agent is 0). */
+  depth: number;
+  /** The run that called this one. */
+  parentRunId: string;
+  /** The root of the tree. */
+  rootRunId: string;
+  /** Id (in `RunServices.models`) of the caller's model, used when the agent has none of its own. */
+  modelId?: string;
+}

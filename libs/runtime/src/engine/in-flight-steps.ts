@@ -1,0 +1,77 @@
+/**
+ * The durable operations of one run execution that are still in flight, and the moment the
+ * execution can suspend: when every one of them waits on a pending child run (a child call
+ * whose job was enqueued, or a tool / memo factory that awaits such a call). Nothing that
+ * could still make progress is then running, so the worker can persist the run, move it to
+ * waiting-children and give its slot back; a later execution replays it from the journal.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** One durable operation in flight; `blocked` once it waits on a pending child run. */
+export interface InFlightStep {
+  readonly parent: InFlightStep | undefined;
+  blocked: boolean;
+}
+
+/** Tracks in-flight steps and resolves {@link InFlightSteps.allBlocked} when the run can suspend. */
+export class InFlightSteps {
+  readonly #steps = new Set<InFlightStep>();
+  readonly #current = new AsyncLocalStorage<InFlightStep>();
+  #checkScheduled = false;
+  #onAllBlocked: (() => void) | undefined;
+  /** Resolves once every in-flight step is blocked (checked after pending callbacks ran). */
+  readonly allBlocked: Promise<void>;
+
+  constructor() {
+    this.allBlocked = new Promise((resolve) => {
+      this.#onAllBlocked = resolve;
+    });
+  }
+
+  /** Counts a new step; call it synchronously, before the step's first `await`. */
+  begin(): InFlightStep {
+    const step: InFlightStep = { parent: this.#current.getStore(), blocked: false };
+    this.#steps.add(step);
+    return step;
+  }
+
+  /** Runs `work` with `step` as the current step, so nested steps and child calls know their owner. */
+  run<T>(step: InFlightStep, work: () => T): T {
+    return this.#current.run(step, work);
+  }
+
+  /** The step has settled. */
+  end(step: InFlightStep): void {
+    this.#steps.delete(step);
+    this.#scheduleCheck();
+  }
+
+  /**
+   * The current step (a child call) waits on a pending child run: it and every step that
+   * contains it (a tool handler calling an agent) now wait on children.
+   */
+  blockCurrent(): void {
+    for (let step = this.#current.getStore(); step; step = step.parent) step.blocked = true;
+    this.#scheduleCheck();
+  }
+
+  #everyStepBlocked(): boolean {
+    if (this.#steps.size === 0) return false;
+    for (const step of this.#steps) if (!step.blocked) return false;
+    return true;
+  }
+
+  /**
+   * Checks on the next turn of the event loop, after queued promise callbacks ran: the handler
+   * may be about to start another step (the next call of a `Promise.all` fan-out, the code
+   * after a memo), which must be enqueued before the run suspends.
+   */
+  #scheduleCheck(): void {
+    if (this.#checkScheduled || !this.#everyStepBlocked()) return;
+    this.#checkScheduled = true;
+    setImmediate(() => {
+      this.#checkScheduled = false;
+      if (this.#everyStepBlocked()) this.#onAllBlocked?.();
+    });
+  }
+}

@@ -1,0 +1,26 @@
+import { LuaScript } from '../../store/lua-script.js';
+
+/** See the header of the script. Argument builder: `suspendRunArgs`. */
+export const suspendRunScript = new LuaScript(
+  'suspend-run-1',
+  1,
+  `--[[
+  A run's execution suspended on child runs: status waiting, and the usage totals carried to
+  the executions that follow (the worker adds this execution's share before calling). A run
+  that already ended (a cancel won the race) is left as it is.
+  Input:
+    KEYS[1] record   hash of the run record
+    ARGV[1] usage totals JSON
+    ARGV[2] modelCalls total
+    ARGV[3] now, epoch ms
+  Output:
+    1  suspended
+    0  the run had already ended; nothing written
+]]
+local status = redis.call('HGET', KEYS[1], 'status')
+if status == 'succeeded' or status == 'failed' or status == 'cancelled' then return 0 end
+redis.call('HSET', KEYS[1], 'status', 'waiting', 'usage', ARGV[1], 'modelCalls', ARGV[2],
+  'suspendedAt', ARGV[3])
+return 1
+`,
+);
