@@ -1,0 +1,75 @@
+/**
+ * Child run failures across real worker processes: the parent's await rejects with the
+ * child's error (name, message and data preserved), the parent may catch it, an uncaught one
+ * fails the parent, a child's retry policy runs it again, and no parent is left in
+ * waiting-children.
+ */
+import { createClient, type FlotillaClient } from '@flotilla/runtime';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useRedis } from '../support/redis.js';
+import { TreeWorkers } from './fixtures/tree-workers.js';
+
+const redis = useRedis(import.meta.filename);
+let workers: TreeWorkers;
+let client: FlotillaClient;
+let queue: Queue;
+
+beforeAll(async () => {
+  workers = new TreeWorkers({ REDIS_URL: redis.url, FLOTILLA_PREFIX: redis.prefix, CONCURRENCY: '2' });
+  await Promise.all([workers.start(), workers.start()]);
+  client = createClient({ connection: redis.url, prefix: redis.prefix });
+  queue = new Queue('agents', { connection: redis.connect(), prefix: redis.prefix });
+});
+
+afterAll(async () => {
+  await queue?.close();
+  await client?.close();
+  await workers?.stop();
+});
+
+describe('when a child throws a typed error', () => {
+  it("rejects the parent's await with its name, message and data, and the parent may catch it", async () => {
+    const run = await client.submit('catching-parent', {});
+    expect(await run.result()).toEqual({
+      caught: true,
+      name: 'QuotaExceededError',
+      message: 'quota of 3 exceeded',
+      limit: 3,
+    });
+  });
+
+  it('fails the parent with the same error when the parent does not catch it', async () => {
+    const run = await client.submit('uncaught-parent', {});
+    const error = await run.result().catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'QuotaExceededError', message: 'quota of 7 exceeded', limit: 7 });
+    expect(await client.getRun(run.id)).toMatchObject({
+      status: 'failed',
+      error: { name: 'QuotaExceededError' },
+    });
+  });
+});
+
+describe("when a child's retry policy allows two attempts", () => {
+  it('runs a child that failed once again, and the parent gets its result', async () => {
+    const run = await client.submit('flaky-parent', { key: run1() });
+    expect(await run.result()).toBe('ok after 2 attempts');
+    const [child] = await redis.redis.smembers(`${redis.prefix}:run:{r:${run.id}}:children`);
+    expect(await client.getRun(child ?? '')).toMatchObject({ status: 'succeeded', attempts: 2 });
+  });
+});
+
+describe('after all of the above', () => {
+  it('leaves no parent in waiting-children and nothing queued', async () => {
+    expect(await queue.getJobCounts('waiting-children', 'active', 'wait', 'delayed')).toEqual({
+      'waiting-children': 0,
+      active: 0,
+      wait: 0,
+      delayed: 0,
+    });
+  });
+});
+
+function run1(): string {
+  return `flaky-${Date.now()}`;
+}

@@ -1,0 +1,83 @@
+/**
+ * Cancel of a three-level tree across real worker processes (two workers, two slots each):
+ * `cancel-root` → 3 `cancel-mid` → 2 `cancel-leaf` each, so four leaves block in a tool while
+ * two wait for a slot. `client.cancel(root)` must leave nothing running or queued and every run
+ * record `cancelled`; running leaves see their abort signal fire.
+ */
+import { createClient, type FlotillaClient, type RunRecord } from '@flotilla/runtime';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useRedis } from '../support/redis.js';
+import { cancelKeys } from './fixtures/cancel-agents.js';
+import { TreeWorkers } from './fixtures/tree-workers.js';
+
+const redis = useRedis(import.meta.filename);
+let workers: TreeWorkers;
+let client: FlotillaClient;
+let queue: Queue;
+
+beforeAll(async () => {
+  workers = new TreeWorkers({ REDIS_URL: redis.url, FLOTILLA_PREFIX: redis.prefix, CONCURRENCY: '2' });
+  await Promise.all([workers.start(), workers.start()]);
+  client = createClient({ connection: redis.url, prefix: redis.prefix });
+  queue = new Queue('agents', { connection: redis.connect(), prefix: redis.prefix });
+});
+
+afterAll(async () => {
+  await queue?.close();
+  await client?.close();
+  await workers?.stop();
+});
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function treeOf(rootRunId: string): Promise<string[]> {
+  const tree = [rootRunId];
+  for (let index = 0; index < tree.length; index++) {
+    tree.push(...(await redis.redis.smembers(`${redis.prefix}:run:{r:${tree[index]}}:children`)));
+  }
+  return tree;
+}
+
+describe('when a three-level tree is cancelled mid-flight', () => {
+  it('leaves nothing running or queued and every run cancelled', async () => {
+    const keys = cancelKeys(redis.prefix);
+    const run = await client.submit('cancel-root', {});
+    // Four leaves hold the four slots, blocked in their tool; two more leaves wait for a slot.
+    await until(
+      () => redis.redis.get(keys.blocked),
+      (blocked) => blocked === '4',
+    );
+    const tree = await until(
+      () => treeOf(run.id),
+      (ids) => ids.length === 10,
+    );
+    expect(await queue.getJobCounts('wait')).toEqual({ wait: 2 });
+
+    await client.cancel(run.id);
+
+    const records = await until(
+      () => Promise.all(tree.map((id) => client.getRun(id))),
+      (all) => all.every((record) => record && ['succeeded', 'failed', 'cancelled'].includes(record.status)),
+    );
+    expect(records.map((record) => (record as RunRecord).status)).toEqual(Array(10).fill('cancelled'));
+    expect(records.map((record) => record?.agentId).sort()).toEqual([
+      ...Array(6).fill('cancel-leaf'),
+      ...Array(3).fill('cancel-mid'),
+      'cancel-root',
+    ]);
+    expect(await redis.redis.get(keys.unblocked)).toBe('4');
+    const counts = await until(
+      () => queue.getJobCounts('active', 'wait', 'delayed', 'waiting-children', 'prioritized'),
+      (all) => Object.values(all).every((count) => count === 0),
+    );
+    expect(counts).toEqual({ active: 0, wait: 0, delayed: 0, 'waiting-children': 0, prioritized: 0 });
+    await expect(run.result()).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
