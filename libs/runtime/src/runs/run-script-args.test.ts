@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEndEvent } from '../events/run-event.js';
 import { runKeys } from '../keys.js';
-import { createRunArgs, finishRunArgs } from './run-script-args.js';
+import { createRunArgs, finishRunArgs, suspendRunArgs } from './run-script-args.js';
 
 const keys = runKeys('p', 'r1');
 const usage = { promptTokens: 1, completionTokens: 1, totalTokens: 2 };
@@ -20,6 +20,25 @@ describe('run script argument builders', () => {
     expect(createRunArgs(keys, { runId: 'r1', agentId: 'a' }, 7)).toEqual({
       keys: ['p:run:{r:r1}:record'],
       args: ['r1', 'a', '', '7'],
+    });
+  });
+
+  it("appends a child run's parent, root, callPath and fingerprint", () => {
+    const child = {
+      runId: 'r2',
+      agentId: 'c',
+      parentRunId: 'r1',
+      rootRunId: 'r1',
+      callPath: 'p',
+      fingerprint: 'f',
+    };
+    expect(createRunArgs(keys, child, 7).args).toEqual(['r2', 'c', '', '7', 'r1', 'r1', 'p', 'f']);
+  });
+
+  it('sends the usage totals a suspended run carries', () => {
+    expect(suspendRunArgs(keys, { usage, modelCalls: 3 }, 9)).toEqual({
+      keys: ['p:run:{r:r1}:record'],
+      args: [JSON.stringify(usage), '3', '9'],
     });
   });
 

@@ -13,6 +13,24 @@ describe('run job data', () => {
     });
   });
 
+  it("round-trips a child run's place in its tree", () => {
+    const child = {
+      callPath: 'root/agent:p:0/g0/agent:c:0',
+      depth: 1,
+      parentRunId: 'r',
+      rootRunId: 'r',
+      modelId: 'gpt',
+    };
+    const data = encodeRunJobData({ n: 1 }, { scope: [{ tenant: 't' }], child });
+    expect(decodeRunJobData(JSON.parse(JSON.stringify(data)), 100)).toMatchObject({ input: { n: 1 }, child });
+  });
+
+  it('rejects a child placement without its parent', () => {
+    expect(() => decodeRunJobData({ input: '1', child: { callPath: 'x', depth: 1 } }, 100)).toThrow(
+      InvalidRunInputError,
+    );
+  });
+
   it('sends undefined input as null', () => {
     expect(decodeRunJobData(encodeRunJobData(undefined, {}), 100).input).toBeNull();
   });

@@ -1,0 +1,178 @@
+import { emptyUsage } from '@flotilla/ir';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
+import { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
+import type { ChildCall, ChildResolution, ChildRunner } from '../engine/child-runner.js';
+import { executeRun } from '../engine/execute-run.js';
+import type { JournalEntry } from '../engine/run-services.js';
+import { NonDeterminismError } from '../errors/non-determinism-error.js';
+import { equipTool } from '../hooks/equip-tool.js';
+import { promptChat } from '../policy/prompt-chat.js';
+import { createMockModel } from '../testing/index.js';
+import { defineTool } from '../tools/tool-definition.js';
+import { createAgent } from './create-agent.js';
+
+/** A child runner driven by the test: it records what it is asked and answers from `states`. */
+class ScriptedChildRunner implements ChildRunner {
+  readonly maxChildrenPerRun = 1000;
+  readonly asked: ChildCall[] = [];
+  readonly states = new Map<string, ChildResolution>();
+
+  async resolve(call: ChildCall): Promise<ChildResolution> {
+    this.asked.push(call);
+    return (
+      this.states.get(`${call.position}#${call.attempt}`) ?? {
+        state: 'pending',
+        childRunId: `c-${call.position}`,
+        enqueued: true,
+      }
+    );
+  }
+}
+
+const Child = createAgent({ id: 'child', handler: async ({ n }: { n: number }) => n * 2 });
+const FanOut = createAgent({
+  id: 'fan',
+  handler: async () => Promise.all([1, 2, 3].map((n) => Child({ n }))),
+});
+const position = (n: number) => `root/agent:fan:0/g0/agent:child:${n}`;
+const usage = { promptTokens: 5, completionTokens: 1, totalTokens: 6 };
+
+function finished(n: number, value: unknown): ChildResolution {
+  return { state: 'finished', childRunId: `c${n}`, outcome: { ok: true, value }, usage, modelCalls: 1 };
+}
+
+describe('child calls with a child runner (worker mode)', () => {
+  it('enqueues every call of a Promise.all fan-out, then suspends on all of them', async () => {
+    const children = new ScriptedChildRunner();
+    const services = { ...createEmbeddedServices(), children };
+    const outcome = await executeRun({ agent: FanOut, input: {}, services });
+    expect(children.asked.map((call) => call.position)).toEqual([position(0), position(1), position(2)]);
+    expect(outcome.suspended?.pendingChildren).toEqual(
+      [position(0), position(1), position(2)].map((p) => `c-${p}`),
+    );
+    const types = services.events.events.map((event) => event.type);
+    expect(types.filter((type) => type === 'child-start')).toHaveLength(3);
+    expect(types.at(-1)).toBe('run-suspended');
+  });
+
+  it('records finished children on replay, rolls their usage up, and returns their outputs', async () => {
+    const children = new ScriptedChildRunner();
+    for (const n of [0, 1, 2]) children.states.set(`${position(n)}#0`, finished(n, (n + 1) * 2));
+    const journal = new InMemoryRunJournal();
+    const outcome = await executeRun({
+      agent: FanOut,
+      input: {},
+      services: { ...createEmbeddedServices({ journal }), children },
+    });
+    expect(outcome).toMatchObject({ output: [2, 4, 6], modelCalls: 3, usage: { totalTokens: 18 } });
+    expect(journal.snapshot().get(position(1))).toMatchObject({
+      kind: 'child',
+      outcome: { ok: true, value: 4 },
+    });
+
+    children.asked.length = 0;
+    const replay = await executeRun({
+      agent: FanOut,
+      input: {},
+      services: {
+        ...createEmbeddedServices({ journal: new InMemoryRunJournal(journal.snapshot()) }),
+        children,
+      },
+    });
+    expect(replay.output).toEqual([2, 4, 6]);
+    expect(children.asked).toEqual([]); // recorded positions never reach the runner
+    expect(replay.usage).toEqual(emptyUsage());
+  });
+
+  it("throws a finished child's failure at the await, rebuilt by name", async () => {
+    const children = new ScriptedChildRunner();
+    children.states.set(`root/agent:one:0/g0/agent:child:0#0`, {
+      state: 'finished',
+      childRunId: 'c0',
+      outcome: { ok: false, error: { name: 'QuotaExceededError', message: 'quota', data: { limit: 3 } } },
+      usage: emptyUsage(),
+      modelCalls: 0,
+    });
+    const One = createAgent({
+      id: 'one',
+      handler: async () => Child({ n: 1 }).catch((error: Error) => `${error.name}: ${error.message}`),
+    });
+    const outcome = await executeRun({
+      agent: One,
+      input: {},
+      services: { ...createEmbeddedServices(), children },
+    });
+    expect(outcome.output).toBe('QuotaExceededError: quota');
+  });
+
+  it('starts a new child run attempt after a transient failure and records the attempt', async () => {
+    const children = new ScriptedChildRunner();
+    const at = 'root/agent:one:0/g0/agent:child:0';
+    children.states.set(`${at}#0`, {
+      state: 'retry',
+      childRunId: 'c0',
+      error: { name: 'ResourceOwnerGoneError', message: 'gone' },
+    });
+    children.states.set(`${at}#1`, finished(0, 42));
+    const One = createAgent({ id: 'one', handler: async () => Child({ n: 21 }) });
+    const journal = new InMemoryRunJournal();
+    const outcome = await executeRun({
+      agent: One,
+      input: {},
+      services: { ...createEmbeddedServices({ journal }), children },
+    });
+    expect(outcome.output).toBe(42);
+    expect(children.asked.map((call) => call.attempt)).toEqual([0, 1]);
+    expect(journal.snapshot().get(`${at}/attempt:1`)).toMatchObject({
+      outcome: { value: { failedRunId: 'c0' } },
+    });
+  });
+
+  it('suspends when a tool handler awaits a child (the tool waits on it too)', async () => {
+    const children = new ScriptedChildRunner();
+    const delegate = defineTool({
+      name: 'delegate',
+      description: 'asks a child',
+      parameters: z.object({}),
+      handler: async () => Child({ n: 1 }),
+    });
+    const mock = createMockModel().sequence([
+      { toolCalls: [{ id: 't1', name: 'delegate', arguments: {} }] },
+      'done',
+    ]);
+    const Delegator = createAgent({
+      id: 'delegator',
+      model: mock,
+      handler: async () => {
+        equipTool(delegate);
+        return (await promptChat({ message: 'go' })).data;
+      },
+    });
+    const outcome = await executeRun({
+      agent: Delegator,
+      input: {},
+      services: { ...createEmbeddedServices(), children },
+    });
+    expect(outcome.suspended?.pendingChildren).toHaveLength(1);
+  });
+
+  it('fails with NonDeterminismError when a recorded child position is asked for other props', async () => {
+    const recorded: JournalEntry = {
+      kind: 'child',
+      fingerprint: 'agent:child:0000000000000000',
+      outcome: { ok: true, value: 2 },
+      at: 1,
+    };
+    const One = createAgent({ id: 'one', handler: async () => Child({ n: 1 }) });
+    const journal = new InMemoryRunJournal([['root/agent:one:0/g0/agent:child:0', recorded]]);
+    const run = executeRun({
+      agent: One,
+      input: {},
+      services: { ...createEmbeddedServices({ journal }), children: new ScriptedChildRunner() },
+    });
+    await expect(run).rejects.toSatisfy(NonDeterminismError.is);
+    await expect(run).rejects.toMatchObject({ position: 'root/agent:one:0/g0/agent:child:0' });
+  });
+});
