@@ -6,6 +6,7 @@ import { openRedis } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
 import { createFleetMemo } from '../memo/fleet-memo.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
+import { WorkerResources } from '../resources/worker-resources.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
 import { CancelListener } from './cancel-listener.js';
 import { RunProcessor } from './run-processor.js';
@@ -70,6 +71,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
   const fleetMemo = createFleetMemo({ connection: redis, prefix: config.prefix });
   // Child runs are added to the agents queue as child jobs of their caller's job.
   const queue = new Queue(config.queueName, { connection: redis, prefix: config.prefix });
+  const resources = workerResources(options, redis, config.prefix, logger);
   const processor = new RunProcessor({
     redis,
     config,
@@ -79,6 +81,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     cancels,
     fleetMemo,
     queue,
+    resources,
     logger,
   });
   const bullConnection = openRedis(connection);
@@ -91,12 +94,14 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     maxStalledCount: config.maxStalledCount,
   });
   watch(worker, processor, logger);
-  const listening = cancels.start();
-  listening.catch((error: unknown) => logger.error({ err: error }, 'cancel channel subscription failed'));
+  const listening = Promise.all([cancels.start(), resources.start()]).then(() => undefined);
+  listening.catch((error: unknown) =>
+    logger.error({ err: error }, 'cancel channel subscription or resource broker failed to start'),
+  );
   return new RunningWorker(
     config,
     worker,
-    [cancels, fleetMemo, queue],
+    [cancels, fleetMemo, queue, resources],
     [redis, bullConnection],
     listening,
     logger,
@@ -157,6 +162,19 @@ function watch(worker: Worker, processor: RunProcessor, logger: Logger): void {
     processor
       .failOutside(job, error)
       .catch((cause: unknown) => logger.error({ err: cause }, 'run not ended'));
+  });
+}
+
+/** The worker's resource registry, broker (heartbeat + served calls) and definitions. */
+function workerResources(options: CreateWorkerOptions, redis: Redis, prefix: string, logger: Logger) {
+  const { suspendedLeaseTtlMs, ...timing } = options.resourceBroker ?? {};
+  return new WorkerResources({
+    redis,
+    prefix,
+    timing,
+    logger,
+    ...(options.resources && { definitions: options.resources }),
+    ...(suspendedLeaseTtlMs !== undefined && { suspendedLeaseTtlMs }),
   });
 }
 

@@ -1,5 +1,5 @@
 import type { RunPlacement } from '../engine/child-runner.js';
-import type { ResourceDescriptor } from '../resources/resource-descriptor.js';
+import { isResourceDescriptor, type ResourceDescriptor } from '../resources/resource-descriptor.js';
 import { InvalidRunInputError } from './invalid-run-input-error.js';
 import { PayloadTooLargeError } from './payload-too-large-error.js';
 
@@ -74,8 +74,9 @@ export function decodeRunJobData(data: unknown, maxPayloadBytes: number): Decode
   }
   if (child !== undefined) decoded.child = decodePlacement(child);
   if (resources !== undefined) {
-    if (!Array.isArray(resources)) throw new InvalidRunInputError('`resources` must be an array');
-    decoded.resources = resources as ResourceDescriptor[];
+    if (!Array.isArray(resources) || !resources.every(isResourceDescriptor))
+      throw new InvalidRunInputError('`resources` must be an array of resource descriptors');
+    decoded.resources = resources;
   }
   return decoded;
 }

@@ -15,6 +15,7 @@ import type { FleetMemo } from '../memo/fleet-memo.js';
 import { RedisRunMemoryStore } from '../memory/redis-run-memory-store.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import { exposedDescriptors } from '../resources/exposed-descriptors.js';
+import type { WorkerResources } from '../resources/worker-resources.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunEnding } from '../runs/run-script-args.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
@@ -37,6 +38,8 @@ export interface RunProcessorDependencies {
   fleetMemo: FleetMemo;
   /** The agents queue, to which child runs are added as child jobs of their caller's job. */
   queue: Queue;
+  /** The worker's resource registry, broker and definitions; each execution opens its view. */
+  resources: WorkerResources;
   logger: Logger;
 }
 
@@ -161,11 +164,7 @@ export class RunProcessor {
   async #runUntilEnded(run: JobRun): Promise<RunEnding | 'left'> {
     const { records } = this.#deps;
     for (;;) {
-      const outcome = await executeRun({
-        agent: run.agent,
-        input: run.decoded.input,
-        services: this.#services(run),
-      });
+      const outcome = await this.#executeWithResources(run);
       if (!outcome.suspended) {
         return {
           status: 'succeeded',
@@ -179,6 +178,27 @@ export class RunProcessor {
       const resumed = await records.start({ runId: run.runId, agentId: run.job.name });
       if (!resumed.started) return 'left';
     }
+  }
+
+  /**
+   * One execution with the worker's resources: inherited descriptors resolved (and
+   * `defineResource` instances built) before the handler runs; a suspended execution keeps its
+   * leases for a replay here (until their TTL), any other ending releases them.
+   */
+  async #executeWithResources(run: JobRun): Promise<RunOutcome> {
+    const resources = await this.#deps.resources.openRun(run.runId, run.decoded.resources);
+    const services = this.#services(run);
+    services.resources = resources;
+    let outcome: RunOutcome;
+    try {
+      outcome = await executeRun({ agent: run.agent, input: run.decoded.input, services });
+    } catch (error) {
+      await resources.end();
+      throw error;
+    }
+    if (outcome.suspended) resources.suspend();
+    else await resources.end();
+    return outcome;
   }
 
   /** `false` when every child already ended, so the run replays right away. */

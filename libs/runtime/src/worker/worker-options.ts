@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { AgentFunction } from '../agent/agent-definition.js';
 import type { RedisConnectionOption } from '../config/open-redis.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
+import type { ResourceDefinition } from '../resources/define-resource.js';
+import type { ResourceBrokerTiming } from '../resources/resource-broker.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: a worker serves agents of any props and result types
 export type AnyAgent = AgentFunction<any, any>;
@@ -41,6 +43,18 @@ export interface CreateWorkerOptions {
   runRetentionSeconds?: number;
   /** How long an ended run's journal stays, for debugging. @default 86400 (1 day) */
   journalRetentionSeconds?: number;
+  /**
+   * Resource factories this worker registers (`defineResource`): a child run here that expects
+   * a resource exposed on another worker gets a local instance built from the exposed deps
+   * instead of a broker proxy. @default none
+   */
+  resources?: readonly ResourceDefinition[];
+  /**
+   * Timing of cross-worker resource calls (use the same values on every worker) and how long a
+   * suspended run keeps its resources on this worker.
+   * @default { heartbeatIntervalMs: 1000, heartbeatTtlMs: 5000, callTimeoutMs: 60000, suspendedLeaseTtlMs: 600000 }
+   */
+  resourceBroker?: ResourceBrokerTiming & { suspendedLeaseTtlMs?: number };
   /** Where unset options are read from. @default process.env */
   env?: Readonly<Record<string, string | undefined>>;
 }
