@@ -188,6 +188,20 @@ describe('ResourceRegistry', () => {
       expect(log).toEqual(['create client#1', 'destroy client#1']);
     });
 
+    it('ignores a late release by the abandoned execution once the replay adopted the lease', async () => {
+      const registry = new ResourceRegistry();
+      const { log, factory } = counted();
+      const holder = { runId: 'r1', slot: 'root#mcp:fs' };
+      const abandoned = await registry.acquire({ entryId: entry(), key: 'mcp:fs', factory, holder });
+      registry.suspendRun('r1');
+      registry.resumeRun('r1');
+      const replayed = await registry.acquire({ entryId: entry(), key: 'mcp:fs', factory, holder });
+      await abandoned.release();
+      expect(registry.lookup(entry())?.instance).toBe(replayed.instance);
+      await replayed.release();
+      expect(log).toEqual(['create client#1', 'destroy client#1']);
+    });
+
     it('releases the lease when the TTL expires before the run resumes', async () => {
       const registry = new ResourceRegistry();
       const { log, factory } = counted();

@@ -114,6 +114,11 @@ class Lease implements ResourceLease {
     this.#released ??= this.#registry.drop(this);
     return this.#released;
   }
+
+  /** Hands the claim over to a successor: releasing this lease later does nothing. */
+  retire(): void {
+    this.#released ??= Promise.resolve();
+  }
 }
 
 /** The live resources of one worker process. */
@@ -154,7 +159,7 @@ export class ResourceRegistry {
     const previous = this.#runLeases(request.holder.runId).leases.get(request.holder.slot);
     if (previous && previous.entryId === request.entryId && !previous.released) {
       await previous.entry.ready;
-      return previous as ResourceLease<T>;
+      return this.#transfer(previous) as ResourceLease<T>;
     }
     await previous?.release();
     await this.#destroying.get(request.entryId);
@@ -180,7 +185,8 @@ export class ResourceRegistry {
     const entry = this.#entries.get(entryId);
     if (this.#closed || !entry?.live) return undefined;
     const previous = this.#runs.get(holder.runId)?.leases.get(holder.slot);
-    if (previous && previous.entryId === entryId && !previous.released) return previous as ResourceLease<T>;
+    if (previous && previous.entryId === entryId && !previous.released)
+      return this.#transfer(previous) as ResourceLease<T>;
     void previous?.release();
     return this.#lease(entry, holder) as ResourceLease<T>;
   }
@@ -277,6 +283,16 @@ export class ResourceRegistry {
     entry.leases.add(lease);
     this.#runLeases(holder.runId).leases.set(holder.slot, lease);
     return lease;
+  }
+
+  /**
+   * A new execution of the holder adopts its kept lease as a fresh one, so a late teardown of
+   * the abandoned execution (releasing the old lease) cannot take the instance away.
+   */
+  #transfer(previous: Lease): Lease {
+    previous.retire();
+    previous.entry.leases.delete(previous);
+    return this.#lease(previous.entry, previous.holder);
   }
 
   #forget(lease: Lease): void {
