@@ -1,0 +1,173 @@
+/**
+ * `npm run bench`: throughput of N trivial Flotilla runs (a mock model, one turn) against N raw
+ * BullMQ jobs doing the same work (one call of the same mock model), on the same Redis, with the
+ * same worker concurrency, in the same process and run. Prints JSON lines, the ratio last.
+ * Not a test: nothing here asserts a timing.
+ *
+ * Env: REDIS_URL (default redis://127.0.0.1:6379), BENCH_RUNS (default 500),
+ * BENCH_CONCURRENCY (default 8), BENCH_TIMEOUT_MS (default 100000; the bench fails past it).
+ */
+import { randomUUID } from 'node:crypto';
+import { createAgent, createClient, createMockModel, createWorker, promptChat } from '@flotilla/runtime';
+import { Queue, QueueEvents, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+
+const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const runs = positiveInteger('BENCH_RUNS', 500);
+const concurrency = positiveInteger('BENCH_CONCURRENCY', 8);
+const timeoutMs = positiveInteger('BENCH_TIMEOUT_MS', 100_000);
+const prefix = `flotilla-bench:${randomUUID().slice(0, 8)}`;
+const warmupRuns = Math.min(20, runs);
+
+const model = createMockModel({ id: 'bench-model' }).setDefaultResponse('pong');
+const TrivialAgent = createAgent({
+  id: 'trivial',
+  model: 'bench-model',
+  handler: async () => (await promptChat({ message: 'ping' })).data,
+});
+
+/** The same work a trivial run does, for raw BullMQ: one call of the same mock model. */
+async function trivialWork() {
+  const response = await model.generate({ messages: [{ role: 'user', content: 'ping' }] });
+  return response.message.content;
+}
+
+function positiveInteger(variable, fallback) {
+  const text = process.env[variable];
+  if (text === undefined || text === '') return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < 1)
+    throw new Error(`${variable}=${text} must be a whole number above 0.`);
+  return Number(text);
+}
+
+/** Connections handed to BullMQ, which leaves connections it was given open: closed at the end. */
+const connections = [];
+
+function connect() {
+  const connection = new Redis(url, { maxRetriesPerRequest: null });
+  connections.push(connection);
+  return connection;
+}
+
+/** Resolves when `count` jobs of the queue completed or failed, with how many failed. */
+async function settledJobs(queueName, count) {
+  const events = new QueueEvents(queueName, { connection: connect(), prefix });
+  await events.waitUntilReady();
+  let completed = 0;
+  let failed = 0;
+  const settled = new Promise((resolve) => {
+    const check = () => completed + failed >= count && resolve({ failed });
+    events.on('completed', () => {
+      completed += 1;
+      check();
+    });
+    events.on('failed', () => {
+      failed += 1;
+      check();
+    });
+  });
+  return { settled, close: () => events.close() };
+}
+
+/** Submits `count` jobs through `submit`, all at once, and times until every one settled. */
+async function timed(queueName, count, submit) {
+  const jobs = await settledJobs(queueName, count);
+  const start = performance.now();
+  await Promise.all(Array.from({ length: count }, (_, index) => submit(index)));
+  const { failed } = await jobs.settled;
+  const seconds = (performance.now() - start) / 1000;
+  await jobs.close();
+  return { seconds, failed };
+}
+
+async function benchFlotilla(queueName, count) {
+  const worker = createWorker({
+    agents: [TrivialAgent],
+    models: { 'bench-model': model },
+    connection: url,
+    prefix,
+    queueName,
+    concurrency,
+    logger: pino({ level: 'silent' }),
+    env: {},
+  });
+  const client = createClient({ connection: url, prefix, queueName, env: {} });
+  try {
+    await worker.waitUntilReady();
+    return await timed(queueName, count, (index) => client.submit(TrivialAgent, { index }));
+  } finally {
+    await client.close();
+    await worker.close();
+  }
+}
+
+async function benchBullmq(queueName, count) {
+  const queue = new Queue(queueName, { connection: connect(), prefix });
+  const worker = new Worker(queueName, () => trivialWork(), { connection: connect(), prefix, concurrency });
+  try {
+    await worker.waitUntilReady();
+    return await timed(queueName, count, (index) =>
+      queue.add('trivial', { index }, { removeOnComplete: { age: 3600, count: 1000 } }),
+    );
+  } finally {
+    await worker.close();
+    await queue.close();
+  }
+}
+
+function report(bench, result) {
+  const line = {
+    bench,
+    runs,
+    concurrency,
+    seconds: Number(result.seconds.toFixed(3)),
+    runsPerSecond: Number((runs / result.seconds).toFixed(1)),
+    failed: result.failed,
+  };
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+  return line;
+}
+
+async function deleteBenchKeys() {
+  const redis = connect();
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await redis.unlink(...keys);
+  } while (cursor !== '0');
+  await redis.quit();
+}
+
+async function main() {
+  const timer = setTimeout(() => {
+    process.stderr.write(`bench: not done within ${timeoutMs} ms (BENCH_TIMEOUT_MS); lower BENCH_RUNS.\n`);
+    process.exit(1);
+  }, timeoutMs);
+  try {
+    // Warm both paths up (JIT, connections, Lua script loading) before timing either.
+    await benchBullmq('warmup-bullmq', warmupRuns);
+    await benchFlotilla('warmup-flotilla', warmupRuns);
+    const bullmq = report('bullmq', await benchBullmq('bullmq', runs));
+    const flotilla = report('flotilla', await benchFlotilla('flotilla', runs));
+    process.stdout.write(
+      `${JSON.stringify({
+        bench: 'ratio',
+        runs,
+        concurrency,
+        flotillaOverBullmqThroughput: Number((flotilla.runsPerSecond / bullmq.runsPerSecond).toFixed(3)),
+        overheadMsPerRun: Number((((flotilla.seconds - bullmq.seconds) / runs) * 1000).toFixed(3)),
+      })}\n`,
+    );
+    if (bullmq.failed + flotilla.failed > 0) process.exitCode = 1;
+  } finally {
+    clearTimeout(timer);
+    await deleteBenchKeys();
+    await Promise.all(
+      connections.map((connection) => connection.quit().catch(() => connection.disconnect())),
+    );
+  }
+}
+
+await main();
