@@ -146,7 +146,7 @@ describe('POST /runs/:id/cancel', () => {
 });
 
 describe('GET /conversations/:id', () => {
-  it('returns the stored conversation, and an earlier snapshot with ?version=N', async () => {
+  it('returns the stored conversation, an earlier snapshot with ?version=N, and 404 past the latest', async () => {
     const conversationId = `conversation-${randomUUID()}`;
     for (const message of ['hello', 'again']) {
       const runId = await submit({ agentId: 'chat', input: { message }, conversationId });
@@ -169,6 +169,13 @@ describe('GET /conversations/:id', () => {
       'hello',
       'you said "hello" (user messages so far: 1)',
     ]);
+    const beyond = await call(
+      scheduler.url,
+      'GET',
+      `/conversations/${conversationId}?version=${latest.body.header.version + 1}`,
+    );
+    expect(beyond.status).toBe(404);
+    expect(beyond.body).toMatchObject({ error: { name: 'ConversationVersionNotFoundError' } });
   });
 
   it('answers 404 ConversationNotFoundError for an unknown conversation', async () => {
