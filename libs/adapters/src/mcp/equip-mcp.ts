@@ -88,7 +88,9 @@ export async function equipMCP(client: MCPClientLike, options: EquipMCPOptions):
   const autoPaginate = options.autoPaginate ?? true;
   const maxItems = options.maxItems ?? DEFAULT_MAX_TOOLS;
   const declared = options.tools ? [...new Set(options.tools)].sort() : null;
-  const server = client.getServerVersion?.();
+  // Awaited: a broker proxy (the client lives on another worker) answers with a promise, and the
+  // key must name the same server as a direct client does.
+  const server = await client.getServerVersion?.();
   const listed = await equipFleetMemo(
     `mcp-tools:${options.clientId}`,
     () => listMCPTools(client, { autoPaginate, maxItems, ...(declared ? { tools: declared } : {}) }),

@@ -71,7 +71,9 @@ export async function listMCPTools(
 }
 
 async function listPage(client: MCPClientBase, cursor: string | undefined): Promise<MCPListToolsResult> {
-  const page = (await client.listTools(cursor === undefined ? undefined : { cursor })) as unknown;
+  // No argument at all for the first page: through a resource broker proxy (a client on another
+  // worker) an `undefined` argument arrives as `null`, which the SDK sends as invalid `params`.
+  const page = (await (cursor === undefined ? client.listTools() : client.listTools({ cursor }))) as unknown;
   if (typeof page !== 'object' || page === null || !Array.isArray((page as MCPListToolsResult).tools)) {
     throw new MCPProtocolError('invalid_result', 'listTools() did not return { tools: [...] }.');
   }
