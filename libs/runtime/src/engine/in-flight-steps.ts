@@ -9,14 +9,23 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** One durable operation in flight; `blocked` once it waits on a pending child run. */
 export interface InFlightStep {
+  /** The tracker (one per run execution) the step belongs to. */
+  readonly owner: InFlightSteps;
+  /** The step this one runs inside (a child call inside a tool handler), in the same execution. */
   readonly parent: InFlightStep | undefined;
   blocked: boolean;
 }
 
+/**
+ * The step the current async flow runs in. One storage for the process: every enabled
+ * `AsyncLocalStorage` adds work to every promise created anywhere (Node 20 copies each store on
+ * promise init), so one per run execution would slow everything down as executions pile up.
+ */
+const currentStep = new AsyncLocalStorage<InFlightStep>();
+
 /** Tracks in-flight steps and resolves {@link InFlightSteps.allBlocked} when the run can suspend. */
 export class InFlightSteps {
   readonly #steps = new Set<InFlightStep>();
-  readonly #current = new AsyncLocalStorage<InFlightStep>();
   #checkScheduled = false;
   #onAllBlocked: (() => void) | undefined;
   /** Resolves once every in-flight step is blocked (checked after pending callbacks ran). */
@@ -30,14 +39,14 @@ export class InFlightSteps {
 
   /** Counts a new step; call it synchronously, before the step's first `await`. */
   begin(): InFlightStep {
-    const step: InFlightStep = { parent: this.#current.getStore(), blocked: false };
+    const step: InFlightStep = { owner: this, parent: this.#currentOwnStep(), blocked: false };
     this.#steps.add(step);
     return step;
   }
 
   /** Runs `work` with `step` as the current step, so nested steps and child calls know their owner. */
   run<T>(step: InFlightStep, work: () => T): T {
-    return this.#current.run(step, work);
+    return currentStep.run(step, work);
   }
 
   /** The step has settled. */
@@ -51,8 +60,14 @@ export class InFlightSteps {
    * contains it (a tool handler calling an agent) now wait on children.
    */
   blockCurrent(): void {
-    for (let step = this.#current.getStore(); step; step = step.parent) step.blocked = true;
+    for (let step = this.#currentOwnStep(); step; step = step.parent) step.blocked = true;
     this.#scheduleCheck();
+  }
+
+  /** The current step when it belongs to this execution (a run started inside another run's step is separate). */
+  #currentOwnStep(): InFlightStep | undefined {
+    const step = currentStep.getStore();
+    return step?.owner === this ? step : undefined;
   }
 
   #everyStepBlocked(): boolean {

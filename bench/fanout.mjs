@@ -1,0 +1,175 @@
+/**
+ * Fan-out bench: throughput of 1 → 10 trees, Flotilla (a root agent awaiting ten child agents
+ * with `Promise.all`: child jobs, suspension, replay) against the raw BullMQ step-job pattern
+ * (the parent adds ten children, `moveToWaitingChildren`, resumes at its saved step and reads
+ * `getChildrenValues`), on the same Redis, with the same worker concurrency, in the same
+ * process and run. Prints JSON lines, the ratio last. Not a test: nothing here asserts a timing.
+ *
+ * Env: REDIS_URL (default redis://127.0.0.1:6379), BENCH_TREES (default 100),
+ * BENCH_CONCURRENCY (default 8), BENCH_TIMEOUT_MS (default 120000; the bench fails past it).
+ */
+import { randomUUID } from 'node:crypto';
+import { createAgent, createClient, createWorker } from '@flotilla/runtime';
+import { Queue, QueueEvents, WaitingChildrenError, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+
+const WIDTH = 10;
+const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const trees = positiveInteger('BENCH_TREES', 100);
+const concurrency = positiveInteger('BENCH_CONCURRENCY', 8);
+const timeoutMs = positiveInteger('BENCH_TIMEOUT_MS', 120_000);
+const prefix = `flotilla-bench-fanout:${randomUUID().slice(0, 8)}`;
+
+const Leaf = createAgent({ id: 'bench-leaf', handler: async ({ n }) => n * 2 });
+const Root = createAgent({
+  id: 'bench-root',
+  handler: async () => {
+    const values = await Promise.all(Array.from({ length: WIDTH }, (_, n) => Leaf({ n })));
+    return values.reduce((sum, value) => sum + value, 0);
+  },
+});
+
+function positiveInteger(variable, fallback) {
+  const text = process.env[variable];
+  if (text === undefined || text === '') return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < 1)
+    throw new Error(`${variable}=${text} must be a whole number above 0.`);
+  return Number(text);
+}
+
+/** Connections handed to BullMQ stay open after its close(); they are closed at the end. */
+const connections = [];
+
+function connect() {
+  const connection = new Redis(url, { maxRetriesPerRequest: null });
+  connections.push(connection);
+  return connection;
+}
+
+/** Resolves when every job id in `roots` completed (or rejects when one failed), or times out. */
+async function rootsDone(queueName, roots) {
+  // From the start of the (fresh) stream: a completion before the blocking read began is not missed.
+  const events = new QueueEvents(queueName, { connection: connect(), prefix, lastEventId: '0-0' });
+  await events.waitUntilReady();
+  const pending = new Set(roots);
+  const done = new Promise((resolve, reject) => {
+    events.on('completed', ({ jobId }) => {
+      pending.delete(jobId);
+      if (pending.size === 0) resolve();
+    });
+    events.on('failed', ({ jobId, failedReason }) => {
+      if (pending.has(jobId)) reject(new Error(`root ${jobId} failed: ${failedReason}`));
+    });
+  });
+  const timeout = new Promise((_, reject) =>
+    setTimeout(() => reject(new Error(`not done within ${timeoutMs} ms`)), timeoutMs).unref(),
+  );
+  return { wait: () => Promise.race([done, timeout]), close: () => events.close() };
+}
+
+async function benchFlotilla() {
+  const queueName = 'agents';
+  const worker = createWorker({
+    agents: [Root, Leaf],
+    connection: url,
+    prefix,
+    queueName,
+    concurrency,
+    logger: pino({ level: 'silent' }),
+  });
+  await worker.waitUntilReady();
+  const client = createClient({ connection: url, prefix, queueName });
+  const roots = Array.from({ length: trees }, () => randomUUID());
+  const watch = await rootsDone(queueName, roots);
+  const started = performance.now();
+  await Promise.all(roots.map((runId) => client.submit('bench-root', {}, { runId })));
+  await watch.wait();
+  const seconds = (performance.now() - started) / 1000;
+  const sample = await client.getRun(roots[0]);
+  if (sample?.output !== 90) throw new Error(`flotilla tree answered ${JSON.stringify(sample?.output)}`);
+  await watch.close();
+  await client.close();
+  await worker.close();
+  return seconds;
+}
+
+/** The raw BullMQ step-job pattern with the same tree. */
+async function benchRawBullmq() {
+  const queueName = 'raw';
+  const connection = connect();
+  const queue = new Queue(queueName, { connection, prefix });
+  const worker = new Worker(
+    queueName,
+    async (job, token) => {
+      if (job.name === 'leaf') return job.data.n * 2;
+      if (job.data.step === 'fan-out') {
+        await Promise.all(
+          Array.from({ length: WIDTH }, (_, n) =>
+            queue.add('leaf', { n }, { parent: { id: job.id, queue: job.queueQualifiedName } }),
+          ),
+        );
+        await job.updateData({ step: 'collect' });
+        if (await job.moveToWaitingChildren(token)) throw new WaitingChildrenError();
+      }
+      const values = Object.values(await job.getChildrenValues());
+      return values.reduce((sum, value) => sum + value, 0);
+    },
+    { connection: connect(), prefix, concurrency },
+  );
+  await worker.waitUntilReady();
+  const roots = Array.from({ length: trees }, () => randomUUID());
+  const watch = await rootsDone(queueName, roots);
+  const started = performance.now();
+  await Promise.all(roots.map((jobId) => queue.add('root', { step: 'fan-out' }, { jobId })));
+  await watch.wait();
+  const seconds = (performance.now() - started) / 1000;
+  const sample = await queue.getJob(roots[0]);
+  if (sample?.returnvalue !== 90) throw new Error(`raw tree answered ${JSON.stringify(sample?.returnvalue)}`);
+  await watch.close();
+  await worker.close();
+  await queue.close();
+  return seconds;
+}
+
+async function cleanUp() {
+  const redis = connect();
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await redis.unlink(...keys);
+  } while (cursor !== '0');
+  await Promise.all(connections.map((connection) => connection.quit().catch(() => connection.disconnect())));
+}
+
+function line(system, seconds) {
+  const jobs = trees * (WIDTH + 1);
+  const result = {
+    bench: 'fanout',
+    system,
+    trees,
+    width: WIDTH,
+    jobs,
+    concurrency,
+    seconds: Number(seconds.toFixed(3)),
+    treesPerSecond: Number((trees / seconds).toFixed(1)),
+    jobsPerSecond: Number((jobs / seconds).toFixed(1)),
+  };
+  console.log(JSON.stringify(result));
+  return result;
+}
+
+try {
+  const raw = line('bullmq-step-jobs', await benchRawBullmq());
+  const flotilla = line('flotilla', await benchFlotilla());
+  console.log(
+    JSON.stringify({
+      bench: 'fanout',
+      ratio: 'flotilla / bullmq-step-jobs jobs per second',
+      value: Number((flotilla.jobsPerSecond / raw.jobsPerSecond).toFixed(3)),
+    }),
+  );
+} finally {
+  await cleanUp();
+}
