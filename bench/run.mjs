@@ -171,3 +171,4 @@ async function main() {
 }
 
 await main();
+await import('./fanout.mjs'); // 1 → 10 trees: Flotilla child jobs vs the raw BullMQ step-job pattern
