@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { featureKeys } from './fixtures/feature-agents.js';
 import { TreeWorkers } from './fixtures/tree-workers.js';
+import { allZero, until } from './fixtures/until.js';
 
 const redis = useRedis(import.meta.filename);
 let workers: TreeWorkers;
@@ -47,7 +48,8 @@ describe('when parents await children that await grandchildren', () => {
     );
     const results = await Promise.all(runs.map((run) => run.result()));
     expect(results).toEqual(Array.from({ length: 50 }, (_, value) => `result ${(value + 1) * 10}`));
-    expect(await queue.getJobCounts('waiting-children', 'active', 'wait')).toEqual({
+    const counts = await until(() => queue.getJobCounts('waiting-children', 'active', 'wait'), allZero);
+    expect(counts).toEqual({
       'waiting-children': 0,
       active: 0,
       wait: 0,

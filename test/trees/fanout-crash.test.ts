@@ -17,6 +17,7 @@ import { useRedis } from '../support/redis.js';
 import { fanoutKeys } from './fixtures/fanout-agents.js';
 import { treeModelKeys } from './fixtures/tree-model.js';
 import { TreeWorkers } from './fixtures/tree-workers.js';
+import { allZero, until } from './fixtures/until.js';
 
 const PARENTS = 200;
 const redis = useRedis(import.meta.filename);
@@ -72,7 +73,11 @@ describe('when a worker is killed while 200 parents fan out to 5 children each',
     expect(turns).toHaveLength(PARENTS * 5 * 2);
     expect(turns.every((count) => count === 1)).toBe(true);
 
-    expect(await queue.getJobCounts('waiting-children', 'active', 'wait', 'delayed')).toEqual({
+    const counts = await until(
+      () => queue.getJobCounts('waiting-children', 'active', 'wait', 'delayed'),
+      allZero,
+    );
+    expect(counts).toEqual({
       'waiting-children': 0,
       active: 0,
       wait: 0,

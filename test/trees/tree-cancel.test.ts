@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { cancelKeys } from './fixtures/cancel-agents.js';
 import { TreeWorkers } from './fixtures/tree-workers.js';
+import { allZero, until } from './fixtures/until.js';
 
 const redis = useRedis(import.meta.filename);
 let workers: TreeWorkers;
@@ -28,14 +29,6 @@ afterAll(async () => {
   await client?.close();
   await workers?.stop();
 });
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 async function treeOf(rootRunId: string): Promise<string[]> {
   const tree = [rootRunId];
@@ -75,7 +68,7 @@ describe('when a three-level tree is cancelled mid-flight', () => {
     expect(await redis.redis.get(keys.unblocked)).toBe('4');
     const counts = await until(
       () => queue.getJobCounts('active', 'wait', 'delayed', 'waiting-children', 'prioritized'),
-      (all) => Object.values(all).every((count) => count === 0),
+      allZero,
     );
     expect(counts).toEqual({ active: 0, wait: 0, delayed: 0, 'waiting-children': 0, prioritized: 0 });
     await expect(run.result()).rejects.toMatchObject({ name: 'AbortError' });
