@@ -15,7 +15,7 @@ import {
   type ResourceBrokerTiming,
   resolveBrokerTiming,
 } from './resource-broker.js';
-import type { ResourceCallReply, ResourceCallRequest } from './resource-call.js';
+import { encodeResourceCallArgs, type ResourceCallReply, type ResourceCallRequest } from './resource-call.js';
 import { ResourceCallTimeoutError } from './resource-call-timeout-error.js';
 import type { ResourceDescriptor } from './resource-descriptor.js';
 import { ResourceOwnerGoneError } from './resource-owner-gone-error.js';
@@ -70,7 +70,7 @@ export class ResourceBrokerClient {
       key: descriptor.key,
       ownerRunId: descriptor.ownerRunId,
       method,
-      args,
+      ...encodeResourceCallArgs(args),
       deadline: Date.now() + this.#timing.callTimeoutMs,
     };
     await this.#redis

@@ -53,6 +53,13 @@ function calculator() {
       async spend() {
         throw new QuotaError('quota exhausted for today');
       },
+      /** Reports what arrived: how many arguments and which were `undefined` or `null`. */
+      async describeArgs(...args: unknown[]) {
+        return {
+          count: args.length,
+          kinds: args.map((arg) => (arg === undefined ? 'undefined' : JSON.stringify(arg))),
+        };
+      },
       async hang() {
         await new Promise<void>((resolve) => hangs.push(resolve));
       },
@@ -87,6 +94,20 @@ describe('resource broker', () => {
     expect(isResourceProxy(calc)).toBe(true);
     await expect(calc.add(2, 3)).resolves.toEqual({ sum: 5 });
     expect(calls).toEqual(['add 2 3']);
+  });
+
+  it('passes an omitted or undefined argument as omitted (trailing) or undefined, never null', async () => {
+    const owner = await startWorker();
+    const other = await startWorker();
+    const { descriptor } = await expose(owner);
+    const calc = (await other.openRun('child-run', [descriptor])).resolve('calc') as Calculator;
+    await expect(calc.describeArgs()).resolves.toEqual({ count: 0, kinds: [] });
+    await expect(calc.describeArgs(undefined)).resolves.toEqual({ count: 0, kinds: [] });
+    await expect(calc.describeArgs(1, undefined, undefined)).resolves.toEqual({ count: 1, kinds: ['1'] });
+    await expect(calc.describeArgs(undefined, null, 2)).resolves.toEqual({
+      count: 3,
+      kinds: ['undefined', 'null', '2'],
+    });
   });
 
   it('rethrows the owner’s error with its name, message and data', async () => {

@@ -13,6 +13,7 @@ import { openRedis } from '../config/open-redis.js';
 import { serializeError } from '../errors/serialize-error.js';
 import { resourceBrokerKeys, resourceReplyKey } from '../keys.js';
 import {
+  decodeResourceCallArgs,
   parseResourceCallRequest,
   type ResourceCallReply,
   type ResourceCallRequest,
@@ -160,7 +161,7 @@ export class ResourceBroker {
           `Resource "${request.key}" has no method "${request.method}"; only async methods can be called across workers.`,
         );
       }
-      const value: unknown = await method.apply(instance, request.args);
+      const value: unknown = await method.apply(instance, decodeResourceCallArgs(request));
       const text = JSON.stringify(value);
       return text === undefined ? { ok: true } : { ok: true, value: JSON.parse(text) };
     } catch (error) {

@@ -2,7 +2,8 @@
  * A stand-in for a resource owned by another worker: every property read returns an async
  * function that forwards the call, with JSON arguments, through the broker to the owner's
  * instance and resolves with its JSON result. Only async method calls work: fields, getters,
- * callbacks and non-JSON arguments do not cross workers.
+ * callbacks and non-JSON arguments do not cross workers. An omitted or `undefined` argument
+ * reaches the method as `undefined` (never `null`); nested values follow JSON rules.
  */
 import { currentAgentContext } from '../context/context-store.js';
 import type { ResourceBrokerClient, ResourceCallTarget } from './resource-broker-client.js';
