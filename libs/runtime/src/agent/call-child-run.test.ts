@@ -1,6 +1,8 @@
+import { getEventListeners } from 'node:events';
 import { emptyUsage } from '@flotilla/ir';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { currentAgentContext } from '../context/context-store.js';
 import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
 import { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
 import type { ChildCall, ChildResolution, ChildRunner } from '../engine/child-runner.js';
@@ -55,6 +57,27 @@ describe('child calls with a child runner (worker mode)', () => {
     const types = services.events.events.map((event) => event.type);
     expect(types.filter((type) => type === 'child-start')).toHaveLength(3);
     expect(types.at(-1)).toBe('run-suspended');
+  });
+
+  it('adds one abort listener to the calling agent for a fan-out of 20 pending children', async () => {
+    const signals: AbortSignal[] = [];
+    const Wide = createAgent({
+      id: 'wide',
+      handler: async () => {
+        const signal = currentAgentContext()?.signal;
+        if (signal) signals.push(signal);
+        return Promise.all(Array.from({ length: 20 }, (_, n) => Child({ n })));
+      },
+    });
+    const children = new ScriptedChildRunner();
+    const outcome = await executeRun({
+      agent: Wide,
+      input: {},
+      services: { ...createEmbeddedServices(), children },
+    });
+    expect(outcome.suspended?.pendingChildren).toHaveLength(20);
+    expect(signals).toHaveLength(1);
+    expect(getEventListeners(signals[0] as AbortSignal, 'abort').length).toBeLessThanOrEqual(1);
   });
 
   it('records finished children on replay, rolls their usage up, and returns their outputs', async () => {

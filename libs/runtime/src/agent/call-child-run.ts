@@ -97,11 +97,28 @@ function waitForChildRun(call: PositionedChildCall, childRunId: string): Promise
   const { run, signal } = call.parent;
   run.pendingChildren.add(childRunId);
   run.steps.blockCurrent();
-  return new Promise<never>((_resolve, reject) => {
-    const abort = () => reject(new AbortError(abortReason(signal)));
-    if (signal.aborted) abort();
-    else signal.addEventListener('abort', abort, { once: true });
+  return whenAborted(signal).then(() => {
+    throw new AbortError(abortReason(signal));
   });
+}
+
+/**
+ * One promise per signal, resolved when it aborts: a fan-out of many pending children adds one
+ * abort listener to its agent's signal, not one per child (which also tripped Node's
+ * MaxListenersExceededWarning past 10). Each waiting call chains its own AbortError on it.
+ */
+const abortPromises = new WeakMap<AbortSignal, Promise<void>>();
+
+function whenAborted(signal: AbortSignal): Promise<void> {
+  let aborted = abortPromises.get(signal);
+  if (!aborted) {
+    aborted = new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    abortPromises.set(signal, aborted);
+  }
+  return aborted;
 }
 
 /**
