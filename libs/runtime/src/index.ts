@@ -58,6 +58,7 @@ export { FanOutLimitExceededError } from './errors/fan-out-limit-exceeded-error.
 export { InvalidMessageHistoryError } from './errors/invalid-message-history-error.js';
 export type { InvalidPromptRuntimeReason } from './errors/invalid-prompt-runtime-error.js';
 export { InvalidPromptRuntimeError } from './errors/invalid-prompt-runtime-error.js';
+export { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error.js';
 export { InvalidToolOutputError } from './errors/invalid-tool-output-error.js';
 export { LoopMissingToolOutputError } from './errors/loop-missing-tool-output-error.js';
 export { MaxDepthExceededError } from './errors/max-depth-exceeded-error.js';

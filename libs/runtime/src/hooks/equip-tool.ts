@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DuplicateToolNameError } from '../errors/duplicate-tool-name-error.js';
+import { InvalidToolDefinitionError } from '../errors/invalid-tool-definition-error.js';
 import { SchemaConversionError } from '../errors/schema-conversion-error.js';
 import type { EquippedTool } from '../tools/equipped-tool.js';
 import type { ToolDefinition, ToolMiddleware } from '../tools/tool-definition.js';
@@ -13,6 +14,7 @@ export interface EquipToolOptions {
 
 /**
  * Gives the model a tool for this generation. The zod schema is sent as JSON Schema.
+ * @throws InvalidToolDefinitionError when the tool has no name, no zod `parameters` or no `handler`
  * @throws DuplicateToolNameError when a tool of that name is already equipped in this generation
  * @throws SchemaConversionError when the schema has no JSON Schema form
  * @throws ContextNotFoundError outside an agent run; AfterPromptAgentError after the policy started
@@ -22,8 +24,26 @@ export function equipTool<S extends z.ZodType>(
   options: EquipToolOptions = {},
 ): void {
   const context = requireOpenDraft('equipTool');
+  assertToolDefinition(tool, 'equipTool');
   if (context.draft.tools.has(tool.name)) throw new DuplicateToolNameError(tool.name, 'equipTool');
   context.draft.tools.set(tool.name, equippedTool(tool, options.middleware ?? []));
+}
+
+/**
+ * Checks what TypeScript cannot when a tool comes from untyped code or another library's shape.
+ * @throws InvalidToolDefinitionError naming the tool and the missing field
+ */
+export function assertToolDefinition(tool: ToolDefinition<z.ZodType>, site: string): void {
+  const { name, parameters, handler } = tool as Partial<Record<keyof ToolDefinition, unknown>>;
+  const toolName = typeof name === 'string' && name !== '' ? name : '<unnamed>';
+  if (toolName === '<unnamed>') throw new InvalidToolDefinitionError(toolName, 'name', site);
+  if (!isZodSchema(parameters)) throw new InvalidToolDefinitionError(toolName, 'parameters', site);
+  if (typeof handler !== 'function') throw new InvalidToolDefinitionError(toolName, 'handler', site);
+}
+
+/** Zod v4 schemas (classic and mini) carry their internals under `_zod`. */
+function isZodSchema(value: unknown): value is z.ZodType {
+  return typeof value === 'object' && value !== null && '_zod' in value;
 }
 
 /** The equipped form of `tool` with `dynamic` middlewares outside its own. */
