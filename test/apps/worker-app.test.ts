@@ -66,7 +66,7 @@ describe('the worker app process', () => {
     await expect(failing.result()).rejects.toMatchObject({ name: 'UnknownAgentError' });
     const completed = 'flotilla_runs_completed_total{agent="research"}';
     const failed = 'flotilla_runs_failed_total{agent="no-such-agent"}';
-    // The worker counts a run when it logs its end, just after the client can see the record.
+    // The worker counts a run in its onRunEnd hook, just after the client can see the record.
     const after = await metricsWhen(
       (text) =>
         sample(text, completed) > sample(before, completed) && sample(text, failed) > sample(before, failed),

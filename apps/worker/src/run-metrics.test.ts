@@ -20,6 +20,20 @@ describe('RunMetrics', () => {
     expect(metrics.render()).toContain('flotilla_runs_failed_total{agent="chat"} 1\n');
   });
 
+  it('counts run starts and ends reported through the worker hooks', () => {
+    const metrics = new RunMetrics();
+    const hooks = metrics.hooks();
+    hooks.onRunStart({ runId: 'r1', agentId: 'research', attempt: 1 });
+    const usage = { promptTokens: 1, completionTokens: 1, totalTokens: 2 };
+    const end = { runId: 'r1', usage, modelCalls: 1, durationMs: 5, attempts: 1 };
+    hooks.onRunEnd({ ...end, agentId: 'research', status: 'succeeded' });
+    hooks.onRunEnd({ ...end, runId: 'r2', agentId: 'chat', status: 'failed' });
+    expect(metrics.count('started', 'research')).toBe(1);
+    expect(metrics.count('succeeded', 'research')).toBe(1);
+    expect(metrics.count('failed', 'chat')).toBe(1);
+    expect(metrics.count('cancelled')).toBe(0);
+  });
+
   it('escapes quotes, backslashes and newlines in agent ids', () => {
     const metrics = new RunMetrics();
     metrics.record('started', 'we"ird\\id\n');

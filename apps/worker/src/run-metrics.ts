@@ -1,3 +1,5 @@
+import type { WorkerRunHooks } from '@flotilla/runtime';
+
 /** A run outcome the worker counts. */
 export type RunMetricEvent = 'started' | 'succeeded' | 'failed' | 'cancelled';
 
@@ -13,10 +15,18 @@ const COUNTERS: Record<RunMetricEvent, { name: string; help: string }> = {
 
 /**
  * Per-process run counters by agent id, rendered in the Prometheus text exposition format
- * (version 0.0.4) for `GET /metrics`.
+ * (version 0.0.4) for `GET /metrics`. Fed by the worker's lifecycle hooks ({@link hooks}).
  */
 export class RunMetrics {
   readonly #counts = new Map<RunMetricEvent, Map<string, number>>();
+
+  /** The `createWorker` hooks that count every run start and end of this worker. */
+  hooks(): Required<WorkerRunHooks> {
+    return {
+      onRunStart: (info) => this.record('started', info.agentId),
+      onRunEnd: (info) => this.record(info.status, info.agentId),
+    };
+  }
 
   /** Counts one `event` of a run of `agentId`. */
   record(event: RunMetricEvent, agentId: string): void {

@@ -29,7 +29,7 @@ export async function startWorkerApp(
   const config = resolveWorkerAppConfig(env);
   const { agents, models } = await loadAgentModules(config.agentModules);
   const metrics = new RunMetrics();
-  const logger = createWorkerLogger(config.runtime.logLevel, metrics);
+  const logger = createWorkerLogger(config.runtime.logLevel);
   const { runtime } = config;
   const worker = createWorker({
     agents,
@@ -47,6 +47,7 @@ export async function startWorkerApp(
     runRetentionSeconds: runtime.runRetentionSeconds,
     journalRetentionSeconds: runtime.journalRetentionSeconds,
     env: {}, // resolved above, once; nothing is read again
+    ...metrics.hooks(),
   });
   // Its own connection, so a health probe never queues behind a blocking BullMQ command.
   const probe = new Redis(runtime.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 });

@@ -232,3 +232,4 @@ export { encodeRunJobData, type RunJobData } from './worker/run-job-data.js';
 export { RunStalledError } from './worker/run-stalled-error.js';
 export { UnknownAgentError } from './worker/unknown-agent-error.js';
 export type { AnyAgent, CreateWorkerOptions } from './worker/worker-options.js';
+export type { WorkerRunEndInfo, WorkerRunHooks, WorkerRunStartInfo } from './worker/worker-run-hooks.js';

@@ -83,6 +83,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     queue,
     resources,
     logger,
+    hooks: { onRunStart: options.onRunStart, onRunEnd: options.onRunEnd },
   });
   const bullConnection = openRedis(connection);
   const worker = new Worker(config.queueName, (job, token) => processor.process(job, token), {

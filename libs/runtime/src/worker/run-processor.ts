@@ -25,6 +25,7 @@ import { type DecodedRunJob, decodeRunJobData } from './run-job-data.js';
 import { RunStalledError } from './run-stalled-error.js';
 import { UnknownAgentError } from './unknown-agent-error.js';
 import type { AnyAgent } from './worker-options.js';
+import type { WorkerRunEndInfo, WorkerRunHooks } from './worker-run-hooks.js';
 
 /** What a {@link RunProcessor} needs from its worker. */
 export interface RunProcessorDependencies {
@@ -41,6 +42,8 @@ export interface RunProcessorDependencies {
   /** The worker's resource registry, broker and definitions; each execution opens its view. */
   resources: WorkerResources;
   logger: Logger;
+  /** The worker's lifecycle hooks. @default none */
+  hooks?: WorkerRunHooks;
 }
 
 /** What one job's executions share: its decoded data, event sink and memory store. */
@@ -85,6 +88,7 @@ export class RunProcessor {
       return;
     }
     logger.info({ attempt: start.attempt }, 'run started');
+    this.#callHook(logger, () => this.#deps.hooks?.onRunStart?.({ runId, agentId, attempt: start.attempt }));
     const controller = this.#deps.cancels.register(runId);
     try {
       await this.#execute(job, token, controller, logger);
@@ -108,8 +112,10 @@ export class RunProcessor {
       usage: emptyUsage(),
       modelCalls: 0,
     });
-    if (ended)
-      this.#deps.logger.error({ runId: job.id, agentId: job.name, jobId: job.id, err: reason }, 'run failed');
+    if (!ended) return;
+    const logger = this.#deps.logger.child({ runId: job.id, agentId: job.name, jobId: job.id });
+    logger.error({ err: reason }, 'run failed');
+    await this.#reportEnd(job.id, logger);
   }
 
   async #execute(job: Job, token: string | undefined, controller: AbortController, logger: Logger) {
@@ -259,13 +265,43 @@ export class RunProcessor {
   async #end(job: Job, ending: RunEnding, memory: RedisRunMemoryStore, logger: Logger): Promise<void> {
     const runId = job.id ?? '';
     const { redis, config, records } = this.#deps;
-    await records.finish(runId, callPathOf(job), ending);
+    const ended = await records.finish(runId, callPathOf(job), ending);
     await redis.expire(runKeys(config.prefix, runId).children, config.runRetentionSeconds);
     await memory.deleteAll().catch((error: unknown) => logger.warn({ err: error }, 'run memory not deleted'));
     this.#log(logger, ending);
+    if (ended) await this.#reportEnd(runId, logger);
     // Ended for good: BullMQ must not retry it (a retry would find the record ended anyway).
     if (ending.status !== 'succeeded') {
       throw new UnrecoverableError(`${ending.error?.name}: ${ending.error?.message}`);
+    }
+  }
+
+  /** Calls `onRunEnd` with the ended record (totals of the whole run, not of this execution). */
+  async #reportEnd(runId: string, logger: Logger): Promise<void> {
+    const onRunEnd = this.#deps.hooks?.onRunEnd;
+    if (!onRunEnd) return;
+    const record = await this.#deps.records.get(runId).catch(() => undefined);
+    if (!record || !isEndStatus(record.status)) return;
+    const info: WorkerRunEndInfo = {
+      runId,
+      agentId: record.agentId,
+      status: record.status,
+      usage: record.usage,
+      modelCalls: record.modelCalls,
+      durationMs: Math.max(0, (record.endedAt ?? 0) - (record.startedAt ?? record.endedAt ?? 0)),
+      attempts: record.attempts,
+    };
+    if (record.error) info.error = record.error;
+    if (record.parentRunId) info.parentRunId = record.parentRunId;
+    this.#callHook(logger, () => onRunEnd(info));
+  }
+
+  /** A hook that throws is logged; it never changes how the run ends. */
+  #callHook(logger: Logger, call: () => void): void {
+    try {
+      call();
+    } catch (error) {
+      logger.warn({ err: error }, 'worker hook threw');
     }
   }
 
@@ -274,6 +310,10 @@ export class RunProcessor {
     if (ending.status === 'failed') logger.error({ ...fields, err: ending.error }, 'run failed');
     else logger.info(fields, `run ${ending.status}`);
   }
+}
+
+function isEndStatus(status: string): status is WorkerRunEndInfo['status'] {
+  return status === 'succeeded' || status === 'failed' || status === 'cancelled';
 }
 
 /** Whether BullMQ will attempt the job again after this failure (its agent's `retry`). */

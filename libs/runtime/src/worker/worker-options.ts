@@ -4,15 +4,17 @@ import type { RedisConnectionOption } from '../config/open-redis.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { ResourceDefinition } from '../resources/define-resource.js';
 import type { ResourceBrokerTiming } from '../resources/resource-broker.js';
+import type { WorkerRunHooks } from './worker-run-hooks.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: a worker serves agents of any props and result types
 export type AnyAgent = AgentFunction<any, any>;
 
 /**
  * Options of `createWorker`. Every option left out falls back to its environment variable,
- * then to its default (see `FlotillaConfig`); they are resolved once, at start.
+ * then to its default (see `FlotillaConfig`); they are resolved once, at start. `onRunStart` /
+ * `onRunEnd` ({@link WorkerRunHooks}) observe each run's lifecycle.
  */
-export interface CreateWorkerOptions {
+export interface CreateWorkerOptions extends WorkerRunHooks {
   /** The agents this worker serves, by their `id` (job name = agent id). */
   agents: readonly AnyAgent[] | Readonly<Record<string, AnyAgent>>;
   /** Adapters that string model ids (`createAgent({ model: 'gpt' })`) resolve to. @default none */
