@@ -11,8 +11,9 @@
 import { randomUUID } from 'node:crypto';
 import { createAgent, createClient, createWorker } from '@flotilla/runtime';
 import { Queue, QueueEvents, WaitingChildrenError, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import { pino } from 'pino';
+import { BenchConnections } from './bench-connections.mjs';
+import { positiveInteger } from './positive-integer.mjs';
 
 const WIDTH = 10;
 const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -30,27 +31,16 @@ const Root = createAgent({
   },
 });
 
-function positiveInteger(variable, fallback) {
-  const text = process.env[variable];
-  if (text === undefined || text === '') return fallback;
-  if (!/^\d+$/.test(text) || Number(text) < 1)
-    throw new Error(`${variable}=${text} must be a whole number above 0.`);
-  return Number(text);
-}
-
-/** Connections handed to BullMQ stay open after its close(); they are closed at the end. */
-const connections = [];
-
-function connect() {
-  const connection = new Redis(url, { maxRetriesPerRequest: null });
-  connections.push(connection);
-  return connection;
-}
+const connections = new BenchConnections(url);
 
 /** Resolves when every job id in `roots` completed (or rejects when one failed), or times out. */
 async function rootsDone(queueName, roots) {
   // From the start of the (fresh) stream: a completion before the blocking read began is not missed.
-  const events = new QueueEvents(queueName, { connection: connect(), prefix, lastEventId: '0-0' });
+  const events = new QueueEvents(queueName, {
+    connection: connections.connect(),
+    prefix,
+    lastEventId: '0-0',
+  });
   await events.waitUntilReady();
   const pending = new Set(roots);
   const done = new Promise((resolve, reject) => {
@@ -97,7 +87,7 @@ async function benchFlotilla() {
 /** The raw BullMQ step-job pattern with the same tree. */
 async function benchRawBullmq() {
   const queueName = 'raw';
-  const connection = connect();
+  const connection = connections.connect();
   const queue = new Queue(queueName, { connection, prefix });
   const worker = new Worker(
     queueName,
@@ -115,7 +105,7 @@ async function benchRawBullmq() {
       const values = Object.values(await job.getChildrenValues());
       return values.reduce((sum, value) => sum + value, 0);
     },
-    { connection: connect(), prefix, concurrency },
+    { connection: connections.connect(), prefix, concurrency },
   );
   await worker.waitUntilReady();
   const roots = Array.from({ length: trees }, () => randomUUID());
@@ -130,17 +120,6 @@ async function benchRawBullmq() {
   await worker.close();
   await queue.close();
   return seconds;
-}
-
-async function cleanUp() {
-  const redis = connect();
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) await redis.unlink(...keys);
-  } while (cursor !== '0');
-  await Promise.all(connections.map((connection) => connection.quit().catch(() => connection.disconnect())));
 }
 
 function line(system, seconds) {
@@ -171,5 +150,6 @@ try {
     }),
   );
 } finally {
-  await cleanUp();
+  await connections.deleteKeys(`${prefix}*`);
+  await connections.close();
 }

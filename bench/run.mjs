@@ -10,8 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import { createAgent, createClient, createMockModel, createWorker, promptChat } from '@flotilla/runtime';
 import { Queue, QueueEvents, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import { pino } from 'pino';
+import { BenchConnections } from './bench-connections.mjs';
+import { positiveInteger } from './positive-integer.mjs';
 
 const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const runs = positiveInteger('BENCH_RUNS', 500);
@@ -33,26 +34,11 @@ async function trivialWork() {
   return response.message.content;
 }
 
-function positiveInteger(variable, fallback) {
-  const text = process.env[variable];
-  if (text === undefined || text === '') return fallback;
-  if (!/^\d+$/.test(text) || Number(text) < 1)
-    throw new Error(`${variable}=${text} must be a whole number above 0.`);
-  return Number(text);
-}
-
-/** Connections handed to BullMQ, which leaves connections it was given open: closed at the end. */
-const connections = [];
-
-function connect() {
-  const connection = new Redis(url, { maxRetriesPerRequest: null });
-  connections.push(connection);
-  return connection;
-}
+const connections = new BenchConnections(url);
 
 /** Resolves when `count` jobs of the queue completed or failed, with how many failed. */
 async function settledJobs(queueName, count) {
-  const events = new QueueEvents(queueName, { connection: connect(), prefix });
+  const events = new QueueEvents(queueName, { connection: connections.connect(), prefix });
   await events.waitUntilReady();
   let completed = 0;
   let failed = 0;
@@ -103,8 +89,12 @@ async function benchFlotilla(queueName, count) {
 }
 
 async function benchBullmq(queueName, count) {
-  const queue = new Queue(queueName, { connection: connect(), prefix });
-  const worker = new Worker(queueName, () => trivialWork(), { connection: connect(), prefix, concurrency });
+  const queue = new Queue(queueName, { connection: connections.connect(), prefix });
+  const worker = new Worker(queueName, () => trivialWork(), {
+    connection: connections.connect(),
+    prefix,
+    concurrency,
+  });
   try {
     await worker.waitUntilReady();
     return await timed(queueName, count, (index) =>
@@ -127,17 +117,6 @@ function report(bench, result) {
   };
   process.stdout.write(`${JSON.stringify(line)}\n`);
   return line;
-}
-
-async function deleteBenchKeys() {
-  const redis = connect();
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) await redis.unlink(...keys);
-  } while (cursor !== '0');
-  await redis.quit();
 }
 
 async function main() {
@@ -163,10 +142,8 @@ async function main() {
     if (bullmq.failed + flotilla.failed > 0) process.exitCode = 1;
   } finally {
     clearTimeout(timer);
-    await deleteBenchKeys();
-    await Promise.all(
-      connections.map((connection) => connection.quit().catch(() => connection.disconnect())),
-    );
+    await connections.deleteKeys(`${prefix}:*`);
+    await connections.close();
   }
 }
 
