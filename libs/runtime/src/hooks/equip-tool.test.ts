@@ -15,7 +15,7 @@ async function equipError(tool: Record<string, unknown>): Promise<unknown> {
       return 'equipped';
     },
   });
-  return runAgent(Agent, {}).catch((error: unknown) => error);
+  return runAgent(Agent, undefined).catch((error: unknown) => error);
 }
 
 describe('equipTool with an incomplete tool', () => {
@@ -45,6 +45,6 @@ describe('equipTool with an incomplete tool', () => {
         return 'equipped';
       },
     });
-    expect(await runAgent(Agent, {})).toBe('equipped');
+    expect(await runAgent(Agent, undefined)).toBe('equipped');
   });
 });
