@@ -43,14 +43,17 @@ export interface AgentConfig<Props, Result> {
   /** Usually added with `augmentAgent`. @default [] */
   middlewares?: AgentMiddleware<Props, Result>[];
   /**
-   * How often a child run of this agent (a BullMQ child job on a worker) is attempted before
-   * its failure reaches the parent's await, and the wait between attempts.
+   * How often a run of this agent on a worker is attempted before it fails, and the wait
+   * between attempts: for a child run (its job's attempts/backoff) before its failure reaches
+   * the parent's await, for a root run (applied by the worker) before `result()` rejects. An
+   * attempt replays the run from its journal, so recorded model turns, tools and child calls
+   * are not run again. Embedded runs (`runAgent`) are not retried.
    * @default { attempts: 1 } (no retry)
    */
   retry?: AgentRetryPolicy;
 }
 
-/** The retry policy of an agent's child jobs; see {@link AgentConfig.retry}. */
+/** The retry policy of an agent's runs on workers; see {@link AgentConfig.retry}. */
 export interface AgentRetryPolicy {
   /** Attempts in all, the first included (≥ 1). */
   attempts: number;

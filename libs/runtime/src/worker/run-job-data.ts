@@ -18,6 +18,8 @@ export interface RunJobData {
   child?: RunPlacement;
   /** For a child run: resources its ancestors expose (filled by the resource registry). */
   resources?: ResourceDescriptor[];
+  /** For a root run: failed attempts so far, written by the worker that retries it. */
+  failedAttempts?: number;
 }
 
 /** A run's job data, checked and parsed. */
@@ -27,6 +29,7 @@ export interface DecodedRunJob {
   scope?: Record<string, unknown>[];
   child?: RunPlacement;
   resources?: ResourceDescriptor[];
+  failedAttempts?: number;
 }
 
 /** Builds job data; `undefined` input is sent as `null` (JSON has no `undefined`). */
@@ -55,7 +58,7 @@ export function encodeRunJobData(
 export function decodeRunJobData(data: unknown, maxPayloadBytes: number): DecodedRunJob {
   if (typeof data !== 'object' || data === null)
     throw new InvalidRunInputError('the job data is not an object');
-  const { input, conversationId, scope, child, resources } = data as Record<string, unknown>;
+  const { input, conversationId, scope, child, resources, failedAttempts } = data as Record<string, unknown>;
   if (typeof input !== 'string') throw new InvalidRunInputError('`input` must be JSON text');
   const bytes = Buffer.byteLength(input, 'utf8');
   if (bytes > maxPayloadBytes) throw new PayloadTooLargeError(bytes, maxPayloadBytes);
@@ -77,6 +80,11 @@ export function decodeRunJobData(data: unknown, maxPayloadBytes: number): Decode
     if (!Array.isArray(resources) || !resources.every(isResourceDescriptor))
       throw new InvalidRunInputError('`resources` must be an array of resource descriptors');
     decoded.resources = resources;
+  }
+  if (failedAttempts !== undefined) {
+    if (!Number.isInteger(failedAttempts) || (failedAttempts as number) < 0)
+      throw new InvalidRunInputError('`failedAttempts` must be a whole number ≥ 0');
+    decoded.failedAttempts = failedAttempts as number;
   }
   return decoded;
 }

@@ -1,7 +1,8 @@
 import { emptyUsage } from '@flotilla/ir';
-import { type Job, type Queue, UnrecoverableError, WaitingChildrenError } from 'bullmq';
+import { DelayedError, type Job, type Queue, UnrecoverableError, WaitingChildrenError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { agentDefinitionOf } from '../agent/create-agent.js';
 import { RedisChildRunner } from '../children/redis-child-runner.js';
 import type { FlotillaConfig } from '../config/flotilla-config.js';
 import { executeRun, rootCallPath } from '../engine/execute-run.js';
@@ -20,6 +21,7 @@ import type { RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunEnding } from '../runs/run-script-args.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import type { CancelListener } from './cancel-listener.js';
+import { hasAttemptsLeft, retryDelayMs } from './root-run-retry.js';
 import { RunEndCapturingSink } from './run-end-capturing-sink.js';
 import { type DecodedRunJob, decodeRunJobData } from './run-job-data.js';
 import { RunStalledError } from './run-stalled-error.js';
@@ -63,7 +65,8 @@ interface JobRun {
  * Executes one run per BullMQ job: marks it running, checks the job, builds Redis
  * {@link RunServices}, calls `executeRun`, and ends the run record with its outcome. Bad
  * input (unknown agent, oversized or non-JSON input) and agent failures end the run as
- * `failed` with a typed, serialized error; nothing thrown here stops the worker.
+ * `failed` with a typed, serialized error; nothing thrown here stops the worker. A failed root
+ * run whose agent has a `retry` policy is attempted again (see `root-run-retry.ts`).
  *
  * A run whose execution suspends on child runs is moved to waiting-children (its slot is
  * released; BullMQ re-queues it when the children end and any worker replays it), or replayed
@@ -132,10 +135,13 @@ export class RunProcessor {
       }),
     );
     let ending: RunEnding;
+    /** Set once the job is known good: bad input is not worth another attempt. */
+    let root: { agent: AnyAgent; decoded: DecodedRunJob } | undefined;
     try {
       const agent = this.#deps.agents.get(job.name);
       if (!agent) throw new UnknownAgentError(job.name, [...this.#deps.agents.keys()]);
       const decoded = decodeRunJobData(job.data, config.maxPayloadBytes);
+      if (decoded.child === undefined) root = { agent, decoded };
       await this.#throwIfCancelled(runId, decoded, controller);
       const run: JobRun = { job, token, runId, agent, decoded, sink, memory, controller, logger };
       const ended = await this.#runUntilEnded(run);
@@ -159,7 +165,32 @@ export class RunProcessor {
       );
       throw new Error(`${ending.error?.name}: ${ending.error?.message}`);
     }
+    if (ending.status === 'failed' && root) await this.#retryRoot({ job, token, logger }, root, ending);
     await this.#end(job, ending, memory, logger);
+  }
+
+  /**
+   * Gives a failed root run another attempt when its agent's `retry` allows it (see
+   * `root-run-retry.ts`): the job waits in delayed for the backoff, journal and memory stay.
+   * Returns when no attempt is left.
+   * @throws DelayedError when the job was moved to delayed (BullMQ's signal)
+   */
+  async #retryRoot(
+    at: { job: Job; token: string | undefined; logger: Logger },
+    root: { agent: AnyAgent; decoded: DecodedRunJob },
+    ending: RunEnding,
+  ): Promise<void> {
+    const policy = agentDefinitionOf(root.agent).retry;
+    const failures = (root.decoded.failedAttempts ?? 0) + 1;
+    if (!policy || !hasAttemptsLeft(policy, failures)) return;
+    const delayMs = retryDelayMs(policy, failures);
+    await at.job.updateData({ ...(at.job.data as object), failedAttempts: failures });
+    await at.job.moveToDelayed(Date.now() + delayMs, at.token);
+    at.logger.warn(
+      { err: ending.error, failedAttempts: failures, attempts: policy.attempts, delayMs },
+      'run attempt failed; retried after the backoff',
+    );
+    throw new DelayedError();
   }
 
   /**
