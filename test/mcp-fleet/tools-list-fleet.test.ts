@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { createClient, createFleetMemo, type FlotillaClient } from '@flotilla/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
-import { TreeWorkers } from '../trees/fixtures/tree-workers.js';
+import { WorkerProcesses } from '../support/worker-processes.js';
 import { type CountingMCPServer, startCountingMCPServer } from './fixtures/counting-mcp-server.js';
 import {
   type ChildReport,
@@ -30,16 +30,17 @@ const workerProgram = fileURLToPath(new URL('./fixtures/fleet-worker.ts', import
 
 const redis = useRedis(import.meta.filename);
 let server: CountingMCPServer;
-let workers: TreeWorkers;
+let workers: WorkerProcesses;
 let workerPids: number[];
 let client: FlotillaClient;
 
 beforeAll(async () => {
   server = await startCountingMCPServer();
-  workers = new TreeWorkers(
-    { REDIS_URL: redis.url, FLOTILLA_PREFIX: redis.prefix, CONCURRENCY: String(SLOTS_PER_WORKER) },
-    workerProgram,
-  );
+  workers = new WorkerProcesses(workerProgram, {
+    REDIS_URL: redis.url,
+    FLOTILLA_PREFIX: redis.prefix,
+    CONCURRENCY: String(SLOTS_PER_WORKER),
+  });
   const started = await Promise.all(Array.from({ length: WORKERS }, () => workers.start()));
   workerPids = started.map((child) => child.pid as number);
   client = createClient({ connection: redis.url, prefix: redis.prefix });

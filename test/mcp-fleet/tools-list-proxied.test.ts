@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { createClient, type FlotillaClient } from '@flotilla/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
-import { TreeWorkers } from '../trees/fixtures/tree-workers.js';
+import { WorkerProcesses } from '../support/worker-processes.js';
 import { type CountingMCPServer, startCountingMCPServer } from './fixtures/counting-mcp-server.js';
 import type { ParentReport } from './fixtures/fleet-agents.js';
 
@@ -20,20 +20,17 @@ const workerProgram = fileURLToPath(new URL('./fixtures/fleet-worker.ts', import
 
 const redis = useRedis(import.meta.filename);
 let server: CountingMCPServer;
-let workers: TreeWorkers;
+let workers: WorkerProcesses;
 let client: FlotillaClient;
 
 beforeAll(async () => {
   server = await startCountingMCPServer();
-  workers = new TreeWorkers(
-    {
-      REDIS_URL: redis.url,
-      FLOTILLA_PREFIX: redis.prefix,
-      CONCURRENCY: String(SLOTS_PER_WORKER),
-      SHARED_DEFINED: '0',
-    },
-    workerProgram,
-  );
+  workers = new WorkerProcesses(workerProgram, {
+    REDIS_URL: redis.url,
+    FLOTILLA_PREFIX: redis.prefix,
+    CONCURRENCY: String(SLOTS_PER_WORKER),
+    SHARED_DEFINED: '0',
+  });
   await Promise.all(Array.from({ length: WORKERS }, () => workers.start()));
   client = createClient({ connection: redis.url, prefix: redis.prefix });
 }, 120_000);

@@ -8,8 +8,6 @@
  * two), the parent holds its slot next to the pending child call until the child has ended,
  * and the next worker is started only once the parent holds its slot.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,52 +15,15 @@ import { fileURLToPath } from 'node:url';
 import { createClient, type FlotillaClient, type RunEvent } from '@flotilla/runtime';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
+import { waitForKey } from '../support/wait-for-key.js';
+import { WorkerProcesses } from '../support/worker-processes.js';
 import { type ChildResult, filesystemKeys } from './fixtures/filesystem-agents.js';
 
 const redis = useRedis(import.meta.filename);
 const workerProgram = fileURLToPath(new URL('./fixtures/resource-worker.ts', import.meta.url));
-const workers: ChildProcess[] = [];
+let workers: WorkerProcesses;
 let client: FlotillaClient;
 let root: string;
-
-function startWorker(env: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', workerProgram], {
-    env: {
-      ...process.env,
-      REDIS_URL: redis.url,
-      FLOTILLA_PREFIX: redis.prefix,
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  workers.push(child);
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`worker exited early with ${code}`)));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('ready')) resolve(child);
-    });
-  });
-}
-
-async function stopWorkers(): Promise<void> {
-  const alive = workers.splice(0).filter((child) => child.exitCode === null && child.signalCode === null);
-  await Promise.all(
-    alive.map(async (child) => {
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      await exited;
-    }),
-  );
-}
-
-async function waitForKey(key: string): Promise<string> {
-  for (;;) {
-    const value = await redis.redis.get(key);
-    if (value !== null) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 async function eventsOf(runId: string): Promise<RunEvent[]> {
   const events: RunEvent[] = [];
@@ -74,29 +35,30 @@ async function eventsOf(runId: string): Promise<RunEvent[]> {
 }
 
 beforeAll(() => {
+  workers = new WorkerProcesses(workerProgram, { REDIS_URL: redis.url, FLOTILLA_PREFIX: redis.prefix });
   client = createClient({ connection: redis.url, prefix: redis.prefix });
   root = mkdtempSync(join(tmpdir(), 'flotilla-fs-'));
   writeFileSync(join(root, 'config.json'), JSON.stringify({ project: 'flotilla', mode: 'analyze' }));
 });
 
 afterEach(async () => {
-  await stopWorkers();
+  await workers.stop();
   const keys = filesystemKeys(redis.prefix);
   await redis.redis.del(...Object.values(keys));
 });
 
 afterAll(async () => {
-  await stopWorkers();
+  await workers?.stop();
   await client.close();
 });
 
 describe('the seed parent/child example across workers', () => {
   it('lets the child on another worker read the file through the parent’s MCP client', async () => {
     const keys = filesystemKeys(redis.prefix);
-    const parentWorker = await startWorker();
+    const parentWorker = await workers.start();
     const run = await client.submit('fs-parent', { root });
-    expect(Number(await waitForKey(keys.parentHolding))).toBe(parentWorker.pid);
-    const childWorker = await startWorker();
+    expect(Number(await waitForKey(redis.redis, keys.parentHolding))).toBe(parentWorker.pid);
+    const childWorker = await workers.start();
 
     const result = (await run.result()) as ChildResult;
 
@@ -114,15 +76,13 @@ describe('the seed parent/child example across workers', () => {
 describe('when the owner worker is killed while the child is pending', () => {
   it('fails the child with ResourceOwnerGoneError, and the parent’s replay recreates the resource and reruns the child', async () => {
     const keys = filesystemKeys(redis.prefix);
-    const ownerWorker = await startWorker();
+    const ownerWorker = await workers.start();
     const run = await client.submit('fs-parent', { root, waitForGo: true });
-    await waitForKey(keys.parentHolding);
-    const survivor = await startWorker({ CONCURRENCY: '2' });
-    expect(Number(await waitForKey(keys.childWaiting))).toBe(survivor.pid);
+    await waitForKey(redis.redis, keys.parentHolding);
+    const survivor = await workers.start({ CONCURRENCY: '2' });
+    expect(Number(await waitForKey(redis.redis, keys.childWaiting))).toBe(survivor.pid);
 
-    const killed = once(ownerWorker, 'exit');
-    ownerWorker.kill('SIGKILL');
-    await killed;
+    await workers.kill(ownerWorker.pid as number);
     await redis.redis.set(keys.go, '1');
 
     const result = (await run.result()) as ChildResult;

@@ -5,86 +5,43 @@
  * no completed model turn and no completed tool execution ran twice: only the tool that was
  * mid-execution at the kill ran again (at-least-once, ARCHITECTURE.md §2).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { createClient, type FlotillaClient, type RunEvent, RunStalledError } from '@flotilla/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
+import { waitForKey } from '../support/wait-for-key.js';
+import { WorkerProcesses } from '../support/worker-processes.js';
 import { stepperKeys } from './fixtures/stepper-agent.js';
 
 const redis = useRedis(import.meta.filename);
 const workerProgram = fileURLToPath(new URL('./fixtures/crash-worker.ts', import.meta.url));
 const STEPS = 4;
-const workers: ChildProcess[] = [];
+let workers: WorkerProcesses;
 let client: FlotillaClient;
-
-function startWorker(env: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', workerProgram], {
-    env: {
-      ...process.env,
-      REDIS_URL: redis.url,
-      FLOTILLA_PREFIX: redis.prefix,
-      STEPS: String(STEPS),
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  workers.push(child);
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`worker exited early with ${code}`)));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('ready')) resolve(child);
-    });
-  });
-}
-
-const isAlive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 
 /** Arms the step-2 hang, submits a stepper run, and SIGKILLs the worker that hangs. */
 async function submitAndKillMidRun(runClient: FlotillaClient, prefix: string) {
   const keys = stepperKeys(prefix);
   await redis.redis.set(keys.hangArmed, '1');
   const run = await runClient.submit('stepper', { steps: STEPS });
-  const hungPid = Number(await waitForKey(keys.hungProcess));
-  const victim = workers.find((child) => child.pid === hungPid);
-  if (!victim) throw new Error(`process ${hungPid} is not one of the test's workers`);
-  const killed = once(victim, 'exit');
-  victim.kill('SIGKILL');
-  await killed;
+  await workers.kill(Number(await waitForKey(redis.redis, keys.hungProcess)));
   return run;
 }
 
-async function waitForKey(key: string): Promise<string> {
-  for (;;) {
-    const value = await redis.redis.get(key);
-    if (value !== null) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 beforeAll(async () => {
-  await Promise.all([startWorker(), startWorker()]);
+  workers = new WorkerProcesses(workerProgram, {
+    REDIS_URL: redis.url,
+    FLOTILLA_PREFIX: redis.prefix,
+    STEPS: String(STEPS),
+  });
+  await Promise.all([workers.start(), workers.start()]);
   client = createClient({ connection: redis.url, prefix: redis.prefix });
 });
 
 afterAll(async () => {
   await client?.close();
-  await stopWorkers();
+  await workers?.stop();
 });
-
-/** SIGTERMs every live worker and returns their exit codes. */
-async function stopWorkers(): Promise<(number | null)[]> {
-  return Promise.all(
-    workers.filter(isAlive).map(async (child) => {
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      const [code] = await exited;
-      return code as number | null;
-    }),
-  );
-}
 
 describe('when a worker is killed in the middle of a run', () => {
   it('lets another worker finish it without repeating completed turns or tool executions', async () => {
@@ -119,7 +76,7 @@ describe('when a run stalls more often than maxStalledCount allows', () => {
   it('fails the run with RunStalledError instead of leaving it running forever', async () => {
     const prefix = `${redis.prefix}-stall`;
     const env = { FLOTILLA_PREFIX: prefix, MAX_STALLED_COUNT: '0' };
-    await Promise.all([startWorker(env), startWorker(env)]);
+    await Promise.all([workers.start(env), workers.start(env)]);
     const stallClient = createClient({ connection: redis.url, prefix });
     try {
       const run = await submitAndKillMidRun(stallClient, prefix);
@@ -137,7 +94,7 @@ describe('when a run stalls more often than maxStalledCount allows', () => {
 
 describe('when a worker gets SIGTERM', () => {
   it('closes gracefully and exits with code 0', async () => {
-    const codes = await stopWorkers();
+    const codes = await workers.stop();
     expect(codes.length).toBeGreaterThan(0);
     expect(codes.every((code) => code === 0)).toBe(true);
   });

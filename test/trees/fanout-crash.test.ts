@@ -14,6 +14,7 @@ import { createClient, type FlotillaClient } from '@flotilla/runtime';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
+import { waitForKey } from '../support/wait-for-key.js';
 import { fanoutKeys } from './fixtures/fanout-agents.js';
 import { treeModelKeys } from './fixtures/tree-model.js';
 import { TreeWorkers } from './fixtures/tree-workers.js';
@@ -42,14 +43,6 @@ afterAll(async () => {
   await workers?.stop();
 });
 
-async function waitForKey(key: string): Promise<string> {
-  for (;;) {
-    const value = await redis.redis.get(key);
-    if (value !== null) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 describe('when a worker is killed while 200 parents fan out to 5 children each', () => {
   it('finishes every parent without repeating a completed tool execution or model turn', async () => {
     const keys = fanoutKeys(redis.prefix);
@@ -57,7 +50,7 @@ describe('when a worker is killed while 200 parents fan out to 5 children each',
       Array.from({ length: PARENTS }, (_, index) => client.submit<number>('fan-parent', { id: `p${index}` })),
     );
     await redis.redis.set(keys.hangArmed('victim'), '1');
-    await workers.kill(Number(await waitForKey(keys.hung)));
+    await workers.kill(Number(await waitForKey(redis.redis, keys.hung)));
 
     const results = await Promise.all(runs.map((run) => run.result()));
     expect(results).toEqual(Array(PARENTS).fill(30)); // 2 × (1 + 2 + 3 + 4 + 5)
