@@ -4,34 +4,17 @@
  * fails the parent, a child's retry policy runs it again, and no parent is left in
  * waiting-children.
  */
-import { createClient, type FlotillaClient } from '@flotilla/runtime';
-import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
-import { TreeWorkers } from './fixtures/tree-workers.js';
-import { allZero, until } from './fixtures/until.js';
+import { settledJobCounts } from './fixtures/settled-job-counts.js';
+import { useTreeWorkers } from './fixtures/use-tree-workers.js';
 
 const redis = useRedis(import.meta.filename);
-let workers: TreeWorkers;
-let client: FlotillaClient;
-let queue: Queue;
-
-beforeAll(async () => {
-  workers = new TreeWorkers({ REDIS_URL: redis.url, FLOTILLA_PREFIX: redis.prefix, CONCURRENCY: '2' });
-  await Promise.all([workers.start(), workers.start()]);
-  client = createClient({ connection: redis.url, prefix: redis.prefix });
-  queue = new Queue('agents', { connection: redis.connect(), prefix: redis.prefix });
-});
-
-afterAll(async () => {
-  await queue?.close();
-  await client?.close();
-  await workers?.stop();
-});
+const suite = useTreeWorkers(redis, { env: { CONCURRENCY: '2' } });
 
 describe('when a child throws a typed error', () => {
   it("rejects the parent's await with its name, message and data, and the parent may catch it", async () => {
-    const run = await client.submit('catching-parent', {});
+    const run = await suite.client.submit('catching-parent', {});
     expect(await run.result()).toEqual({
       caught: true,
       name: 'QuotaExceededError',
@@ -41,10 +24,10 @@ describe('when a child throws a typed error', () => {
   });
 
   it('fails the parent with the same error when the parent does not catch it', async () => {
-    const run = await client.submit('uncaught-parent', {});
+    const run = await suite.client.submit('uncaught-parent', {});
     const error = await run.result().catch((caught: unknown) => caught);
     expect(error).toMatchObject({ name: 'QuotaExceededError', message: 'quota of 7 exceeded', limit: 7 });
-    expect(await client.getRun(run.id)).toMatchObject({
+    expect(await suite.client.getRun(run.id)).toMatchObject({
       status: 'failed',
       error: { name: 'QuotaExceededError' },
     });
@@ -53,20 +36,17 @@ describe('when a child throws a typed error', () => {
 
 describe("when a child's retry policy allows two attempts", () => {
   it('runs a child that failed once again, and the parent gets its result', async () => {
-    const run = await client.submit('flaky-parent', { key: uniqueKey() });
+    const run = await suite.client.submit('flaky-parent', { key: uniqueKey() });
     expect(await run.result()).toBe('ok after 2 attempts');
     const [child] = await redis.redis.smembers(`${redis.prefix}:run:{r:${run.id}}:children`);
-    expect(await client.getRun(child ?? '')).toMatchObject({ status: 'succeeded', attempts: 2 });
+    expect(await suite.client.getRun(child ?? '')).toMatchObject({ status: 'succeeded', attempts: 2 });
   });
 });
 
 describe('after all of the above', () => {
   it('leaves no parent in waiting-children and nothing queued', async () => {
     // A job completes just after its record ended, so wait for the last ones to settle.
-    const counts = await until(
-      () => queue.getJobCounts('waiting-children', 'active', 'wait', 'delayed'),
-      allZero,
-    );
+    const counts = await settledJobCounts(suite.queue);
     expect(counts).toEqual({
       'waiting-children': 0,
       active: 0,

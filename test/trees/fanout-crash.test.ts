@@ -10,47 +10,36 @@
  * on it (a turn or tool killed between finishing and being journaled would legitimately run
  * again, and the test could not tell).
  */
-import { createClient, type FlotillaClient } from '@flotilla/runtime';
-import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { waitForKey } from '../support/wait-for-key.js';
 import { fanoutKeys } from './fixtures/fanout-agents.js';
+import { settledJobCounts } from './fixtures/settled-job-counts.js';
 import { treeModelKeys } from './fixtures/tree-model.js';
-import { TreeWorkers } from './fixtures/tree-workers.js';
-import { allZero, until } from './fixtures/until.js';
+import { useTreeWorkers } from './fixtures/use-tree-workers.js';
 
 const PARENTS = 200;
 const redis = useRedis(import.meta.filename);
-let workers: TreeWorkers;
-let client: FlotillaClient;
-let queue: Queue;
-
-beforeAll(async () => {
-  workers = new TreeWorkers({ REDIS_URL: redis.url, FLOTILLA_PREFIX: redis.prefix, LOCK_MS: '3000' });
-  await Promise.all([
-    workers.start({ WORKER_NAME: 'victim', CONCURRENCY: '1' }),
-    workers.start({ WORKER_NAME: 'steady-1', CONCURRENCY: '4' }),
-    workers.start({ WORKER_NAME: 'steady-2', CONCURRENCY: '4' }),
-  ]);
-  client = createClient({ connection: redis.url, prefix: redis.prefix });
-  queue = new Queue('agents', { connection: redis.connect(), prefix: redis.prefix });
-}, 120_000);
-
-afterAll(async () => {
-  await queue?.close();
-  await client?.close();
-  await workers?.stop();
+const suite = useTreeWorkers(redis, {
+  env: { LOCK_MS: '3000' },
+  workers: [
+    { WORKER_NAME: 'victim', CONCURRENCY: '1' },
+    { WORKER_NAME: 'steady-1', CONCURRENCY: '4' },
+    { WORKER_NAME: 'steady-2', CONCURRENCY: '4' },
+  ],
+  startTimeoutMs: 120_000,
 });
 
 describe('when a worker is killed while 200 parents fan out to 5 children each', () => {
   it('finishes every parent without repeating a completed tool execution or model turn', async () => {
     const keys = fanoutKeys(redis.prefix);
     const runs = await Promise.all(
-      Array.from({ length: PARENTS }, (_, index) => client.submit<number>('fan-parent', { id: `p${index}` })),
+      Array.from({ length: PARENTS }, (_, index) =>
+        suite.client.submit<number>('fan-parent', { id: `p${index}` }),
+      ),
     );
     await redis.redis.set(keys.hangArmed('victim'), '1');
-    await workers.kill(Number(await waitForKey(redis.redis, keys.hung)));
+    await suite.workers.kill(Number(await waitForKey(redis.redis, keys.hung)));
 
     const results = await Promise.all(runs.map((run) => run.result()));
     expect(results).toEqual(Array(PARENTS).fill(30)); // 2 × (1 + 2 + 3 + 4 + 5)
@@ -66,10 +55,7 @@ describe('when a worker is killed while 200 parents fan out to 5 children each',
     expect(turns).toHaveLength(PARENTS * 5 * 2);
     expect(turns.every((count) => count === 1)).toBe(true);
 
-    const counts = await until(
-      () => queue.getJobCounts('waiting-children', 'active', 'wait', 'delayed'),
-      allZero,
-    );
+    const counts = await settledJobCounts(suite.queue);
     expect(counts).toEqual({
       'waiting-children': 0,
       active: 0,

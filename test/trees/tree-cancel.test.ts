@@ -1,34 +1,18 @@
 /**
  * Cancel of a three-level tree across real worker processes (two workers, two slots each):
  * `cancel-root` → 3 `cancel-mid` → 2 `cancel-leaf` each, so four leaves block in a tool while
- * two wait for a slot. `client.cancel(root)` must leave nothing running or queued and every run
+ * two wait for a slot. `suite.client.cancel(root)` must leave nothing running or queued and every run
  * record `cancelled`; running leaves see their abort signal fire.
  */
-import { createClient, type FlotillaClient, type RunRecord } from '@flotilla/runtime';
-import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunRecord } from '@flotilla/runtime';
+import { describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { cancelKeys } from './fixtures/cancel-agents.js';
-import { TreeWorkers } from './fixtures/tree-workers.js';
 import { allZero, until } from './fixtures/until.js';
+import { useTreeWorkers } from './fixtures/use-tree-workers.js';
 
 const redis = useRedis(import.meta.filename);
-let workers: TreeWorkers;
-let client: FlotillaClient;
-let queue: Queue;
-
-beforeAll(async () => {
-  workers = new TreeWorkers({ REDIS_URL: redis.url, FLOTILLA_PREFIX: redis.prefix, CONCURRENCY: '2' });
-  await Promise.all([workers.start(), workers.start()]);
-  client = createClient({ connection: redis.url, prefix: redis.prefix });
-  queue = new Queue('agents', { connection: redis.connect(), prefix: redis.prefix });
-});
-
-afterAll(async () => {
-  await queue?.close();
-  await client?.close();
-  await workers?.stop();
-});
+const suite = useTreeWorkers(redis, { env: { CONCURRENCY: '2' } });
 
 async function treeOf(rootRunId: string): Promise<string[]> {
   const tree = [rootRunId];
@@ -41,7 +25,7 @@ async function treeOf(rootRunId: string): Promise<string[]> {
 describe('when a three-level tree is cancelled mid-flight', () => {
   it('leaves nothing running or queued and every run cancelled', async () => {
     const keys = cancelKeys(redis.prefix);
-    const run = await client.submit('cancel-root', {});
+    const run = await suite.client.submit('cancel-root', {});
     // Four leaves hold the four slots, blocked in their tool; two more leaves wait for a slot.
     await until(
       () => redis.redis.get(keys.blocked),
@@ -51,12 +35,12 @@ describe('when a three-level tree is cancelled mid-flight', () => {
       () => treeOf(run.id),
       (ids) => ids.length === 10,
     );
-    expect(await queue.getJobCounts('wait')).toEqual({ wait: 2 });
+    expect(await suite.queue.getJobCounts('wait')).toEqual({ wait: 2 });
 
-    await client.cancel(run.id);
+    await suite.client.cancel(run.id);
 
     const records = await until(
-      () => Promise.all(tree.map((id) => client.getRun(id))),
+      () => Promise.all(tree.map((id) => suite.client.getRun(id))),
       (all) => all.every((record) => record && ['succeeded', 'failed', 'cancelled'].includes(record.status)),
     );
     expect(records.map((record) => (record as RunRecord).status)).toEqual(Array(10).fill('cancelled'));
@@ -67,7 +51,7 @@ describe('when a three-level tree is cancelled mid-flight', () => {
     ]);
     expect(await redis.redis.get(keys.unblocked)).toBe('4');
     const counts = await until(
-      () => queue.getJobCounts('active', 'wait', 'delayed', 'waiting-children', 'prioritized'),
+      () => suite.queue.getJobCounts('active', 'wait', 'delayed', 'waiting-children', 'prioritized'),
       allZero,
     );
     expect(counts).toEqual({ active: 0, wait: 0, delayed: 0, 'waiting-children': 0, prioritized: 0 });
