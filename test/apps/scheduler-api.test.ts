@@ -4,15 +4,23 @@
  * client sees.
  */
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { eventsConnectionName } from '@flotilla/runtime';
+import { describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { call, readEvents, waitForRun } from './support/http.js';
-import { useScheduler } from './support/use-scheduler.js';
+import { API_TOKEN, useScheduler } from './support/use-scheduler.js';
 import { useWorkerProcess } from './support/use-worker-process.js';
 
 const redis = useRedis(import.meta.filename);
 useWorkerProcess(redis);
 const scheduler = useScheduler(redis, { FLOTILLA_API_MAX_BODY_BYTES: '4096' });
+
+/** The scheduler's open run-event readers, counted by client name in `CLIENT LIST`. */
+async function openEventReaders(): Promise<number> {
+  const list = (await redis.redis.client('LIST')) as string;
+  return list.split('\n').filter((line) => line.includes(`name=${eventsConnectionName(redis.prefix)} `))
+    .length;
+}
 
 async function submit(body: Record<string, unknown>): Promise<string> {
   const answer = await call<{ runId: string }>(scheduler.url, 'POST', '/runs', { body });
@@ -92,7 +100,34 @@ describe('GET /runs/:id/events', () => {
     expect(events.find((event) => event.event === 'tool-call')?.data).toMatchObject({ name: 'search_notes' });
     expect(events.at(-1)?.event).toBe('run-end');
     expect(events.at(-1)?.data).toMatchObject({ status: 'succeeded', modelCalls: 3 });
-    expect(events.map((event) => event.id)).toEqual(events.map((_event, index) => String(index)));
+    const ids = events.map((event) => event.id ?? '');
+    expect(ids.every((id) => /^\d+-\d+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(events.every((event) => !('eventId' in event.data))).toBe(true);
+  });
+
+  it('resumes after Last-Event-ID without sending the events up to it again', async () => {
+    const runId = await submit({ agentId: 'research', input: { question: 'How is a stream resumed?' } });
+    const { events } = await readEvents(scheduler.url, runId);
+    const resumed = await readEvents(scheduler.url, runId, { lastEventId: events[2]?.id ?? '' });
+    expect(resumed.events).toEqual(events.slice(3));
+    expect(resumed.events.at(-1)?.event).toBe('run-end');
+  });
+
+  it('closes the run event reader (its Redis connection) when the HTTP client disconnects', async () => {
+    const runId = await submit({ agentId: 'waiting', input: {} });
+    const disconnect = new AbortController();
+    const response = await fetch(`${scheduler.url}/runs/${runId}/events`, {
+      headers: { authorization: `Bearer ${API_TOKEN}` },
+      signal: disconnect.signal,
+    });
+    const reader = response.body?.getReader();
+    await reader?.read(); // the stream is open
+    await vi.waitFor(async () => expect(await openEventReaders()).toBe(1), { timeout: 5000 });
+    disconnect.abort();
+    await reader?.cancel().catch(() => undefined);
+    await vi.waitFor(async () => expect(await openEventReaders()).toBe(0), { timeout: 5000 });
+    await call(scheduler.url, 'POST', `/runs/${runId}/cancel`);
   });
 
   it('answers 404 RunNotFoundError as JSON for an unknown run', async () => {

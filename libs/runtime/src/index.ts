@@ -19,7 +19,8 @@ export type { RebornSignal } from './agent/reborn.js';
 export { isRebornSignal, reborn } from './agent/reborn.js';
 export type { CreateClientOptions, FlotillaClient, SubmitOptions } from './client/create-client.js';
 export { createClient } from './client/create-client.js';
-export type { RunHandle } from './client/run-handle.js';
+export type { RunEventsOptions, RunHandle } from './client/run-handle.js';
+export { eventsConnectionName } from './client/run-handle.js';
 export { RunNotFoundError } from './client/run-not-found-error.js';
 export type { FlotillaConfig, LogLevel } from './config/flotilla-config.js';
 export { InvalidConfigError } from './config/invalid-config-error.js';
@@ -74,6 +75,7 @@ export { deserializeError, isSerializedError, serializeError } from './errors/se
 export { ToolLoopExceededError } from './errors/tool-loop-exceeded-error.js';
 export { TurnBudgetExceededError } from './errors/turn-budget-exceeded-error.js';
 export { DEFAULT_EVENT_STREAM_MAX_LENGTH, RedisRunEventSink } from './events/redis-run-event-sink.js';
+export type { StreamedRunEvent } from './events/redis-run-event-stream.js';
 export { type ReadRunEventStreamOptions, readRunEventStream } from './events/redis-run-event-stream.js';
 export type {
   ChildEndEvent,

@@ -43,14 +43,18 @@ export interface ReceivedEvent {
   data: Record<string, unknown>;
 }
 
-/** Reads `GET /runs/:id/events` to its end (the server ends it after `run-end`). */
+/**
+ * Reads `GET /runs/:id/events` to its end (the server ends it after `run-end`); with
+ * `lastEventId`, as a reconnecting EventSource would (`Last-Event-ID`).
+ */
 export async function readEvents(
   base: string,
   runId: string,
+  options: { lastEventId?: string } = {},
 ): Promise<{ contentType: string | null; events: ReceivedEvent[] }> {
-  const response = await fetch(`${base}/runs/${runId}/events`, {
-    headers: { authorization: `Bearer ${API_TOKEN}` },
-  });
+  const headers: Record<string, string> = { authorization: `Bearer ${API_TOKEN}` };
+  if (options.lastEventId !== undefined) headers['last-event-id'] = options.lastEventId;
+  const response = await fetch(`${base}/runs/${runId}/events`, { headers });
   if (!response.ok || !response.body)
     throw new Error(`events answered ${response.status}: ${await response.text()}`);
   const events: ReceivedEvent[] = [];

@@ -1,5 +1,5 @@
-import type { ServerResponse } from 'node:http';
-import { type RunEvent, RunNotFoundError } from '@flotilla/runtime';
+import type { IncomingMessage } from 'node:http';
+import { type RunEventsOptions, RunNotFoundError } from '@flotilla/runtime';
 import type { RouteContext } from './route-context.js';
 
 /** How often a comment line is sent while no event comes, so proxies keep the stream open. */
@@ -7,9 +7,11 @@ const HEARTBEAT_MS = 15_000;
 
 /**
  * `GET /runs/:id/events` → a Server-Sent Events stream of the run's events: every event from
- * the start, then live, ending after `run-end`. Each message has `event: <type>`, `id: <n>`
- * (0-based position) and `data: <event JSON>`. 404 `RunNotFoundError` (as JSON) for an
- * unknown id.
+ * the start, then live, ending after `run-end`. Each message has `event: <type>`, `id: <event
+ * id>` (the event's id in the run's stream, increasing) and `data: <event JSON>`. A client that
+ * reconnects with `Last-Event-ID` gets only the events after that one. When the client
+ * disconnects, the run's event reader is aborted and its Redis connection closed at once.
+ * 404 `RunNotFoundError` (as JSON) for an unknown id.
  */
 export async function streamRunEvents(context: RouteContext): Promise<void> {
   const runId = context.params.id ?? '';
@@ -23,28 +25,26 @@ export async function streamRunEvents(context: RouteContext): Promise<void> {
   });
   response.write(': flotilla run events\n\n');
   const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS);
-  const disconnected = new Promise<'disconnected'>((resolve) =>
-    request.once('close', () => resolve('disconnected')),
-  );
-  const iterator = context.client.run(runId).events()[Symbol.asyncIterator]();
+  const disconnect = new AbortController();
+  const onClose = () => disconnect.abort();
+  response.once('close', onClose);
   try {
-    await pipeEvents(iterator, response, disconnected);
+    const options: RunEventsOptions = { signal: disconnect.signal };
+    const after = lastEventId(request);
+    if (after !== undefined) options.after = after;
+    for await (const { eventId, ...event } of context.client.run(runId).events(options)) {
+      response.write(`event: ${event.type}\nid: ${eventId}\ndata: ${JSON.stringify(event)}\n\n`);
+    }
   } finally {
     clearInterval(heartbeat);
-    // Ends the reader; if a read is pending it ends when that read returns.
-    void iterator.return?.().catch(() => undefined);
+    response.off('close', onClose);
     response.end();
   }
 }
 
-async function pipeEvents(
-  iterator: AsyncIterator<RunEvent>,
-  response: ServerResponse,
-  disconnected: Promise<'disconnected'>,
-): Promise<void> {
-  for (let position = 0; ; position += 1) {
-    const next = await Promise.race([iterator.next(), disconnected]);
-    if (next === 'disconnected' || next.done) return;
-    response.write(`event: ${next.value.type}\nid: ${position}\ndata: ${JSON.stringify(next.value)}\n\n`);
-  }
+/** The `Last-Event-ID` header when it is a stream id (`<ms>-<seq>`); anything else reads from the start. */
+function lastEventId(request: IncomingMessage): string | undefined {
+  const header = request.headers['last-event-id'];
+  const value = Array.isArray(header) ? header[0] : header;
+  return value !== undefined && /^\d+-\d+$/.test(value.trim()) ? value.trim() : undefined;
 }

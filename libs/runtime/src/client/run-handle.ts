@@ -1,7 +1,6 @@
 import type { Redis } from 'ioredis';
 import { deserializeError } from '../errors/serialize-error.js';
-import { readRunEventStream } from '../events/redis-run-event-stream.js';
-import type { RunEvent } from '../events/run-event.js';
+import { readRunEventStream, type StreamedRunEvent } from '../events/redis-run-event-stream.js';
 import { runKeys } from '../keys.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunRecord } from '../runs/run-record.js';
@@ -17,8 +16,21 @@ export interface RunHandle<Output = unknown> {
    * `AbortError` when it was cancelled, or `RunNotFoundError`.
    */
   result(): Promise<Output>;
-  /** Every event of the run from its start, then live, ending after `run-end`. */
-  events(): AsyncIterable<RunEvent>;
+  /**
+   * Every event of the run from its start (or after `options.after`), then live, ending after
+   * `run-end` — or at once, quietly, when `options.signal` aborts (its blocking connection is
+   * closed then, not at the next event). Each event carries `eventId`, its id in the run's
+   * stream: pass the last one seen as `after` to resume without seeing it again.
+   */
+  events(options?: RunEventsOptions): AsyncIterable<StreamedRunEvent>;
+}
+
+/** Options of {@link RunHandle.events}. */
+export interface RunEventsOptions {
+  /** Ends the iteration and closes its connection when aborted. @default never */
+  signal?: AbortSignal;
+  /** An `eventId` already seen: only later events are read. @default from the start */
+  after?: string;
 }
 
 /**
@@ -50,12 +62,13 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
     return settle<Output>(record);
   }
 
-  events(): AsyncIterable<RunEvent> {
+  events(options: RunEventsOptions = {}): AsyncIterable<StreamedRunEvent> {
     return {
       [Symbol.asyncIterator]: () =>
         readRunEventStream({
-          connection: this.#redis.duplicate(),
+          connection: this.#redis.duplicate({ connectionName: eventsConnectionName(this.#prefix) }),
           key: runKeys(this.#prefix, this.id).events,
+          ...options,
           isOver: async () => {
             const record = await this.#records.get(this.id);
             return record === undefined || isTerminalStatus(record.status);
@@ -69,6 +82,14 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
     if (!record) throw new RunNotFoundError(this.id);
     return record;
   }
+}
+
+/**
+ * The client name of every event-reading connection (`CLIENT LIST` shows `name=…`), so open
+ * readers can be counted per prefix. Redis names take no spaces or newlines.
+ */
+export function eventsConnectionName(prefix: string): string {
+  return `flotilla-events:${prefix}`.replace(/[^\w:.-]/g, '_');
 }
 
 function settle<Output>(record: RunRecord): Output {

@@ -2,6 +2,13 @@ import type { Redis } from 'ioredis';
 import { RUN_EVENT_FIELD } from './redis-run-event-sink.js';
 import type { RunEvent } from './run-event.js';
 
+/**
+ * An event as read back from a run's stream: the {@link RunEvent} plus `eventId`, its id in the
+ * stream (a Redis stream id such as `1718000000000-0`, increasing). Pass the last one seen as
+ * `after` to resume reading after it.
+ */
+export type StreamedRunEvent = RunEvent & { eventId: string };
+
 /** Options of {@link readRunEventStream}. */
 export interface ReadRunEventStreamOptions {
   /** A connection of its own: XREAD BLOCK holds it. The reader closes it when it ends. */
@@ -15,25 +22,42 @@ export interface ReadRunEventStreamOptions {
    * ended but its stream was trimmed or expired, so `run-end` will never be read).
    */
   isOver?: () => Promise<boolean>;
+  /** Read only events after this stream id (an `eventId` already seen). @default from the start */
+  after?: string;
+  /** Aborting ends the reader at once: the connection is closed, a pending read ends with it. */
+  signal?: AbortSignal;
 }
 
 /**
- * Reads a run's event stream from the start and live, yielding each event in order, and ends
- * after `run-end`. Uses XREAD BLOCK on the dedicated `connection` and closes it when the
- * iteration ends for any reason (done, `break`, error), so no waiter leaks.
+ * Reads a run's event stream from the start (or after `after`) and live, yielding each event in
+ * order, and ends after `run-end`. Uses XREAD BLOCK on the dedicated `connection` and closes it
+ * when the iteration ends for any reason (done, `break`, `signal` aborted, error), so no waiter
+ * leaks. An abort ends the iteration quietly (no error).
  */
-export async function* readRunEventStream(options: ReadRunEventStreamOptions): AsyncGenerator<RunEvent> {
-  const { connection, key } = options;
+export async function* readRunEventStream(
+  options: ReadRunEventStreamOptions,
+): AsyncGenerator<StreamedRunEvent> {
+  const { connection, key, signal } = options;
   const blockMs = options.blockMs ?? 1000;
-  let lastId = '0';
+  let lastId = options.after ?? '0';
+  // Closing the connection is what ends a pending XREAD BLOCK promptly.
+  const onAbort = () => connection.disconnect();
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
     let over = false;
     for (;;) {
-      // Once the run is over, read what is left without blocking: run-end may have landed
-      // between the last empty block and the `isOver` check.
-      const reply = over
-        ? await connection.xread('COUNT', 100, 'STREAMS', key, lastId)
-        : await connection.xread('COUNT', 100, 'BLOCK', blockMs, 'STREAMS', key, lastId);
+      if (signal?.aborted) return;
+      let reply: Awaited<ReturnType<typeof connection.xread>>;
+      try {
+        // Once the run is over, read what is left without blocking: run-end may have landed
+        // between the last empty block and the `isOver` check.
+        reply = over
+          ? await connection.xread('COUNT', 100, 'STREAMS', key, lastId)
+          : await connection.xread('COUNT', 100, 'BLOCK', blockMs, 'STREAMS', key, lastId);
+      } catch (error) {
+        if (signal?.aborted) return;
+        throw error;
+      }
       const entries = reply?.[0]?.[1] ?? [];
       if (entries.length === 0) {
         if (over) return;
@@ -44,11 +68,12 @@ export async function* readRunEventStream(options: ReadRunEventStreamOptions): A
         lastId = id;
         const event = parseEvent(fields);
         if (!event) continue;
-        yield event;
-        if (event.type === 'run-end') return;
+        yield { ...event, eventId: id };
+        if (event.type === 'run-end' || signal?.aborted) return;
       }
     }
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     connection.disconnect();
   }
 }
