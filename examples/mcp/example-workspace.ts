@@ -37,3 +37,20 @@ export function createExampleWorkspace(): ExampleWorkspace {
   writeFileSync(join(root, ROADMAP_FILE), ROADMAP_TEXT);
   return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
+
+/**
+ * Runs `run` on `root` when given; otherwise on a fresh {@link createExampleWorkspace}, removed
+ * when `run` settles (so an example's MCP server never outlives its files).
+ */
+export async function withExampleWorkspace<T>(
+  root: string | undefined,
+  run: (root: string) => Promise<T>,
+): Promise<T> {
+  if (root !== undefined) return run(root);
+  const workspace = createExampleWorkspace();
+  try {
+    return await run(workspace.root);
+  } finally {
+    workspace.remove();
+  }
+}

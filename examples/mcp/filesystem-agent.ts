@@ -24,8 +24,8 @@ import {
   runAgentWithOutcome,
 } from '@flotilla/runtime';
 import { z } from 'zod';
-import { createExampleWorkspace, ROADMAP_FILE } from './example-workspace.js';
-import { connectFilesystemServer } from './filesystem-server.js';
+import { ROADMAP_FILE, withExampleWorkspace } from './example-workspace.js';
+import { filesystemServerResource } from './filesystem-server.js';
 import { createReaderModel, READER_MODEL_ID } from './reader-model.js';
 import { runIfMain } from './run-if-main.js';
 
@@ -50,14 +50,7 @@ export const FilesystemReaderAgent = createAgent({
   id: 'mcp-fs-reader',
   model: READER_MODEL_ID,
   handler: async ({ root, file }: ReaderInput): Promise<ReaderResult> => {
-    const client = await equipResource('mcp:fs', {
-      create: () => connectFilesystemServer(root),
-      destroy: async (connected) => {
-        await connected.close();
-      },
-      deps: [root],
-      expose: true,
-    });
+    const client = await equipResource('mcp:fs', filesystemServerResource(root));
     const kit = await equipMCP(client, { clientId: 'fs-main', namespace: 'fs', enableResources: true });
     // The resource tools are registered too, as in the seed; server-filesystem has no MCP
     // resources, so a model that listed them would get an empty list.
@@ -87,19 +80,13 @@ export interface ReaderExampleOptions {
  */
 export async function runReaderExample(options: ReaderExampleOptions = {}): Promise<RunOutcome> {
   const model = options.model ?? createReaderModel();
-  const run = (root: string) =>
+  return withExampleWorkspace(options.root, (root) =>
     runAgentWithOutcome(
       FilesystemReaderAgent,
       { root, file: ROADMAP_FILE },
       { models: { [READER_MODEL_ID]: model } },
-    );
-  if (options.root !== undefined) return run(options.root);
-  const workspace = createExampleWorkspace();
-  try {
-    return await run(workspace.root);
-  } finally {
-    workspace.remove();
-  }
+    ),
+  );
 }
 
 /** Runs the example embedded and prints the structured result. */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { ResourceConfig } from '@flotilla/runtime';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
@@ -38,4 +39,20 @@ export async function connectFilesystemServer(root: string): Promise<Client> {
   const client = new Client({ name: 'flotilla-examples', version: '0.1.0' });
   await client.connect(transport);
   return client;
+}
+
+/**
+ * The `equipResource` config both MCP examples use: the filesystem server on `root`
+ * ({@link connectFilesystemServer}), rebuilt when `root` changes, closed (the server process
+ * stopped) when the agent ends, and exposed so child agents can `expectResource` it.
+ */
+export function filesystemServerResource(root: string): ResourceConfig<Client> {
+  return {
+    create: () => connectFilesystemServer(root),
+    destroy: async (client) => {
+      await client.close();
+    },
+    deps: [root],
+    expose: true,
+  };
 }

@@ -1,8 +1,9 @@
 /**
  * The MCP seed's parent/child example (seeds/mcp-adapter.txt, "Parent-Child Agent Example"),
  * runnable: the parent connects the real MCP filesystem server with
- * `equipResource('mcp:filesystem', { …, expose: true })`, equips its tools, puts the workspace
- * in scope and calls the child; the child takes the parent's client with
+ * `equipResource('mcp:filesystem', filesystemServerResource(workspace))` (`expose: true` in it),
+ * equips its tools, puts the workspace in scope and calls the child; the child takes the
+ * parent's client with
  * `expectResource<MCPClientAdapter>('mcp:filesystem')`, reads `config.json` through it, and
  * answers with `promptAgent(ResultSchema)` (scripted model: {@link createAnalystModel}).
  *
@@ -31,8 +32,8 @@ import {
 } from '@flotilla/runtime';
 import { z } from 'zod';
 import { ANALYST_MODEL_ID, createAnalystModel } from './analyst-model.js';
-import { createExampleWorkspace } from './example-workspace.js';
-import { connectFilesystemServer } from './filesystem-server.js';
+import { withExampleWorkspace } from './example-workspace.js';
+import { filesystemServerResource } from './filesystem-server.js';
 import { runIfMain } from './run-if-main.js';
 
 /** What the child (and so the parent) returns. */
@@ -70,14 +71,7 @@ export const ChildAgent = createAgent({
 export const ParentAgent = createAgent({
   id: 'mcp-fs-parent',
   handler: async ({ workspace }: { workspace: string }): Promise<AnalysisResult> => {
-    const fsClient = await equipResource('mcp:filesystem', {
-      create: () => connectFilesystemServer(workspace),
-      destroy: async (client) => {
-        await client.close();
-      },
-      deps: [workspace],
-      expose: true,
-    });
+    const fsClient = await equipResource('mcp:filesystem', filesystemServerResource(workspace));
     const kit = await equipMCP(fsClient, { clientId: 'fs', namespace: 'filesystem' });
     kit.inject();
     equipScope({ workspace });
@@ -102,15 +96,9 @@ export interface ParentChildExampleOptions {
 /** Runs {@link ParentAgent} embedded (this process, no Redis); the server stops when the run ends. */
 export async function runParentChildExample(options: ParentChildExampleOptions = {}): Promise<RunOutcome> {
   const model = options.model ?? createAnalystModel();
-  const run = (workspace: string) =>
-    runAgentWithOutcome(ParentAgent, { workspace }, { models: { [ANALYST_MODEL_ID]: model } });
-  if (options.workspace !== undefined) return run(options.workspace);
-  const created = createExampleWorkspace();
-  try {
-    return await run(created.root);
-  } finally {
-    created.remove();
-  }
+  return withExampleWorkspace(options.workspace, (workspace) =>
+    runAgentWithOutcome(ParentAgent, { workspace }, { models: { [ANALYST_MODEL_ID]: model } }),
+  );
 }
 
 /** Runs the example embedded and prints the structured result. */
