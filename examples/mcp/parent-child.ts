@@ -3,9 +3,9 @@
  * runnable: the parent connects the real MCP filesystem server with
  * `equipResource('mcp:filesystem', filesystemServerResource(workspace))` (`expose: true` in it),
  * equips its tools, puts the workspace in scope and calls the child; the child takes the
- * parent's client with
- * `expectResource<MCPClientAdapter>('mcp:filesystem')`, reads `config.json` through it, and
- * answers with `promptAgent(ResultSchema)` (scripted model: {@link createAnalystModel}).
+ * parent's client with `expectResource<MCPClientAdapter>('mcp:filesystem')`, reads
+ * `config.json` through it, and answers with `promptAgent(ResultSchema)` (scripted model:
+ * {@link createAnalystModel}).
  *
  * Run it: `npm run build && node examples/dist/mcp/parent-child.js` (embedded). On a fleet,
  * load it in the worker app (`FLOTILLA_AGENTS=./examples/dist/mcp/parent-child.js`): the child
