@@ -11,7 +11,7 @@ import { equipTool } from '../hooks/equip-tool.js';
 import { equipToolCallLoopMiddleware } from '../hooks/equip-tool-call-loop-middleware.js';
 import { expectValidator } from '../hooks/expect-validator.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
-import { createMockModel } from '../testing/index.js';
+import { createMockModel, type MockModel, type MockToolCall } from '../testing/index.js';
 import { toolContent } from '../tools/tool-content.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { promptAgent } from './prompt-agent.js';
@@ -34,9 +34,25 @@ function agentWith(
   });
 }
 
-function toolMessages(messages: Message[]): Message[] {
-  return messages.filter((message) => message.role === 'tool');
+/** The tool messages the model was sent on its last call. */
+function lastToolMessages(mock: MockModel): Message[] {
+  return (mock.calls.last?.messages ?? []).filter((message) => message.role === 'tool');
 }
+
+/** A mock that calls `toolCalls` in one batch, then answers `{ answer }`. */
+function toolCallsThenAnswer(toolCalls: MockToolCall[], answer: string): MockModel {
+  const mock = createMockModel();
+  mock.sequence([{ toolCalls }, { json: { answer } }]);
+  return mock;
+}
+
+/** A tool that returns its `text` argument. */
+const echo: ToolDefinition<z.ZodObject<{ text: z.ZodString }>> = {
+  name: 'echo',
+  description: 'echo',
+  parameters: z.object({ text: z.string() }),
+  handler: ({ text }) => text,
+};
 
 describe('promptAgent', () => {
   it('sends system prompts, then instructions, and the output JSON Schema', async () => {
@@ -128,54 +144,38 @@ describe('promptAgent', () => {
 
     it('runs one batch in parallel and returns results in call order', async () => {
       const log: string[] = [];
-      const mock = createMockModel();
-      mock.sequence([
-        {
-          toolCalls: [
-            { id: 'a', name: 'first', arguments: { ms: 30 } },
-            { id: 'b', name: 'second', arguments: { ms: 1 } },
-          ],
-        },
-        { json: { answer: 'ok' } },
-      ]);
+      const mock = toolCallsThenAnswer(
+        [
+          { id: 'a', name: 'first', arguments: { ms: 30 } },
+          { id: 'b', name: 'second', arguments: { ms: 1 } },
+        ],
+        'ok',
+      );
       await agentWith(mock, () => {
         equipTool(slow('first', log));
         equipTool(slow('second', log));
       })();
       expect(log.slice(0, 2)).toEqual(['start first', 'start second']);
       expect(log.indexOf('end second')).toBeLessThan(log.indexOf('end first'));
-      expect(
-        toolMessages(mock.calls.last?.messages ?? []).map((message) => [
-          message.tool_call_id,
-          message.content,
-        ]),
-      ).toEqual([
+      expect(lastToolMessages(mock).map((message) => [message.tool_call_id, message.content])).toEqual([
         ['a', 'first done'],
         ['b', 'second done'],
       ]);
     });
 
     it('returns failures to the model as JSON error messages it can recover from', async () => {
-      const mock = createMockModel();
-      mock.sequence([
-        {
-          toolCalls: [
-            { id: 'unknown', name: 'missing', arguments: {} },
-            { id: 'bad-json', name: 'echo', arguments: '{not json' },
-            { id: 'bad-args', name: 'echo', arguments: { text: 5 } },
-            { id: 'throws', name: 'boom', arguments: {} },
-            { id: 'undefined', name: 'nothing', arguments: {} },
-          ],
-        },
-        { json: { answer: 'recovered' } },
-      ]);
+      const mock = toolCallsThenAnswer(
+        [
+          { id: 'unknown', name: 'missing', arguments: {} },
+          { id: 'bad-json', name: 'echo', arguments: '{not json' },
+          { id: 'bad-args', name: 'echo', arguments: { text: 5 } },
+          { id: 'throws', name: 'boom', arguments: {} },
+          { id: 'undefined', name: 'nothing', arguments: {} },
+        ],
+        'recovered',
+      );
       const Agent = agentWith(mock, () => {
-        equipTool({
-          name: 'echo',
-          description: 'echo',
-          parameters: z.object({ text: z.string() }),
-          handler: ({ text }) => text,
-        });
+        equipTool(echo);
         equipTool({
           name: 'boom',
           description: 'throws',
@@ -192,7 +192,7 @@ describe('promptAgent', () => {
         });
       });
       await expect(Agent()).resolves.toEqual({ answer: 'recovered' });
-      const errors = toolMessages(mock.calls.last?.messages ?? []).map(
+      const errors = lastToolMessages(mock).map(
         (message) => JSON.parse(message.content) as { error: boolean; message: string },
       );
       expect(errors.every((error) => error.error)).toBe(true);
@@ -209,11 +209,7 @@ describe('promptAgent', () => {
 
     it('gives tools a stable idempotency key and the run signal', async () => {
       const seen: { key: string; aborted: boolean }[] = [];
-      const mock = createMockModel();
-      mock.sequence([
-        { toolCalls: [{ id: 'call_7', name: 'pay', arguments: {} }] },
-        { json: { answer: 'paid' } },
-      ]);
+      const mock = toolCallsThenAnswer([{ id: 'call_7', name: 'pay', arguments: {} }], 'paid');
       const Agent = agentWith(mock, () =>
         equipTool({
           name: 'pay',
@@ -231,11 +227,7 @@ describe('promptAgent', () => {
     });
 
     it('carries toolContent images into the tool message as IR attachments', async () => {
-      const mock = createMockModel();
-      mock.sequence([
-        { toolCalls: [{ id: 'shot', name: 'screenshot', arguments: {} }] },
-        { json: { answer: 'seen' } },
-      ]);
+      const mock = toolCallsThenAnswer([{ id: 'shot', name: 'screenshot', arguments: {} }], 'seen');
       const Agent = agentWith(mock, () =>
         equipTool({
           name: 'screenshot',
@@ -250,7 +242,7 @@ describe('promptAgent', () => {
         }),
       );
       await Agent();
-      const [message] = toolMessages(mock.calls.last?.messages ?? []);
+      const [message] = lastToolMessages(mock);
       expect(message).toMatchObject({
         role: 'tool',
         tool_call_id: 'shot',
@@ -265,11 +257,7 @@ describe('promptAgent', () => {
 
     it('wraps tools with equipTool middlewares outside the tool’s own, which may change the result', async () => {
       const order: string[] = [];
-      const mock = createMockModel();
-      mock.sequence([
-        { toolCalls: [{ id: 'x', name: 'wrapped', arguments: {} }] },
-        { json: { answer: 'ok' } },
-      ]);
+      const mock = toolCallsThenAnswer([{ id: 'x', name: 'wrapped', arguments: {} }], 'ok');
       const Agent = agentWith(mock, () =>
         equipTool(
           {
@@ -305,7 +293,7 @@ describe('promptAgent', () => {
       );
       await Agent();
       expect(order).toEqual(['dynamic wrapped', 'static', 'handler']);
-      expect(toolMessages(mock.calls.last?.messages ?? [])[0]?.content).toBe('raw+static+dynamic');
+      expect(lastToolMessages(mock)[0]?.content).toBe('raw+static+dynamic');
     });
 
     it('fails with ToolLoopExceededError when the model still calls tools on the last allowed turn', async () => {
@@ -337,23 +325,15 @@ describe('promptAgent', () => {
   describe('tool-call-loop middleware', () => {
     it('sees each batch first, may answer blocked calls itself, and does not run for plain answers', async () => {
       const batches: string[][] = [];
-      const mock = createMockModel();
-      mock.sequence([
-        {
-          toolCalls: [
-            { id: 'ok', name: 'echo', arguments: { text: 'allowed' } },
-            { id: 'no', name: 'echo', arguments: { text: 'blocked' } },
-          ],
-        },
-        { json: { answer: 'done' } },
-      ]);
+      const mock = toolCallsThenAnswer(
+        [
+          { id: 'ok', name: 'echo', arguments: { text: 'allowed' } },
+          { id: 'no', name: 'echo', arguments: { text: 'blocked' } },
+        ],
+        'done',
+      );
       const Agent = agentWith(mock, () => {
-        equipTool({
-          name: 'echo',
-          description: 'echo',
-          parameters: z.object({ text: z.string() }),
-          handler: ({ text }) => text,
-        });
+        equipTool(echo);
         equipToolCallLoopMiddleware({
           name: 'guard',
           handler: async (context, calls, next) => {
@@ -365,25 +345,16 @@ describe('promptAgent', () => {
       });
       await Agent();
       expect(batches).toEqual([['ok', 'no']]);
-      expect(toolMessages(mock.calls.last?.messages ?? []).map((message) => message.content)).toEqual([
+      expect(lastToolMessages(mock).map((message) => message.content)).toEqual([
         'allowed',
         'blocked by policy',
       ]);
     });
 
     it('fails with LoopMissingToolOutputError when a call is left without output', async () => {
-      const mock = createMockModel();
-      mock.sequence([
-        { toolCalls: [{ id: 'lost', name: 'echo', arguments: { text: 'x' } }] },
-        { json: { answer: 'x' } },
-      ]);
+      const mock = toolCallsThenAnswer([{ id: 'lost', name: 'echo', arguments: { text: 'x' } }], 'x');
       const Agent = agentWith(mock, () => {
-        equipTool({
-          name: 'echo',
-          description: 'echo',
-          parameters: z.object({ text: z.string() }),
-          handler: ({ text }) => text,
-        });
+        equipTool(echo);
         equipToolCallLoopMiddleware({ name: 'drop-all', handler: async () => [] });
       });
       const error = await Agent().catch((caught: unknown) => caught);
