@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { compileCollectingWarnings } from '../testing/compile-collecting-warnings.js';
-import type { Message, ToolCall } from '../types/message.js';
+import { PNG } from '../testing/sample-media.js';
+import { toolCall } from '../testing/tool-call.js';
+import type { Message } from '../types/message.js';
 import type { CompileContext } from '../types/target-adapter.js';
 import { AnthropicAdapter } from './compile-anthropic.js';
 
-const PNG = 'iVBORw0KGgo=';
-const call = (id: string, args = '{}'): ToolCall => ({
-  id,
-  type: 'function',
-  function: { name: 'look', arguments: args },
-});
+const call = (id: string, args?: string) => toolCall(id, 'look', args);
 
 function compile(messages: Message[], context?: CompileContext) {
   return compileCollectingWarnings(new AnthropicAdapter(), messages, context);

@@ -22,6 +22,8 @@ import {
   TOOL_RESULT_CLEARED,
   UnknownTargetError,
 } from '../index.js';
+import { PDF, PNG } from '../testing/sample-media.js';
+import { toolCall } from '../testing/tool-call.js';
 
 /**
  * The 50 behaviours ContextChef's own tests pin (contextchef-spec §11), restated for Flotilla's
@@ -32,13 +34,7 @@ import {
 const SOURCE = 'contextchef-behaviours';
 afterEach(() => adapterRegistry.unregisterBySource(SOURCE));
 
-const PNG = 'iVBORw0KGgo=';
-const PDF = 'JVBERi0xLjQ=';
-const call = (id: string, name = 'lookup', args = '{"q":"x"}') => ({
-  id,
-  type: 'function' as const,
-  function: { name, arguments: args },
-});
+const call = (id: string, name = 'lookup', args = '{"q":"x"}') => toolCall(id, name, args);
 const quiet = { onWarning: () => {} };
 const openai = (messages: Message[]) => new OpenAIAdapter().compile(messages, quiet);
 const anthropic = (messages: Message[]) => new AnthropicAdapter().compile(messages, quiet);

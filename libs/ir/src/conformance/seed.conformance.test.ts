@@ -24,6 +24,8 @@ import {
   summarizeHistory,
   type TargetPayload,
 } from '../index.js';
+import { PDF, PNG } from '../testing/sample-media.js';
+import { toolCall } from '../testing/tool-call.js';
 
 /**
  * The seed document `ir-adapters.txt` (a copy of the promise made to users) walked line by
@@ -50,13 +52,7 @@ afterEach(() => {
   adapterRegistry.unregisterBySource('my-plugin');
 });
 
-const PNG = 'iVBORw0KGgo=';
-const PDF = 'JVBERi0xLjQ=';
-const call = (id: string, name = 'get_weather', args = '{"city":"Oslo"}') => ({
-  id,
-  type: 'function' as const,
-  function: { name, arguments: args },
-});
+const call = (id: string, name = 'get_weather', args = '{"city":"Oslo"}') => toolCall(id, name, args);
 
 /** A small tool-using conversation in each provider's own format. */
 const openaiMessages = [

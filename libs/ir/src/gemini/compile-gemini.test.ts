@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { TOOL_MEDIA_FOLLOWS_TEXT } from '../shared/tool-media-follows-text.js';
 import { compileCollectingWarnings } from '../testing/compile-collecting-warnings.js';
-import type { Message, ToolCall } from '../types/message.js';
+import { PNG } from '../testing/sample-media.js';
+import { toolCall } from '../testing/tool-call.js';
+import type { Message } from '../types/message.js';
 import type { CompileContext } from '../types/target-adapter.js';
 import { GeminiAdapter } from './compile-gemini.js';
 
-const PNG = 'iVBORw0KGgo=';
-const call = (id: string, name = 'look', args = '{}'): ToolCall => ({
-  id,
-  type: 'function',
-  function: { name, arguments: args },
-});
+const call = (id: string, name = 'look', args?: string) => toolCall(id, name, args);
 
 function compile(messages: Message[], context: CompileContext = {}, adapter = new GeminiAdapter()) {
   return compileCollectingWarnings(adapter, messages, context);

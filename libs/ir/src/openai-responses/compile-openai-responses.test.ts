@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { TOOL_MEDIA_FOLLOWS_TEXT } from '../shared/tool-media-follows-text.js';
 import { compileCollectingWarnings } from '../testing/compile-collecting-warnings.js';
-import type { Message, ToolCall } from '../types/message.js';
+import { PNG } from '../testing/sample-media.js';
+import { toolCall } from '../testing/tool-call.js';
+import type { Message } from '../types/message.js';
 import type { CompileContext } from '../types/target-adapter.js';
 import { OpenAIResponsesAdapter } from './compile-openai-responses.js';
 import { fromOpenAIResponses } from './from-openai-responses.js';
 
-const PNG = 'iVBORw0KGgo=';
-const call = (id: string, args = '{}'): ToolCall => ({
-  id,
-  type: 'function',
-  function: { name: 'look', arguments: args },
-});
+const call = (id: string, args?: string) => toolCall(id, 'look', args);
 
 function compile(messages: Message[], context: CompileContext = {}) {
   return compileCollectingWarnings(new OpenAIResponsesAdapter(), messages, context);

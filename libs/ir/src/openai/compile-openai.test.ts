@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { TOOL_MEDIA_FOLLOWS_TEXT } from '../shared/tool-media-follows-text.js';
 import { compileCollectingWarnings } from '../testing/compile-collecting-warnings.js';
+import { PNG } from '../testing/sample-media.js';
 import type { Message } from '../types/message.js';
 import { OpenAIAdapter } from './compile-openai.js';
-
-const PNG = 'iVBORw0KGgo=';
 
 function compileWithWarnings(messages: Message[], adapter = new OpenAIAdapter()) {
   return compileCollectingWarnings(adapter, messages);
