@@ -10,51 +10,27 @@
  * The children wait at a barrier until all 100 have started, so they run at the same time, on
  * all four workers (25 slots each), and reach `equipMCP` together: the single flight is real.
  */
-import { fileURLToPath } from 'node:url';
-import { createClient, createFleetMemo, type FlotillaClient } from '@flotilla/runtime';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFleetMemo } from '@flotilla/runtime';
+import { describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
-import { WorkerProcesses } from '../support/worker-processes.js';
-import { type CountingMCPServer, startCountingMCPServer } from './fixtures/counting-mcp-server.js';
 import {
   type ChildReport,
   type FleetParentInput,
   type ParentReport,
   SHARED_CLIENT_ID,
 } from './fixtures/fleet-agents.js';
+import { useMcpFleet } from './fixtures/use-mcp-fleet.js';
 
 const WORKERS = 4;
 const SLOTS_PER_WORKER = 25;
 const CHILDREN = WORKERS * SLOTS_PER_WORKER;
-const workerProgram = fileURLToPath(new URL('./fixtures/fleet-worker.ts', import.meta.url));
 
 const redis = useRedis(import.meta.filename);
-let server: CountingMCPServer;
-let workers: WorkerProcesses;
-let workerPids: number[];
-let client: FlotillaClient;
-
-beforeAll(async () => {
-  server = await startCountingMCPServer();
-  workers = new WorkerProcesses(workerProgram, {
-    REDIS_URL: redis.url,
-    FLOTILLA_PREFIX: redis.prefix,
-    CONCURRENCY: String(SLOTS_PER_WORKER),
-  });
-  const started = await Promise.all(Array.from({ length: WORKERS }, () => workers.start()));
-  workerPids = started.map((child) => child.pid as number);
-  client = createClient({ connection: redis.url, prefix: redis.prefix });
-}, 120_000);
-
-afterAll(async () => {
-  await client?.close();
-  await workers?.stop();
-  await server?.close();
-});
+const fleet = useMcpFleet(redis, { workers: WORKERS, slotsPerWorker: SLOTS_PER_WORKER });
 
 async function runWave(input: Omit<FleetParentInput, 'url' | 'children'>): Promise<ParentReport> {
-  const run = await client.submit<ParentReport>('mcp-fleet-parent', {
-    url: server.url,
+  const run = await fleet.client.submit<ParentReport>('mcp-fleet-parent', {
+    url: fleet.server.url,
     children: CHILDREN,
     ...input,
   });
@@ -76,7 +52,7 @@ function expectEveryChildSucceeded(reports: ChildReport[]): void {
   expect(new Set(reports.map((report) => report.tools.join(',')))).toEqual(new Set(['add,echo']));
   // Each child had a client of its own worker (the parent's, or a defineResource instance).
   expect(reports.some((report) => report.viaBroker)).toBe(false);
-  expect(new Set(reports.map((report) => report.pid))).toEqual(new Set(workerPids));
+  expect(new Set(reports.map((report) => report.pid))).toEqual(new Set(fleet.workerPids));
 }
 
 describe(`when ${CHILDREN} child agents on ${WORKERS} worker processes equip the same MCP server`, () => {
@@ -84,7 +60,7 @@ describe(`when ${CHILDREN} child agents on ${WORKERS} worker processes equip the
     const first = await runWave({ wave: 'wave-1' });
 
     expectEveryChildSucceeded(first.children);
-    const afterFirst = server.counts();
+    const afterFirst = fleet.server.counts();
     console.info(`wave 1 (${CHILDREN} children, ${WORKERS} workers): ${JSON.stringify(afterFirst)}`);
     expect(afterFirst['tools/list']).toBe(1);
     expect(afterFirst['tools/call']).toBe(CHILDREN);
@@ -93,7 +69,7 @@ describe(`when ${CHILDREN} child agents on ${WORKERS} worker processes equip the
     const second = await runWave({ wave: 'wave-2', refreshChild: 0 });
 
     expectEveryChildSucceeded(second.children);
-    const afterSecond = server.counts();
+    const afterSecond = fleet.server.counts();
     console.info(`wave 2 (child 0 with forceRefresh): ${JSON.stringify(afterSecond)}`);
     expect(afterSecond['tools/list']).toBe(2);
     expect(afterSecond['tools/call']).toBe(2 * CHILDREN);
