@@ -85,7 +85,12 @@ export class RunProcessor {
     const runId = job.id ?? '';
     const agentId = job.name;
     const logger = this.#deps.logger.child({ runId, agentId, jobId: job.id });
-    const start = await this.#deps.records.start({ runId, agentId });
+    // The cancel flags are read in the same round trip as the start: Redis runs both in the
+    // order sent, so the read still sees every flag set before the run was marked running.
+    const [start, cancelled] = await Promise.all([
+      this.#deps.records.start({ runId, agentId }),
+      this.#cancelFlagSet(runId, job.data),
+    ]);
     if (!start.started) {
       logger.info({ status: start.status }, 'run already ended; job skipped');
       return;
@@ -94,7 +99,7 @@ export class RunProcessor {
     this.#callHook(logger, () => this.#deps.hooks?.onRunStart?.({ runId, agentId, attempt: start.attempt }));
     const controller = this.#deps.cancels.register(runId);
     try {
-      await this.#execute(job, token, controller, logger);
+      await this.#execute(job, token, { controller, cancelled }, logger);
     } finally {
       this.#deps.cancels.release(runId, controller);
     }
@@ -121,7 +126,13 @@ export class RunProcessor {
     await this.#reportEnd(job.id, logger);
   }
 
-  async #execute(job: Job, token: string | undefined, controller: AbortController, logger: Logger) {
+  async #execute(
+    job: Job,
+    token: string | undefined,
+    cancel: { controller: AbortController; cancelled: boolean },
+    logger: Logger,
+  ) {
+    const { controller } = cancel;
     const runId = job.id ?? '';
     const { redis, config } = this.#deps;
     const memory = new RedisRunMemoryStore({ redis, prefix: config.prefix, runId });
@@ -142,7 +153,10 @@ export class RunProcessor {
       if (!agent) throw new UnknownAgentError(job.name, [...this.#deps.agents.keys()]);
       const decoded = decodeRunJobData(job.data, config.maxPayloadBytes);
       if (decoded.child === undefined) root = { agent, decoded };
-      await this.#throwIfCancelled(runId, decoded, controller);
+      if (cancel.cancelled) {
+        controller.abort();
+        throw new AbortError(`run ${runId} was cancelled before it started`);
+      }
       const run: JobRun = { job, token, runId, agent, decoded, sink, memory, controller, logger };
       const ended = await this.#runUntilEnded(run);
       if (ended === 'left') return;
@@ -280,25 +294,28 @@ export class RunProcessor {
   /**
    * A cancel may have arrived while the job waited but could not be removed; a child run also
    * obeys its parent's and its root's cancel flags (it may have been enqueued after the cancel
-   * walked the tree).
+   * walked the tree). One EXISTS over every flag. Read from the raw job data (not yet
+   * validated): an id that is not a string is simply not checked, decoding rejects the job.
    */
-  async #throwIfCancelled(runId: string, decoded: DecodedRunJob, controller: AbortController) {
+  async #cancelFlagSet(runId: string, data: unknown): Promise<boolean> {
     const { redis, config } = this.#deps;
-    const ids = new Set([runId, decoded.child?.parentRunId, decoded.child?.rootRunId]);
-    const flags = [...ids].flatMap((id) => (id === undefined ? [] : [runKeys(config.prefix, id).cancel]));
-    const found = await Promise.all(flags.map((flag) => redis.exists(flag)));
-    if (found.some((count) => count === 1)) {
-      controller.abort();
-      throw new AbortError(`run ${runId} was cancelled before it started`);
-    }
+    const child = (data as { child?: { parentRunId?: unknown; rootRunId?: unknown } } | undefined)?.child;
+    const ids = new Set([runId, child?.parentRunId, child?.rootRunId]);
+    const flags = [...ids].flatMap((id) =>
+      typeof id === 'string' ? [runKeys(config.prefix, id).cancel] : [],
+    );
+    return (await redis.exists(...flags)) > 0;
   }
 
   async #end(job: Job, ending: RunEnding, memory: RedisRunMemoryStore, logger: Logger): Promise<void> {
     const runId = job.id ?? '';
     const { redis, config, records } = this.#deps;
     const ended = await records.finish(runId, callPathOf(job), ending);
-    await redis.expire(runKeys(config.prefix, runId).children, config.runRetentionSeconds);
-    await memory.deleteAll().catch((error: unknown) => logger.warn({ err: error }, 'run memory not deleted'));
+    // Both only tidy up after the record ended (nothing later depends on either): one round trip.
+    await Promise.all([
+      redis.expire(runKeys(config.prefix, runId).children, config.runRetentionSeconds),
+      memory.deleteAll().catch((error: unknown) => logger.warn({ err: error }, 'run memory not deleted')),
+    ]);
     this.#log(logger, ending);
     if (ended) await this.#reportEnd(runId, logger);
     // Ended for good: BullMQ must not retry it (a retry would find the record ended anyway).
