@@ -36,4 +36,21 @@ describe('RedisRunMemoryStore', () => {
     await memory.deleteAll();
     expect(await fixture.redis.keys(`${fixture.prefix}:run:{r:${runId}}:*`)).toEqual([]);
   });
+
+  it('serves a prefetched read to the next load only; later loads read Redis again', async () => {
+    const memory = storeOf(randomUUID());
+    await memory.set('a', 'x', 1);
+    memory.prefetch('a');
+    expect(await memory.load('a')).toEqual({ x: 1 });
+    await memory.set('a', 'x', 3);
+    expect(await memory.load('a')).toEqual({ x: 3 });
+  });
+
+  it('clears an invocation loaded empty once it wrote to it', async () => {
+    const memory = storeOf(randomUUID());
+    expect(await memory.load('a')).toEqual({});
+    await memory.set('a', 'x', 1);
+    await memory.clear('a');
+    expect(await memory.load('a')).toEqual({});
+  });
 });

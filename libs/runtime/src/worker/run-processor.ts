@@ -242,6 +242,8 @@ export class RunProcessor {
     services.resources = resources;
     let outcome: RunOutcome;
     try {
+      // The root invocation's memory is read alongside the journal that executeRun loads first.
+      run.memory.prefetch(callPathOf(run.job));
       outcome = await executeRun({ agent: run.agent, input: run.decoded.input, services });
     } catch (error) {
       await resources.end();
