@@ -72,8 +72,20 @@ export class RedisRunMemoryStore implements RunMemoryStore {
 
   /** Deletes the memory of every invocation of the run (called when the run ends). */
   async deleteAll(): Promise<void> {
+    await this.deleteKeys(await this.keys());
+  }
+
+  /**
+   * Every key of the run's memory (the index included), for {@link deleteKeys}: the worker reads
+   * them in the round trip before the run's end and deletes them after it.
+   */
+  async keys(): Promise<string[]> {
     const callPaths = await this.#redis.smembers(this.#keys.memoryIndex);
-    const keys = [...callPaths.map((callPath) => this.#keys.memoryOf(callPath)), this.#keys.memoryIndex];
-    await this.#redis.unlink(...keys);
+    return [...callPaths.map((callPath) => this.#keys.memoryOf(callPath)), this.#keys.memoryIndex];
+  }
+
+  /** Deletes `keys` (from {@link keys}). */
+  async deleteKeys(keys: readonly string[]): Promise<void> {
+    if (keys.length > 0) await this.#redis.unlink(...keys);
   }
 }

@@ -312,11 +312,19 @@ export class RunProcessor {
   async #end(job: Job, ending: RunEnding, memory: RedisRunMemoryStore, logger: Logger): Promise<void> {
     const runId = job.id ?? '';
     const { redis, config, records } = this.#deps;
-    const ended = await records.finish(runId, callPathOf(job), ending);
-    // Both only tidy up after the record ended (nothing later depends on either): one round trip.
+    const memoryNotDeleted = (error: unknown) => logger.warn({ err: error }, 'run memory not deleted');
+    // The memory keys are read in the round trip of finish's totals read; they are deleted, and
+    // the children set given its retention, only once the record ended (a retry needs the memory).
+    const [ended, memoryKeys] = await Promise.all([
+      records.finish(runId, callPathOf(job), ending),
+      memory.keys().catch((error: unknown) => {
+        memoryNotDeleted(error);
+        return [];
+      }),
+    ]);
     await Promise.all([
       redis.expire(runKeys(config.prefix, runId).children, config.runRetentionSeconds),
-      memory.deleteAll().catch((error: unknown) => logger.warn({ err: error }, 'run memory not deleted')),
+      memory.deleteKeys(memoryKeys).catch(memoryNotDeleted),
     ]);
     this.#log(logger, ending);
     if (ended) await this.#reportEnd(runId, logger);
