@@ -31,9 +31,9 @@ describe('RedisRunRecords', () => {
   it('counts starts and keeps the first start time', async () => {
     const runId = randomUUID();
     await records().create({ runId, agentId: 'a' });
-    expect(await records().start({ runId, agentId: 'a' })).toEqual({ started: true, attempt: 1 });
+    expect(await records().start({ runId, agentId: 'a' })).toMatchObject({ started: true, attempt: 1 });
     const firstStart = (await records().get(runId))?.startedAt;
-    expect(await records().start({ runId, agentId: 'a' })).toEqual({ started: true, attempt: 2 });
+    expect(await records().start({ runId, agentId: 'a' })).toMatchObject({ started: true, attempt: 2 });
     expect(await records().get(runId)).toMatchObject({
       status: 'running',
       startedAt: firstStart,
@@ -94,6 +94,27 @@ describe('RedisRunRecords', () => {
     expect(await fixture.redis.ttl(keys.events)).toBeGreaterThan(60);
     expect(await fixture.redis.ttl(keys.journal)).toBeLessThanOrEqual(60);
     expect(await fixture.redis.ttl(keys.journal)).toBeGreaterThan(0);
+  });
+
+  it('hands the totals of suspended executions to the resumed start, and ends with their sum', async () => {
+    const runId = randomUUID();
+    await records().create({ runId, agentId: 'a' });
+    const first = await records().start({ runId, agentId: 'a' });
+    expect(first).toMatchObject({ totals: { usage: emptyUsage(), modelCalls: 0 } });
+    expect(await records().suspend(runId, { usage, modelCalls: 2 })).toBe(true);
+    const resumed = await records().start({ runId, agentId: 'a' });
+    if (!resumed.started) throw new Error('the resumed run did not start');
+    expect(resumed.totals).toEqual({ usage, modelCalls: 2 });
+    await records().finish(
+      runId,
+      'root/agent:a:0',
+      { status: 'succeeded', usage, modelCalls: 1 },
+      resumed.totals,
+    );
+    expect(await records().get(runId)).toMatchObject({
+      usage: { promptTokens: 6, completionTokens: 4, totalTokens: 10 },
+      modelCalls: 3,
+    });
   });
 
   it('returns undefined for a run that does not exist', async () => {

@@ -36,8 +36,19 @@ const usageSchema = z.object({
 });
 const errorSchema = z.looseObject({ name: z.string(), message: z.string() });
 
-/** What `start` found: the run may go on (`attempt` counts from 1) or had already ended. */
-export type RunStart = { started: true; attempt: number } | { started: false; status: RunStatus };
+/** The usage and model calls a run record carries (of its earlier, suspended executions). */
+export interface RunTotals {
+  usage: TokenUsage;
+  modelCalls: number;
+}
+
+/**
+ * What `start` found: the run may go on (`attempt` counts from 1, `totals` are what the record
+ * carries, to hand to `finish`) or had already ended.
+ */
+export type RunStart =
+  | { started: true; attempt: number; totals: RunTotals }
+  | { started: false; status: RunStatus };
 
 /**
  * Run records in Redis (`runKeys(…).record`, a hash). Every transition is one Lua script, so
@@ -69,15 +80,21 @@ export class RedisRunRecords {
     return (await createRunScript.run(this.#redis, call.keys, call.args)) === 1;
   }
 
-  /** Marks the run `running` unless it already ended. */
+  /**
+   * Marks the run `running` unless it already ended, and reads the totals the record carries
+   * in the same round trip (the start script leaves them as they are, so the read is right
+   * whichever of the two Redis runs first).
+   */
   async start(run: { runId: string; agentId: string }): Promise<RunStart> {
-    const call = startRunArgs(runKeys(this.#prefix, run.runId), run, Date.now());
-    const [code, detail] = (await startRunScript.run(this.#redis, call.keys, call.args)) as [
-      number,
-      string | number,
-    ];
+    const keys = runKeys(this.#prefix, run.runId);
+    const call = startRunArgs(keys, run, Date.now());
+    const [result, totals] = await Promise.all([
+      startRunScript.run(this.#redis, call.keys, call.args),
+      this.#totals(keys.record),
+    ]);
+    const [code, detail] = result as [number, string | number];
     return code === 1
-      ? { started: true, attempt: Number(detail) }
+      ? { started: true, attempt: Number(detail), totals }
       : { started: false, status: detail as RunStatus };
   }
 
@@ -85,11 +102,13 @@ export class RedisRunRecords {
    * Ends the run with `ending` and appends its `run-end` event (from `callPath`, the root
    * invocation), unless it already ended.
    * Returns `true` when this call ended it. Flush the run's other events first, so `run-end`
-   * is the last event of the stream.
+   * is the last event of the stream. `carried`: the record's totals from this execution's
+   * `start` (saves reading them again). @default read from the record
    */
-  async finish(runId: string, callPath: string, execution: RunEnding): Promise<boolean> {
+  async finish(runId: string, callPath: string, execution: RunEnding, carried?: RunTotals): Promise<boolean> {
     // Earlier executions that suspended carried their usage in the record.
-    const ending = { ...execution, ...(await this.#totalsWith(runId, execution)) };
+    const prior = carried ?? (await this.#totals(runKeys(this.#prefix, runId).record));
+    const ending = { ...execution, ...sumTotals(prior, execution) };
     const event: RunEndEvent = {
       type: 'run-end',
       runId,
@@ -119,18 +138,16 @@ export class RedisRunRecords {
   }
 
   /** The usage the record carries plus `execution`'s. Only the run's own execution writes it. */
-  async #totalsWith(
-    runId: string,
-    execution: { usage: TokenUsage; modelCalls: number },
-  ): Promise<{ usage: TokenUsage; modelCalls: number }> {
-    const [usage, modelCalls] = await this.#redis.hmget(
-      runKeys(this.#prefix, runId).record,
-      'usage',
-      'modelCalls',
-    );
+  async #totalsWith(runId: string, execution: RunTotals): Promise<RunTotals> {
+    return sumTotals(await this.#totals(runKeys(this.#prefix, runId).record), execution);
+  }
+
+  /** The totals the record (`recordKey`) carries; none yet when it has no usage. */
+  async #totals(recordKey: string): Promise<RunTotals> {
+    const [usage, modelCalls] = await this.#redis.hmget(recordKey, 'usage', 'modelCalls');
     return {
-      usage: addUsage(parseOr(usage ?? undefined, usageSchema) ?? emptyUsage(), execution.usage),
-      modelCalls: Number(modelCalls ?? 0) + execution.modelCalls,
+      usage: parseOr(usage ?? undefined, usageSchema) ?? emptyUsage(),
+      modelCalls: Number(modelCalls ?? 0),
     };
   }
 
@@ -140,6 +157,13 @@ export class RedisRunRecords {
     if (!fields.status) return undefined;
     return toRecord(runId, fields);
   }
+}
+
+function sumTotals(prior: RunTotals, execution: RunTotals): RunTotals {
+  return {
+    usage: addUsage(prior.usage, execution.usage),
+    modelCalls: prior.modelCalls + execution.modelCalls,
+  };
 }
 
 function toRecord(runId: string, fields: Record<string, string>): RunRecord {

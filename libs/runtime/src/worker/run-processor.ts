@@ -17,7 +17,7 @@ import { RedisRunMemoryStore } from '../memory/redis-run-memory-store.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import { exposedDescriptors } from '../resources/exposed-descriptors.js';
 import type { WorkerResources } from '../resources/worker-resources.js';
-import type { RedisRunRecords } from '../runs/redis-run-records.js';
+import type { RedisRunRecords, RunTotals } from '../runs/redis-run-records.js';
 import type { RunEnding } from '../runs/run-script-args.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import type { CancelListener } from './cancel-listener.js';
@@ -59,6 +59,8 @@ interface JobRun {
   memory: RedisRunMemoryStore;
   controller: AbortController;
   logger: Logger;
+  /** The record's totals as the latest start of this job read them (for `finish`). */
+  carried: { totals: RunTotals };
 }
 
 /**
@@ -99,7 +101,7 @@ export class RunProcessor {
     this.#callHook(logger, () => this.#deps.hooks?.onRunStart?.({ runId, agentId, attempt: start.attempt }));
     const controller = this.#deps.cancels.register(runId);
     try {
-      await this.#execute(job, token, { controller, cancelled }, logger);
+      await this.#execute(job, token, { controller, cancelled, carried: { totals: start.totals } }, logger);
     } finally {
       this.#deps.cancels.release(runId, controller);
     }
@@ -129,7 +131,7 @@ export class RunProcessor {
   async #execute(
     job: Job,
     token: string | undefined,
-    cancel: { controller: AbortController; cancelled: boolean },
+    cancel: { controller: AbortController; cancelled: boolean; carried: { totals: RunTotals } },
     logger: Logger,
   ) {
     const { controller } = cancel;
@@ -157,7 +159,8 @@ export class RunProcessor {
         controller.abort();
         throw new AbortError(`run ${runId} was cancelled before it started`);
       }
-      const run: JobRun = { job, token, runId, agent, decoded, sink, memory, controller, logger };
+      const { carried } = cancel;
+      const run: JobRun = { job, token, runId, agent, decoded, sink, memory, controller, logger, carried };
       const ended = await this.#runUntilEnded(run);
       if (ended === 'left') return;
       ending = ended;
@@ -180,7 +183,7 @@ export class RunProcessor {
       throw new Error(`${ending.error?.name}: ${ending.error?.message}`);
     }
     if (ending.status === 'failed' && root) await this.#retryRoot({ job, token, logger }, root, ending);
-    await this.#end(job, ending, memory, logger);
+    await this.#end(job, { ending, carried: cancel.carried.totals }, memory, logger);
   }
 
   /**
@@ -228,6 +231,7 @@ export class RunProcessor {
       if (await this.#moveToWaitingChildren(run, outcome)) throw new WaitingChildrenError();
       const resumed = await records.start({ runId: run.runId, agentId: run.job.name });
       if (!resumed.started) return 'left';
+      run.carried.totals = resumed.totals;
     }
   }
 
@@ -309,14 +313,19 @@ export class RunProcessor {
     return (await redis.exists(...flags)) > 0;
   }
 
-  async #end(job: Job, ending: RunEnding, memory: RedisRunMemoryStore, logger: Logger): Promise<void> {
+  async #end(
+    job: Job,
+    { ending, carried }: { ending: RunEnding; carried: RunTotals },
+    memory: RedisRunMemoryStore,
+    logger: Logger,
+  ): Promise<void> {
     const runId = job.id ?? '';
     const { redis, config, records } = this.#deps;
     const memoryNotDeleted = (error: unknown) => logger.warn({ err: error }, 'run memory not deleted');
     // The memory keys are read in the round trip of finish's totals read; they are deleted, and
     // the children set given its retention, only once the record ended (a retry needs the memory).
     const [ended, memoryKeys] = await Promise.all([
-      records.finish(runId, callPathOf(job), ending),
+      records.finish(runId, callPathOf(job), ending, carried),
       memory.keys().catch((error: unknown) => {
         memoryNotDeleted(error);
         return [];
