@@ -123,11 +123,11 @@ class RedisFlotillaClient implements FlotillaClient {
     const data = encodeRunJobData(input, options);
     if (data.input === undefined)
       throw new TypeError('The run input has no JSON form; pass JSON values only.');
-    await this.#records.create({ runId, agentId, conversationId: options.conversationId });
-    const record = await this.#records.get(runId);
+    const created = await this.#records.create({ runId, agentId, conversationId: options.conversationId });
+    // A record created just now is queued (no job exists yet to start it): no need to read it.
     // Adding again while queued is safe (BullMQ ignores an existing job id) and repairs a
     // submit that crashed between the record and the job.
-    if (record?.status === 'queued') {
+    if (created || (await this.#records.get(runId))?.status === 'queued') {
       await this.#queue.add(agentId, data, {
         jobId: runId,
         attempts: 1,
