@@ -178,8 +178,8 @@ export {
 export { ResourceRegistryClosedError } from './resources/resource-registry-closed-error.js';
 export { RunResources, type RunResourcesOptions } from './resources/run-resources.js';
 export { WorkerResources, type WorkerResourcesOptions } from './resources/worker-resources.js';
-export { DEFAULT_RUN_RETENTION, RedisRunRecords, type RunStart } from './runs/redis-run-records.js';
 export type { RunTotals } from './runs/redis-run-records.js';
+export { DEFAULT_RUN_RETENTION, RedisRunRecords, type RunStart } from './runs/redis-run-records.js';
 export type { RunRecord } from './runs/run-record.js';
 export type { RunEnding, RunRetention } from './runs/run-script-args.js';
 export { isTerminalStatus, type RunStatus, type TerminalRunStatus } from './runs/run-status.js';
