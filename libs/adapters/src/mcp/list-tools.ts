@@ -71,8 +71,8 @@ export async function listMCPTools(
 }
 
 async function listPage(client: MCPClientBase, cursor: string | undefined): Promise<MCPListToolsResult> {
-  // No argument at all for the first page: through a resource broker proxy (a client on another
-  // worker) an `undefined` argument arrives as `null`, which the SDK sends as invalid `params`.
+  // No argument at all for the first page: the SDK sends whatever it is given as `params`, and
+  // some clients (older brokers, facades) turn an explicit `undefined` into `null`.
   const page = (await (cursor === undefined ? client.listTools() : client.listTools({ cursor }))) as unknown;
   if (typeof page !== 'object' || page === null || !Array.isArray((page as MCPListToolsResult).tools)) {
     throw new MCPProtocolError('invalid_result', 'listTools() did not return { tools: [...] }.');
