@@ -19,6 +19,7 @@ import { exposedDescriptors } from '../resources/exposed-descriptors.js';
 import type { WorkerResources } from '../resources/worker-resources.js';
 import type { RedisRunRecords, RunTotals } from '../runs/redis-run-records.js';
 import type { RunEnding } from '../runs/run-script-args.js';
+import { isTerminalStatus } from '../runs/run-status.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import type { CancelListener } from './cancel-listener.js';
 import { hasAttemptsLeft, retryDelayMs } from './root-run-retry.js';
@@ -348,7 +349,7 @@ export class RunProcessor {
     const onRunEnd = this.#deps.hooks?.onRunEnd;
     if (!onRunEnd) return;
     const record = await this.#deps.records.get(runId).catch(() => undefined);
-    if (!record || !isEndStatus(record.status)) return;
+    if (!record || !isTerminalStatus(record.status)) return;
     const info: WorkerRunEndInfo = {
       runId,
       agentId: record.agentId,
@@ -377,10 +378,6 @@ export class RunProcessor {
     if (ending.status === 'failed') logger.error({ ...fields, err: ending.error }, 'run failed');
     else logger.info(fields, `run ${ending.status}`);
   }
-}
-
-function isEndStatus(status: string): status is WorkerRunEndInfo['status'] {
-  return status === 'succeeded' || status === 'failed' || status === 'cancelled';
 }
 
 /** Whether BullMQ will attempt the job again after this failure (its agent's `retry`). */
