@@ -117,6 +117,17 @@ describe('RedisRunRecords', () => {
     });
   });
 
+  it('adds each suspension to the totals handed over by its start', async () => {
+    const runId = randomUUID();
+    await records().create({ runId, agentId: 'a' });
+    for (let execution = 0; execution < 2; execution++) {
+      const start = await records().start({ runId, agentId: 'a' });
+      if (!start.started) throw new Error('the run did not start');
+      expect(await records().suspend(runId, { usage, modelCalls: 2 }, start.totals)).toBe(true);
+    }
+    expect(await records().get(runId)).toMatchObject({ status: 'waiting', modelCalls: 4 });
+  });
+
   it('returns undefined for a run that does not exist', async () => {
     expect(await records().get(randomUUID())).toBeUndefined();
   });

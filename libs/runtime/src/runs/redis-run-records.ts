@@ -130,16 +130,19 @@ export class RedisRunRecords {
   /**
    * Marks the run `waiting` (suspended on child runs) and adds this execution's usage to the
    * totals the record carries; `false` when the run had already ended (e.g. cancelled).
+   * `carried`: the record's totals from this execution's `start` (saves reading them again).
+   * @default read from the record
    */
-  async suspend(runId: string, execution: { usage: TokenUsage; modelCalls: number }): Promise<boolean> {
-    const totals = await this.#totalsWith(runId, execution);
+  async suspend(
+    runId: string,
+    execution: { usage: TokenUsage; modelCalls: number },
+    carried?: RunTotals,
+  ): Promise<boolean> {
+    // Only the run's own execution writes its totals, so `carried` is still what the record holds.
+    const prior = carried ?? (await this.#totals(runKeys(this.#prefix, runId).record));
+    const totals = sumTotals(prior, execution);
     const call = suspendRunArgs(runKeys(this.#prefix, runId), totals, Date.now());
     return (await suspendRunScript.run(this.#redis, call.keys, call.args)) === 1;
-  }
-
-  /** The usage the record carries plus `execution`'s. Only the run's own execution writes it. */
-  async #totalsWith(runId: string, execution: RunTotals): Promise<RunTotals> {
-    return sumTotals(await this.#totals(runKeys(this.#prefix, runId).record), execution);
   }
 
   /** The totals the record (`recordKey`) carries; none yet when it has no usage. */

@@ -228,7 +228,7 @@ export class RunProcessor {
           modelCalls: outcome.modelCalls,
         };
       }
-      if (!(await records.suspend(run.runId, outcome))) return 'left';
+      if (!(await records.suspend(run.runId, outcome, run.carried.totals))) return 'left';
       if (await this.#moveToWaitingChildren(run, outcome)) throw new WaitingChildrenError();
       const resumed = await records.start({ runId: run.runId, agentId: run.job.name });
       if (!resumed.started) return 'left';
