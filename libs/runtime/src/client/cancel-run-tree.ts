@@ -31,15 +31,14 @@ export interface CancelRunTreeOptions {
   flagSeconds: number;
 }
 
-/** Cancels `root` and its descendants; returns the run ids of the tree, root first. */
-export async function cancelRunTree(options: CancelRunTreeOptions, root: RunRecord): Promise<string[]> {
+/** Cancels `root` and its descendants. */
+export async function cancelRunTree(options: CancelRunTreeOptions, root: RunRecord): Promise<void> {
   const tree = await collectTree(options, root.runId);
   await raiseFlags(options, tree);
   for (const runId of tree) {
     const record = runId === root.runId ? root : await options.records.get(runId);
     if (record && !isTerminalStatus(record.status)) await cancelOne(options, record);
   }
-  return tree;
 }
 
 /** The run ids of the tree under `rootRunId`, breadth first (parents before children). */
