@@ -1,9 +1,12 @@
+import { errorGuard, FlotillaError } from '@flotilla/runtime';
+
 /**
  * An agent module named in `FLOTILLA_AGENTS` could not be loaded or does not export what the
  * worker needs. The worker does not start.
  */
-export class AgentModuleError extends Error {
-  override readonly name = 'AgentModuleError';
+export class AgentModuleError extends FlotillaError {
+  static override readonly errorName = 'AgentModuleError';
+  static override readonly is = errorGuard(this);
   /** The module as written in `FLOTILLA_AGENTS`. */
   readonly module: string;
 
@@ -14,9 +17,5 @@ export class AgentModuleError extends Error {
       options,
     );
     this.module = module;
-  }
-
-  static is(error: unknown): error is AgentModuleError {
-    return error instanceof Error && error.name === 'AgentModuleError';
   }
 }

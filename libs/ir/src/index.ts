@@ -30,6 +30,13 @@ export type {
 } from './compaction/summarize-history.js';
 export { SUMMARY_INSTRUCTIONS, SUMMARY_MARKER, summarizeHistory } from './compaction/summarize-history.js';
 export { IRValidationError } from './errors.js';
+export {
+  errorGuard,
+  FlotillaError,
+  type FlotillaErrorClass,
+  markAsFlotillaError,
+  ownJsonFields,
+} from './flotilla-error.js';
 export type { GeminiAdapterOptions, GeminiPayload } from './gemini/compile-gemini.js';
 export { GeminiAdapter } from './gemini/compile-gemini.js';
 export { fromGemini } from './gemini/from-gemini.js';

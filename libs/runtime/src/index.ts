@@ -2,6 +2,7 @@
  * @flotilla/runtime — agents as durable BullMQ jobs.
  */
 
+export { errorGuard, FlotillaError } from '@flotilla/ir';
 export type {
   AgentConfig,
   AgentDefinition,

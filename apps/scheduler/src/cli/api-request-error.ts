@@ -1,9 +1,12 @@
+import { errorGuard, FlotillaError } from '@flotilla/runtime';
+
 /**
  * The scheduler answered an error. `errorName` is the server's error name (e.g.
  * `RunNotFoundError`), `status` the HTTP status.
  */
-export class ApiRequestError extends Error {
-  override readonly name = 'ApiRequestError';
+export class ApiRequestError extends FlotillaError {
+  static override readonly errorName = 'ApiRequestError';
+  static override readonly is = errorGuard(this);
   readonly status: number;
   readonly errorName: string;
 
@@ -11,9 +14,5 @@ export class ApiRequestError extends Error {
     super(`${errorName}: ${message}`);
     this.status = status;
     this.errorName = errorName;
-  }
-
-  static is(error: unknown): error is ApiRequestError {
-    return error instanceof Error && error.name === 'ApiRequestError';
   }
 }

@@ -1,8 +1,7 @@
-/** The command line is wrong; the message says how, the CLI prints its usage after it. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
+import { errorGuard, FlotillaError } from '@flotilla/runtime';
 
-  static is(error: unknown): error is UsageError {
-    return error instanceof Error && error.name === 'UsageError';
-  }
+/** The command line is wrong; the message says how, the CLI prints its usage after it. */
+export class UsageError extends FlotillaError {
+  static override readonly errorName = 'UsageError';
+  static override readonly is = errorGuard(this);
 }

@@ -1,6 +1,9 @@
+import { errorGuard, FlotillaError } from '@flotilla/runtime';
+
 /** No conversation has this id. Answered with HTTP 404. */
-export class ConversationNotFoundError extends Error {
-  override readonly name = 'ConversationNotFoundError';
+export class ConversationNotFoundError extends FlotillaError {
+  static override readonly errorName = 'ConversationNotFoundError';
+  static override readonly is = errorGuard(this);
 
   readonly conversationId: string;
 
@@ -9,9 +12,5 @@ export class ConversationNotFoundError extends Error {
       `No conversation "${conversationId}": check the id, or submit a run with this conversationId to start it.`,
     );
     this.conversationId = conversationId;
-  }
-
-  static is(error: unknown): error is ConversationNotFoundError {
-    return error instanceof Error && error.name === 'ConversationNotFoundError';
   }
 }

@@ -1,8 +1,7 @@
-/** The request body is not JSON. Answered with HTTP 400. */
-export class InvalidJsonError extends Error {
-  override readonly name = 'InvalidJsonError';
+import { errorGuard, FlotillaError } from '@flotilla/runtime';
 
-  static is(error: unknown): error is InvalidJsonError {
-    return error instanceof Error && error.name === 'InvalidJsonError';
-  }
+/** The request body is not JSON. Answered with HTTP 400. */
+export class InvalidJsonError extends FlotillaError {
+  static override readonly errorName = 'InvalidJsonError';
+  static override readonly is = errorGuard(this);
 }

@@ -1,8 +1,7 @@
-/** The request is JSON but a field is missing or has the wrong type; the message names the field. Answered with HTTP 400. */
-export class InvalidRequestError extends Error {
-  override readonly name = 'InvalidRequestError';
+import { errorGuard, FlotillaError } from '@flotilla/runtime';
 
-  static is(error: unknown): error is InvalidRequestError {
-    return error instanceof Error && error.name === 'InvalidRequestError';
-  }
+/** The request is JSON but a field is missing or has the wrong type; the message names the field. Answered with HTTP 400. */
+export class InvalidRequestError extends FlotillaError {
+  static override readonly errorName = 'InvalidRequestError';
+  static override readonly is = errorGuard(this);
 }

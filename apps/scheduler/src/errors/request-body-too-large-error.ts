@@ -1,6 +1,9 @@
+import { errorGuard, FlotillaError } from '@flotilla/runtime';
+
 /** The request body is longer than FLOTILLA_API_MAX_BODY_BYTES. Answered with HTTP 413. */
-export class RequestBodyTooLargeError extends Error {
-  override readonly name = 'RequestBodyTooLargeError';
+export class RequestBodyTooLargeError extends FlotillaError {
+  static override readonly errorName = 'RequestBodyTooLargeError';
+  static override readonly is = errorGuard(this);
 
   readonly limitBytes: number;
 
@@ -10,9 +13,5 @@ export class RequestBodyTooLargeError extends Error {
         'inputs and pass an id), or raise FLOTILLA_API_MAX_BODY_BYTES.',
     );
     this.limitBytes = limitBytes;
-  }
-
-  static is(error: unknown): error is RequestBodyTooLargeError {
-    return error instanceof Error && error.name === 'RequestBodyTooLargeError';
   }
 }

@@ -1,10 +1,13 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /**
  * Thrown by a LangChain tool's handler when the LangChain tool fails (its own error, or
  * LangChain's schema check). The agent's tool loop shows the message to the model; `cause`
  * holds the original error.
  */
-export class LangChainToolError extends Error {
-  override readonly name = 'LangChainToolError';
+export class LangChainToolError extends FlotillaError {
+  static override readonly errorName = 'LangChainToolError';
+  static override readonly is = errorGuard(this);
   /** The LangChain tool's name. */
   readonly toolName: string;
 
@@ -13,10 +16,5 @@ export class LangChainToolError extends Error {
       cause,
     });
     this.toolName = toolName;
-  }
-
-  /** Recognises the error by name, so it also works after crossing a process boundary. */
-  static is(error: unknown): error is LangChainToolError {
-    return error instanceof Error && error.name === 'LangChainToolError';
   }
 }

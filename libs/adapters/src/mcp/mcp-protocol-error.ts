@@ -1,3 +1,5 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /** What part of the MCP contract a client or server broke. */
 export type MCPProtocolErrorCode =
   | 'invalid_tool'
@@ -11,17 +13,13 @@ export type MCPProtocolErrorCode =
  * same tool twice, a pagination cursor that repeats, a `callTool` result without `content`, or
  * a client that lacks a method the adapter was asked to use.
  */
-export class MCPProtocolError extends Error {
-  override readonly name = 'MCPProtocolError';
+export class MCPProtocolError extends FlotillaError {
+  static override readonly errorName = 'MCPProtocolError';
+  static override readonly is = errorGuard(this);
   readonly code: MCPProtocolErrorCode;
 
   constructor(code: MCPProtocolErrorCode, message: string) {
     super(message);
     this.code = code;
-  }
-
-  /** Recognises the error by name, so it also works after crossing a process boundary. */
-  static is(error: unknown): error is MCPProtocolError {
-    return error instanceof Error && error.name === 'MCPProtocolError';
   }
 }

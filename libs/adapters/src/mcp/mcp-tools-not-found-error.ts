@@ -1,9 +1,12 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /**
  * Thrown by `equipMCP` / {@link listMCPTools} when tools declared in `options.tools` are not all
  * on the server, so the model is never called with an incomplete tool set.
  */
-export class MCPToolsNotFoundError extends Error {
-  override readonly name = 'MCPToolsNotFoundError';
+export class MCPToolsNotFoundError extends FlotillaError {
+  static override readonly errorName = 'MCPToolsNotFoundError';
+  static override readonly is = errorGuard(this);
   /** Declared native names that were not found. */
   readonly missing: string[];
   /** Native names of every tool that was listed before giving up. */
@@ -29,10 +32,5 @@ export class MCPToolsNotFoundError extends Error {
     this.missing = options.missing;
     this.found = options.found;
     this.reason = options.reason;
-  }
-
-  /** Recognises the error by name, so it also works after crossing a process boundary. */
-  static is(error: unknown): error is MCPToolsNotFoundError {
-    return error instanceof Error && error.name === 'MCPToolsNotFoundError';
   }
 }

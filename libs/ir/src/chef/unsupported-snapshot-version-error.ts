@@ -1,10 +1,13 @@
+import { errorGuard, FlotillaError } from '../flotilla-error.js';
+
 /**
  * Thrown by {@link ContextChef.restore} when a snapshot was written by a newer version of
  * `@flotilla/ir` (its `schemaVersion` is higher than this version can read). Upgrade the
  * package on this worker, or restore the snapshot on a worker that runs the newer version.
  */
-export class UnsupportedSnapshotVersionError extends Error {
-  override readonly name = 'UnsupportedSnapshotVersionError';
+export class UnsupportedSnapshotVersionError extends FlotillaError {
+  static override readonly errorName = 'UnsupportedSnapshotVersionError';
+  static override readonly is = errorGuard(this);
   /** The `schemaVersion` found in the snapshot. */
   readonly found: number;
   /** The newest `schemaVersion` this version of `@flotilla/ir` reads. */
@@ -17,9 +20,5 @@ export class UnsupportedSnapshotVersionError extends Error {
     );
     this.found = found;
     this.supported = supported;
-  }
-
-  static is(error: unknown): error is UnsupportedSnapshotVersionError {
-    return error instanceof Error && error.name === 'UnsupportedSnapshotVersionError';
   }
 }

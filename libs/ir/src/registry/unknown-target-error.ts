@@ -1,10 +1,13 @@
+import { errorGuard, FlotillaError } from '../flotilla-error.js';
+
 /**
  * Thrown by {@link AdapterRegistry.get} (and so by `getAdapter` and `compile({ target })`) for a
  * target name nobody registered. The message lists the registered names and says how to
  * register the missing one.
  */
-export class UnknownTargetError extends Error {
-  override readonly name = 'UnknownTargetError';
+export class UnknownTargetError extends FlotillaError {
+  static override readonly errorName = 'UnknownTargetError';
+  static override readonly is = errorGuard(this);
   /** The name that was asked for. */
   readonly target: string;
   /** The names registered at the time, in registration order. */
@@ -18,9 +21,5 @@ export class UnknownTargetError extends Error {
     );
     this.target = target;
     this.registered = registered;
-  }
-
-  static is(error: unknown): error is UnknownTargetError {
-    return error instanceof Error && error.name === 'UnknownTargetError';
   }
 }

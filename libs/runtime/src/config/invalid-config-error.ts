@@ -1,9 +1,12 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /**
  * A configuration value (an environment variable or the option that stands for it) is
  * invalid. `variable` names it, so the message points at what to fix.
  */
-export class InvalidConfigError extends Error {
-  override readonly name = 'InvalidConfigError';
+export class InvalidConfigError extends FlotillaError {
+  static override readonly errorName = 'InvalidConfigError';
+  static override readonly is = errorGuard(this);
   /** The environment variable, e.g. `FLOTILLA_WORKER_CONCURRENCY`. */
   readonly variable: string;
   readonly value: string;
@@ -12,9 +15,5 @@ export class InvalidConfigError extends Error {
     super(`${variable}=${JSON.stringify(value)} is invalid: expected ${expected}. Fix or unset ${variable}.`);
     this.variable = variable;
     this.value = value;
-  }
-
-  static is(error: unknown): error is InvalidConfigError {
-    return error instanceof Error && error.name === 'InvalidConfigError';
   }
 }

@@ -1,10 +1,13 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /**
  * A draft hook (`equipSystem`, `equipInstruction`, `equipTool`, `equipToolCallLoopMiddleware`,
  * `expectValidator`, `onStream`) was called after the generation's policy (`promptAgent`,
  * `promptChat` …) had started, for example from a tool handler during the tool loop.
  */
-export class AfterPromptAgentError extends Error {
-  override readonly name = 'AfterPromptAgentError';
+export class AfterPromptAgentError extends FlotillaError {
+  static override readonly errorName = 'AfterPromptAgentError';
+  static override readonly is = errorGuard(this);
   /** The hook that was called too late. */
   readonly apiName: string;
 
@@ -14,9 +17,5 @@ export class AfterPromptAgentError extends Error {
         'promptAgent(). Move the call above the policy call, or return reborn() to start a new generation.',
     );
     this.apiName = apiName;
-  }
-
-  static is(error: unknown): error is AfterPromptAgentError {
-    return error instanceof Error && error.name === 'AfterPromptAgentError';
   }
 }

@@ -1,9 +1,12 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /** Why the last validation attempt failed. */
 export type ValidationFailureType = 'no_content' | 'parse_error' | 'schema' | 'validator';
 
 /** The model's answer failed validation on every attempt (`maxRetries + 1` of them). */
-export class AttemptsExhaustedError extends Error {
-  override readonly name = 'AttemptsExhaustedError';
+export class AttemptsExhaustedError extends FlotillaError {
+  static override readonly errorName = 'AttemptsExhaustedError';
+  static override readonly is = errorGuard(this);
   readonly attempts: number;
   /** Every validation problem, across all attempts. */
   readonly issues: string[];
@@ -28,9 +31,5 @@ export class AttemptsExhaustedError extends Error {
     this.lastFailureType = options.lastFailureType;
     this.lastData = options.lastData;
     this.lastRawText = options.lastRawText;
-  }
-
-  static is(error: unknown): error is AttemptsExhaustedError {
-    return error instanceof Error && error.name === 'AttemptsExhaustedError';
   }
 }

@@ -1,9 +1,12 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /**
  * A hook (`equipTool`, `promptAgent`, `expectScope` …) was called outside an agent run: not in
  * an agent handler, nor in anything it awaits (tool handlers, middlewares, helpers).
  */
-export class ContextNotFoundError extends Error {
-  override readonly name = 'ContextNotFoundError';
+export class ContextNotFoundError extends FlotillaError {
+  static override readonly errorName = 'ContextNotFoundError';
+  static override readonly is = errorGuard(this);
   /** The hook that was called, e.g. `equipTool`. */
   readonly apiName: string;
 
@@ -14,9 +17,5 @@ export class ContextNotFoundError extends Error {
         'started outside the agent.',
     );
     this.apiName = apiName;
-  }
-
-  static is(error: unknown): error is ContextNotFoundError {
-    return error instanceof Error && error.name === 'ContextNotFoundError';
   }
 }

@@ -1,6 +1,9 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /** Two tools with the same name were equipped in one generation (or given to one turn). */
-export class DuplicateToolNameError extends Error {
-  override readonly name = 'DuplicateToolNameError';
+export class DuplicateToolNameError extends FlotillaError {
+  static override readonly errorName = 'DuplicateToolNameError';
+  static override readonly is = errorGuard(this);
   readonly toolName: string;
   /** Where it was detected: `equipTool`, `executeTurn` or `executeTools`. */
   readonly site: string;
@@ -11,9 +14,5 @@ export class DuplicateToolNameError extends Error {
     );
     this.toolName = toolName;
     this.site = site;
-  }
-
-  static is(error: unknown): error is DuplicateToolNameError {
-    return error instanceof Error && error.name === 'DuplicateToolNameError';
   }
 }

@@ -1,3 +1,5 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /** One problem found by `expectScope`. */
 export interface ScopeIssue {
   /** Dotted path of the offending field, `(root)` for the scope itself. */
@@ -9,8 +11,9 @@ export interface ScopeIssue {
  * The merged scope did not satisfy the schema given to `expectScope`. Its `name` is
  * `ScopeError` (the name users match on); `issues` lists every problem.
  */
-export class ExpectScopeError extends Error {
-  override readonly name = 'ScopeError';
+export class ExpectScopeError extends FlotillaError {
+  static override readonly errorName = 'ScopeError';
+  static override readonly is = errorGuard(this);
   readonly issues: ScopeIssue[];
 
   constructor(issues: ScopeIssue[]) {
@@ -19,9 +22,5 @@ export class ExpectScopeError extends Error {
       `Scope Validation Failed:\n${lines}\nProvide these values with equipScope() in a parent agent or at submit time.`,
     );
     this.issues = issues;
-  }
-
-  static is(error: unknown): error is ExpectScopeError {
-    return error instanceof Error && error.name === 'ScopeError';
   }
 }

@@ -1,10 +1,13 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /**
  * A run called more child agents than its limit allows (`maxChildrenPerRun` /
  * `FLOTILLA_MAX_CHILDREN_PER_RUN`, default 1000). Thrown at the call that passed the limit;
  * the handler may catch it.
  */
-export class FanOutLimitExceededError extends Error {
-  override readonly name = 'FanOutLimitExceededError';
+export class FanOutLimitExceededError extends FlotillaError {
+  static override readonly errorName = 'FanOutLimitExceededError';
+  static override readonly is = errorGuard(this);
   /** The limit that was passed. */
   readonly maxChildren: number;
   /** The journal position of the refused call. */
@@ -17,9 +20,5 @@ export class FanOutLimitExceededError extends Error {
     );
     this.maxChildren = maxChildren;
     this.position = position;
-  }
-
-  static is(error: unknown): error is FanOutLimitExceededError {
-    return error instanceof Error && error.name === 'FanOutLimitExceededError';
   }
 }

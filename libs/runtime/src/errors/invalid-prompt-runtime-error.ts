@@ -1,3 +1,5 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /** Why a policy primitive refused its runtime. */
 export type InvalidPromptRuntimeReason = 'missing' | 'unsealed' | 'expired' | 'foreign';
 
@@ -6,8 +8,9 @@ export type InvalidPromptRuntimeReason = 'missing' | 'unsealed' | 'expired' | 'f
  * that is not the active policy's: none, a hand-built object, one kept after its policy
  * returned, or one from another agent or generation.
  */
-export class InvalidPromptRuntimeError extends Error {
-  override readonly name = 'InvalidPromptRuntimeError';
+export class InvalidPromptRuntimeError extends FlotillaError {
+  static override readonly errorName = 'InvalidPromptRuntimeError';
+  static override readonly is = errorGuard(this);
   readonly apiName: string;
   readonly reason: InvalidPromptRuntimeReason;
 
@@ -18,9 +21,5 @@ export class InvalidPromptRuntimeError extends Error {
     );
     this.apiName = apiName;
     this.reason = reason;
-  }
-
-  static is(error: unknown): error is InvalidPromptRuntimeError {
-    return error instanceof Error && error.name === 'InvalidPromptRuntimeError';
   }
 }

@@ -1,9 +1,12 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /**
  * A tool given to `equipTool` lacks a field the runtime needs: a zod `parameters` schema (the
  * usual slip is passing a JSON Schema as `inputSchema`, MCP style) or a `handler` function.
  */
-export class InvalidToolDefinitionError extends Error {
-  override readonly name = 'InvalidToolDefinitionError';
+export class InvalidToolDefinitionError extends FlotillaError {
+  static override readonly errorName = 'InvalidToolDefinitionError';
+  static override readonly is = errorGuard(this);
   /** The tool's name as given (`<unnamed>` when it has none). */
   readonly toolName: string;
   /** The missing or wrong field. */
@@ -13,10 +16,6 @@ export class InvalidToolDefinitionError extends Error {
     super(`${site}: tool "${toolName}" ${REMEDY[field]}`);
     this.toolName = toolName;
     this.field = field;
-  }
-
-  static is(error: unknown): error is InvalidToolDefinitionError {
-    return error instanceof Error && error.name === 'InvalidToolDefinitionError';
   }
 }
 

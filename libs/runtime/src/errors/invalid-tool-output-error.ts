@@ -1,9 +1,12 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /**
  * A tool handler returned something that is not JSON (undefined, a function, a Date, a cycle …).
  * In the tool loop it becomes the tool message the model sees; `callTool` throws it.
  */
-export class InvalidToolOutputError extends Error {
-  override readonly name = 'InvalidToolOutputError';
+export class InvalidToolOutputError extends FlotillaError {
+  static override readonly errorName = 'InvalidToolOutputError';
+  static override readonly is = errorGuard(this);
   readonly toolName: string;
   /** Where in the output the bad value sits; `(root)` for the output itself. */
   readonly path: string;
@@ -17,9 +20,5 @@ export class InvalidToolOutputError extends Error {
     this.toolName = toolName;
     this.path = path;
     this.reason = reason;
-  }
-
-  static is(error: unknown): error is InvalidToolOutputError {
-    return error instanceof Error && error.name === 'InvalidToolOutputError';
   }
 }

@@ -1,6 +1,9 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /** A tool-call-loop middleware returned no output for some of the model's tool calls. */
-export class LoopMissingToolOutputError extends Error {
-  override readonly name = 'LoopMissingToolOutputError';
+export class LoopMissingToolOutputError extends FlotillaError {
+  static override readonly errorName = 'LoopMissingToolOutputError';
+  static override readonly is = errorGuard(this);
   readonly missingCallIds: string[];
 
   constructor(missingCallIds: string[]) {
@@ -9,9 +12,5 @@ export class LoopMissingToolOutputError extends Error {
         'Answer blocked calls with a synthetic output merged with the result of next(...).',
     );
     this.missingCallIds = missingCallIds;
-  }
-
-  static is(error: unknown): error is LoopMissingToolOutputError {
-    return error instanceof Error && error.name === 'LoopMissingToolOutputError';
   }
 }

@@ -1,6 +1,9 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /** A policy needed a model but neither the agent nor any ancestor agent has one. */
-export class ModelNotFoundError extends Error {
-  override readonly name = 'ModelNotFoundError';
+export class ModelNotFoundError extends FlotillaError {
+  static override readonly errorName = 'ModelNotFoundError';
+  static override readonly is = errorGuard(this);
   readonly agentId: string;
 
   constructor(agentId: string) {
@@ -9,9 +12,5 @@ export class ModelNotFoundError extends Error {
         '(a ModelAdapter, or a model id registered in the worker / runAgent `models`).',
     );
     this.agentId = agentId;
-  }
-
-  static is(error: unknown): error is ModelNotFoundError {
-    return error instanceof Error && error.name === 'ModelNotFoundError';
   }
 }

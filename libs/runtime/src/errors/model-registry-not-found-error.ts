@@ -1,6 +1,9 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /** `createAgent({ model: 'id' })` named a model id that the run's `models` map does not hold. */
-export class ModelRegistryNotFoundError extends Error {
-  override readonly name = 'ModelRegistryNotFoundError';
+export class ModelRegistryNotFoundError extends FlotillaError {
+  static override readonly errorName = 'ModelRegistryNotFoundError';
+  static override readonly is = errorGuard(this);
   readonly modelId: string;
   readonly agentId: string;
   /** The ids that are registered. */
@@ -15,9 +18,5 @@ export class ModelRegistryNotFoundError extends Error {
     this.modelId = modelId;
     this.agentId = agentId;
     this.availableIds = availableIds;
-  }
-
-  static is(error: unknown): error is ModelRegistryNotFoundError {
-    return error instanceof Error && error.name === 'ModelRegistryNotFoundError';
   }
 }

@@ -1,10 +1,13 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /**
  * On replay, the handler asked for a different durable effect than the journal recorded at
  * the same position (another tool, another child agent, another memo key …). The handler must
  * make the same durable calls in the same order every time it runs.
  */
-export class NonDeterminismError extends Error {
-  override readonly name = 'NonDeterminismError';
+export class NonDeterminismError extends FlotillaError {
+  static override readonly errorName = 'NonDeterminismError';
+  static override readonly is = errorGuard(this);
   /** The journal position, e.g. `root/agent:writer:0/g0/tool:call_1:0`. */
   readonly position: string;
   /** Kind and fingerprint that were recorded. */
@@ -21,9 +24,5 @@ export class NonDeterminismError extends Error {
     this.position = position;
     this.recorded = recorded;
     this.requested = requested;
-  }
-
-  static is(error: unknown): error is NonDeterminismError {
-    return error instanceof Error && error.name === 'NonDeterminismError';
   }
 }

@@ -1,9 +1,12 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /**
  * A second policy call (`promptAgent`, `promptChat` or a custom policy) in one generation.
  * One policy call per generation: use `reborn()` or a child agent for more.
  */
-export class PromptAgentAlreadyCalledError extends Error {
-  override readonly name = 'PromptAgentAlreadyCalledError';
+export class PromptAgentAlreadyCalledError extends FlotillaError {
+  static override readonly errorName = 'PromptAgentAlreadyCalledError';
+  static override readonly is = errorGuard(this);
   /** The policy that was called the second time. */
   readonly policyId: string;
 
@@ -13,9 +16,5 @@ export class PromptAgentAlreadyCalledError extends Error {
         'may only be called once per generation. Return reborn() or call a child agent for another prompt.',
     );
     this.policyId = policyId;
-  }
-
-  static is(error: unknown): error is PromptAgentAlreadyCalledError {
-    return error instanceof Error && error.name === 'PromptAgentAlreadyCalledError';
   }
 }

@@ -1,6 +1,9 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /** The handler kept returning `reborn()` past `maxReborns`. */
-export class RebornLimitExceededError extends Error {
-  override readonly name = 'RebornLimitExceededError';
+export class RebornLimitExceededError extends FlotillaError {
+  static override readonly errorName = 'RebornLimitExceededError';
+  static override readonly is = errorGuard(this);
   readonly maxReborns: number;
   readonly attemptedReborns: number;
 
@@ -11,9 +14,5 @@ export class RebornLimitExceededError extends Error {
     );
     this.maxReborns = maxReborns;
     this.attemptedReborns = attemptedReborns;
-  }
-
-  static is(error: unknown): error is RebornLimitExceededError {
-    return error instanceof Error && error.name === 'RebornLimitExceededError';
   }
 }

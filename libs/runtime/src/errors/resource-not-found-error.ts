@@ -1,6 +1,9 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /** `expectResource(key)` found no exposed resource with that key in the agent chain. */
-export class ResourceNotFoundError extends Error {
-  override readonly name = 'ResourceNotFoundError';
+export class ResourceNotFoundError extends FlotillaError {
+  static override readonly errorName = 'ResourceNotFoundError';
+  static override readonly is = errorGuard(this);
   readonly key: string;
 
   constructor(key: string) {
@@ -9,9 +12,5 @@ export class ResourceNotFoundError extends Error {
         `equipResource('${key}', { ..., expose: true }) before calling this agent, or pass { optional: true }.`,
     );
     this.key = key;
-  }
-
-  static is(error: unknown): error is ResourceNotFoundError {
-    return error instanceof Error && error.name === 'ResourceNotFoundError';
   }
 }

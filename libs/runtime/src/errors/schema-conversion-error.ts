@@ -1,6 +1,9 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /** A zod schema (for `promptAgent`, `promptChat({ schema })` or a tool) has no JSON Schema form. */
-export class SchemaConversionError extends Error {
-  override readonly name = 'SchemaConversionError';
+export class SchemaConversionError extends FlotillaError {
+  static override readonly errorName = 'SchemaConversionError';
+  static override readonly is = errorGuard(this);
 
   constructor(site: string, cause: unknown) {
     const reason = cause instanceof Error ? cause.message : String(cause);
@@ -9,9 +12,5 @@ export class SchemaConversionError extends Error {
         'types (no transforms, dates, bigints or custom types in schemas sent to the model).',
       { cause },
     );
-  }
-
-  static is(error: unknown): error is SchemaConversionError {
-    return error instanceof Error && error.name === 'SchemaConversionError';
   }
 }

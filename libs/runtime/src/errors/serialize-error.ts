@@ -6,6 +6,8 @@
  * trip: always recognise errors by `name`.
  */
 
+import { FlotillaError, markAsFlotillaError, ownJsonFields } from '@flotilla/ir';
+
 /** A thrown value as JSON. `data` holds the error's own extra properties (`status`, `path` …). */
 export interface SerializedError {
   name: string;
@@ -13,6 +15,8 @@ export interface SerializedError {
   stack?: string;
   data?: Record<string, unknown>;
   cause?: SerializedError;
+  /** Set when the error was a {@link FlotillaError}, so the rebuilt one passes `XxxError.is`. */
+  flotilla?: true;
 }
 
 /** How deep a `cause` chain is followed; deeper causes are cut (cycles end here too). */
@@ -30,8 +34,9 @@ export function serializeError(error: unknown, depth = 0): SerializedError {
   }
   const serialized: SerializedError = { name: error.name, message: error.message };
   if (error.stack !== undefined) serialized.stack = error.stack;
-  const data = ownData(error);
-  if (data !== undefined) serialized.data = data;
+  const data = ownJsonFields(error);
+  if (Object.keys(data).length > 0) serialized.data = data;
+  if (FlotillaError.is(error)) serialized.flotilla = true;
   if (error.cause !== undefined && depth < MAX_CAUSE_DEPTH) {
     serialized.cause = serializeError(error.cause, depth + 1);
   }
@@ -52,6 +57,7 @@ export function deserializeError(serialized: SerializedError): Error {
   }
   Object.defineProperty(error, 'name', { value: serialized.name, enumerable: false, writable: true });
   if (serialized.stack !== undefined) error.stack = serialized.stack;
+  if (serialized.flotilla === true) markAsFlotillaError(error);
   return error;
 }
 
@@ -60,29 +66,6 @@ export function isSerializedError(value: unknown): value is SerializedError {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Record<string, unknown>;
   return typeof candidate.name === 'string' && typeof candidate.message === 'string';
-}
-
-function ownData(error: Error): Record<string, unknown> | undefined {
-  const data: Record<string, unknown> = {};
-  let any = false;
-  for (const key of Object.keys(error)) {
-    if (STANDARD_KEYS.has(key)) continue;
-    const value = toJsonValue((error as unknown as Record<string, unknown>)[key]);
-    if (value === undefined) continue;
-    data[key] = value;
-    any = true;
-  }
-  return any ? data : undefined;
-}
-
-/** A JSON round-trip of `value`, or `undefined` when it has no JSON form. */
-function toJsonValue(value: unknown): unknown {
-  try {
-    const text = JSON.stringify(value);
-    return text === undefined ? undefined : JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function describeNonError(value: unknown): string {

@@ -1,9 +1,12 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /**
  * The preset tool loop did not converge: the model still asked for tools on the last allowed
  * turn (those tools are not executed).
  */
-export class ToolLoopExceededError extends Error {
-  override readonly name = 'ToolLoopExceededError';
+export class ToolLoopExceededError extends FlotillaError {
+  static override readonly errorName = 'ToolLoopExceededError';
+  static override readonly is = errorGuard(this);
   readonly maxTurnSteps: number;
   readonly actualTurns: number;
 
@@ -14,9 +17,5 @@ export class ToolLoopExceededError extends Error {
     );
     this.maxTurnSteps = maxTurnSteps;
     this.actualTurns = actualTurns;
-  }
-
-  static is(error: unknown): error is ToolLoopExceededError {
-    return error instanceof Error && error.name === 'ToolLoopExceededError';
   }
 }

@@ -1,6 +1,9 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /** The engine guard: a generation asked for more model turns than `maxTurnSteps`. */
-export class TurnBudgetExceededError extends Error {
-  override readonly name = 'TurnBudgetExceededError';
+export class TurnBudgetExceededError extends FlotillaError {
+  static override readonly errorName = 'TurnBudgetExceededError';
+  static override readonly is = errorGuard(this);
   readonly maxTurnSteps: number;
   readonly actualTurns: number;
 
@@ -11,9 +14,5 @@ export class TurnBudgetExceededError extends Error {
     );
     this.maxTurnSteps = maxTurnSteps;
     this.actualTurns = actualTurns;
-  }
-
-  static is(error: unknown): error is TurnBudgetExceededError {
-    return error instanceof Error && error.name === 'TurnBudgetExceededError';
   }
 }

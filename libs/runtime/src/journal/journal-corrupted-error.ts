@@ -1,9 +1,12 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /**
  * Thrown when a run's journal holds an entry that does not parse as a journal entry. Names the
  * run and the position; the run cannot replay safely until the entry is repaired or removed.
  */
-export class JournalCorruptedError extends Error {
-  override readonly name = 'JournalCorruptedError';
+export class JournalCorruptedError extends FlotillaError {
+  static override readonly errorName = 'JournalCorruptedError';
+  static override readonly is = errorGuard(this);
   readonly runId: string;
   readonly position: string;
 
@@ -14,9 +17,5 @@ export class JournalCorruptedError extends Error {
     );
     this.runId = runId;
     this.position = position;
-  }
-
-  static is(error: unknown): error is JournalCorruptedError {
-    return error instanceof Error && error.name === 'JournalCorruptedError';
   }
 }

@@ -1,10 +1,13 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /**
  * Thrown by the fleet memo when deps or a computed value are not plain JSON (undefined,
  * functions, symbols, BigInt, NaN/Infinity, class instances such as Date/Map, cycles).
  * Fleet memo values cross processes through Redis, so only JSON survives the trip.
  */
-export class FleetMemoValueError extends Error {
-  override readonly name = 'FleetMemoValueError';
+export class FleetMemoValueError extends FlotillaError {
+  static override readonly errorName = 'FleetMemoValueError';
+  static override readonly is = errorGuard(this);
   /** JSON path of the offending value, e.g. `$.tools[2].schema`. */
   readonly path: string;
   /** Why the value was rejected, e.g. `undefined`, `class:Date`, `circular reference`. */
@@ -17,10 +20,5 @@ export class FleetMemoValueError extends Error {
     );
     this.path = path;
     this.reason = reason;
-  }
-
-  /** Recognises the error by name, so it also works after crossing a process boundary. */
-  static is(error: unknown): error is FleetMemoValueError {
-    return error instanceof Error && error.name === 'FleetMemoValueError';
   }
 }

@@ -1,9 +1,12 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /**
  * A provider call failed. Adapters throw this for every provider error so the runtime can
  * decide on retries from `retryable` alone, and so the error crosses job boundaries intact.
  */
-export class ModelCallError extends Error {
-  override readonly name = 'ModelCallError';
+export class ModelCallError extends FlotillaError {
+  static override readonly errorName = 'ModelCallError';
+  static override readonly is = errorGuard(this);
   readonly provider: string;
   readonly modelId: string;
   /** HTTP status when the provider answered; `undefined` for network failures. */
@@ -33,9 +36,5 @@ export class ModelCallError extends Error {
   static isRetryableStatus(status: number | undefined): boolean {
     if (status === undefined) return true;
     return status === 408 || status === 409 || status === 429 || status >= 500;
-  }
-
-  static is(error: unknown): error is ModelCallError {
-    return error instanceof Error && error.name === 'ModelCallError';
   }
 }

@@ -1,9 +1,12 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /**
  * A broker call to a resource on another worker got no reply in time while the owner worker
  * still looked alive (its heartbeat was present). The call may still run on the owner.
  */
-export class ResourceCallTimeoutError extends Error {
-  override readonly name = 'ResourceCallTimeoutError';
+export class ResourceCallTimeoutError extends FlotillaError {
+  static override readonly errorName = 'ResourceCallTimeoutError';
+  static override readonly is = errorGuard(this);
   readonly key: string;
   readonly method: string;
   readonly timeoutMs: number;
@@ -16,9 +19,5 @@ export class ResourceCallTimeoutError extends Error {
     this.key = key;
     this.method = method;
     this.timeoutMs = timeoutMs;
-  }
-
-  static is(error: unknown): error is ResourceCallTimeoutError {
-    return error instanceof Error && error.name === 'ResourceCallTimeoutError';
   }
 }

@@ -1,3 +1,5 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /**
  * A child run called a resource exposed by an ancestor on another worker, and the owner can no
  * longer serve it: the owner worker stopped answering (its heartbeat key expired: crashed,
@@ -8,8 +10,9 @@
  * outcome: the parent replays on a live worker, recreates and re-exposes the resource, and
  * runs the child again under a new attempt.
  */
-export class ResourceOwnerGoneError extends Error {
-  override readonly name = 'ResourceOwnerGoneError';
+export class ResourceOwnerGoneError extends FlotillaError {
+  static override readonly errorName = 'ResourceOwnerGoneError';
+  static override readonly is = errorGuard(this);
   /** The resource key, e.g. `mcp:filesystem`. */
   readonly key: string;
   /** The worker that owned the instance. */
@@ -35,9 +38,5 @@ export class ResourceOwnerGoneError extends Error {
     this.ownerWorkerId = target.ownerWorkerId;
     this.ownerRunId = target.ownerRunId;
     this.reason = reason;
-  }
-
-  static is(error: unknown): error is ResourceOwnerGoneError {
-    return error instanceof Error && error.name === 'ResourceOwnerGoneError';
   }
 }

@@ -1,6 +1,9 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /** A resource was asked of a worker's registry after the worker began shutting down. */
-export class ResourceRegistryClosedError extends Error {
-  override readonly name = 'ResourceRegistryClosedError';
+export class ResourceRegistryClosedError extends FlotillaError {
+  static override readonly errorName = 'ResourceRegistryClosedError';
+  static override readonly is = errorGuard(this);
   readonly key: string;
 
   constructor(key: string) {
@@ -9,9 +12,5 @@ export class ResourceRegistryClosedError extends Error {
         'The run is taken over by another worker.',
     );
     this.key = key;
-  }
-
-  static is(error: unknown): error is ResourceRegistryClosedError {
-    return error instanceof Error && error.name === 'ResourceRegistryClosedError';
   }
 }

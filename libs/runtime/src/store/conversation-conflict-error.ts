@@ -1,10 +1,13 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /**
  * Thrown by {@link ConversationStore.append} when `expectedVersion` is not the stored version:
  * another writer appended first. Reload the conversation, rebuild the change on top of the
  * new version, and append again with the new `expectedVersion`.
  */
-export class ConversationConflictError extends Error {
-  override readonly name = 'ConversationConflictError';
+export class ConversationConflictError extends FlotillaError {
+  static override readonly errorName = 'ConversationConflictError';
+  static override readonly is = errorGuard(this);
   readonly conversationId: string;
   readonly expectedVersion: number;
   readonly actualVersion: number;
@@ -17,9 +20,5 @@ export class ConversationConflictError extends Error {
     this.conversationId = conversationId;
     this.expectedVersion = expectedVersion;
     this.actualVersion = actualVersion;
-  }
-
-  static is(error: unknown): error is ConversationConflictError {
-    return error instanceof Error && error.name === 'ConversationConflictError';
   }
 }

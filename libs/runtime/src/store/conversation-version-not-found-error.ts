@@ -1,6 +1,9 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /** Thrown by {@link ConversationStore.load} when asked for a version the conversation never reached. */
-export class ConversationVersionNotFoundError extends Error {
-  override readonly name = 'ConversationVersionNotFoundError';
+export class ConversationVersionNotFoundError extends FlotillaError {
+  static override readonly errorName = 'ConversationVersionNotFoundError';
+  static override readonly is = errorGuard(this);
   readonly conversationId: string;
   readonly version: number;
   readonly latestVersion: number;
@@ -13,9 +16,5 @@ export class ConversationVersionNotFoundError extends Error {
     this.conversationId = conversationId;
     this.version = version;
     this.latestVersion = latestVersion;
-  }
-
-  static is(error: unknown): error is ConversationVersionNotFoundError {
-    return error instanceof Error && error.name === 'ConversationVersionNotFoundError';
   }
 }

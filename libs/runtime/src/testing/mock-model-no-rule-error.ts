@@ -1,9 +1,12 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /**
  * Thrown by {@link createMockModel}'s `generate` when no sequence step, rule or default answers
  * the request. The message carries the last user text so a failing test shows what was asked.
  */
-export class MockModelNoRuleError extends Error {
-  override readonly name = 'MockModelNoRuleError';
+export class MockModelNoRuleError extends FlotillaError {
+  static override readonly errorName = 'MockModelNoRuleError';
+  static override readonly is = errorGuard(this);
   /** The text of the last user message of the unanswered request (`''` when there is none). */
   readonly lastUserText: string;
 
@@ -13,10 +16,6 @@ export class MockModelNoRuleError extends Error {
       `No matching rule found${asked}. Use mock.when(...), mock.sequence(...), or mock.setDefaultResponse(...).`,
     );
     this.lastUserText = lastUserText;
-  }
-
-  static is(error: unknown): error is MockModelNoRuleError {
-    return error instanceof Error && error.name === 'MockModelNoRuleError';
   }
 }
 

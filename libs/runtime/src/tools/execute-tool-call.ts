@@ -4,7 +4,9 @@
  * turn it into a {@link ToolOutput}. Failures never throw (except cancellation): they become a
  * JSON error the model can read and recover from.
  */
+
 import type { ToolCall } from '@flotilla/ir';
+import { errorGuard, FlotillaError } from '@flotilla/ir';
 import type { AgentContext } from '../context/agent-context.js';
 import { findNonJson } from '../context/clone-json-value.js';
 import { executeToolDurably } from '../engine/tool-execution.js';
@@ -24,8 +26,9 @@ export interface ToolCallResult {
 }
 
 /** A failure the model sees as the tool's result. */
-class ToolCallFailure extends Error {
-  override readonly name = 'ToolCallFailure';
+class ToolCallFailure extends FlotillaError {
+  static override readonly errorName = 'ToolCallFailure';
+  static override readonly is = errorGuard(this);
 }
 
 /**

@@ -1,6 +1,9 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /** A run's input is larger than the worker accepts (`maxPayloadBytes`). The run fails. */
-export class PayloadTooLargeError extends Error {
-  override readonly name = 'PayloadTooLargeError';
+export class PayloadTooLargeError extends FlotillaError {
+  static override readonly errorName = 'PayloadTooLargeError';
+  static override readonly is = errorGuard(this);
   readonly bytes: number;
   readonly maxBytes: number;
 
@@ -11,9 +14,5 @@ export class PayloadTooLargeError extends Error {
     );
     this.bytes = bytes;
     this.maxBytes = maxBytes;
-  }
-
-  static is(error: unknown): error is PayloadTooLargeError {
-    return error instanceof Error && error.name === 'PayloadTooLargeError';
   }
 }

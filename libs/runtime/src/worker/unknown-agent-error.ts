@@ -1,6 +1,9 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
 /** A job named an agent this worker does not serve. The run fails; the worker keeps serving. */
-export class UnknownAgentError extends Error {
-  override readonly name = 'UnknownAgentError';
+export class UnknownAgentError extends FlotillaError {
+  static override readonly errorName = 'UnknownAgentError';
+  static override readonly is = errorGuard(this);
   readonly agentId: string;
   readonly knownAgentIds: string[];
 
@@ -11,9 +14,5 @@ export class UnknownAgentError extends Error {
     );
     this.agentId = agentId;
     this.knownAgentIds = knownAgentIds;
-  }
-
-  static is(error: unknown): error is UnknownAgentError {
-    return error instanceof Error && error.name === 'UnknownAgentError';
   }
 }
