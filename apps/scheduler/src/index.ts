@@ -8,14 +8,16 @@ export { parseSse, type SseMessage } from './cli/parse-sse.js';
 export { type CliIo, runCli, USAGE } from './cli/run-cli.js';
 export { SchedulerApi, type SchedulerApiOptions, type SubmitBody } from './cli/scheduler-api.js';
 export { UsageError } from './cli/usage-error.js';
-export { ConversationNotFoundError } from './errors/conversation-not-found-error.js';
-export { ForbiddenError } from './errors/forbidden-error.js';
-export { InvalidJsonError } from './errors/invalid-json-error.js';
-export { InvalidRequestError } from './errors/invalid-request-error.js';
-export { MethodNotAllowedError } from './errors/method-not-allowed-error.js';
-export { RequestBodyTooLargeError } from './errors/request-body-too-large-error.js';
-export { RouteNotFoundError } from './errors/route-not-found-error.js';
-export { UnauthorizedError } from './errors/unauthorized-error.js';
+export {
+  ConversationNotFoundError,
+  ForbiddenError,
+  InvalidJsonError,
+  InvalidRequestError,
+  MethodNotAllowedError,
+  RequestBodyTooLargeError,
+  RouteNotFoundError,
+  UnauthorizedError,
+} from './errors/http-errors.js';
 export { authorizeRequest, isLoopback } from './http/authorize-request.js';
 export { ERROR_STATUS, errorStatus } from './http/error-status.js';
 export { parseSubmitRequest, type SubmitRunRequest } from './routes/parse-submit-request.js';

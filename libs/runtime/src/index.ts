@@ -22,7 +22,6 @@ export type { CreateClientOptions, FlotillaClient, SubmitOptions } from './clien
 export { createClient } from './client/create-client.js';
 export type { RunEventsOptions, RunHandle } from './client/run-handle.js';
 export { eventsConnectionName } from './client/run-handle.js';
-export { RunNotFoundError } from './client/run-not-found-error.js';
 export type { FlotillaConfig, LogLevel } from './config/flotilla-config.js';
 export { InvalidConfigError } from './config/invalid-config-error.js';
 export type { RedisConnectionOption } from './config/open-redis.js';
@@ -48,33 +47,42 @@ export type {
   RunServices,
 } from './engine/run-services.js';
 export { DEFAULT_MAX_CHILDREN_PER_RUN } from './engine/run-state.js';
-export { AbortError } from './errors/abort-error.js';
-export { AfterPromptAgentError } from './errors/after-prompt-agent-error.js';
-export type { ValidationFailureType } from './errors/attempts-exhausted-error.js';
-export { AttemptsExhaustedError } from './errors/attempts-exhausted-error.js';
-export { ContextNotFoundError } from './errors/context-not-found-error.js';
-export { DuplicateToolNameError } from './errors/duplicate-tool-name-error.js';
-export type { ScopeIssue } from './errors/expect-scope-error.js';
-export { ExpectScopeError } from './errors/expect-scope-error.js';
-export { FanOutLimitExceededError } from './errors/fan-out-limit-exceeded-error.js';
-export { InvalidMessageHistoryError } from './errors/invalid-message-history-error.js';
-export type { InvalidPromptRuntimeReason } from './errors/invalid-prompt-runtime-error.js';
-export { InvalidPromptRuntimeError } from './errors/invalid-prompt-runtime-error.js';
-export { InvalidToolDefinitionError } from './errors/invalid-tool-definition-error.js';
-export { InvalidToolOutputError } from './errors/invalid-tool-output-error.js';
-export { LoopMissingToolOutputError } from './errors/loop-missing-tool-output-error.js';
-export { MaxDepthExceededError } from './errors/max-depth-exceeded-error.js';
-export { ModelNotFoundError } from './errors/model-not-found-error.js';
-export { ModelRegistryNotFoundError } from './errors/model-registry-not-found-error.js';
-export { NonDeterminismError } from './errors/non-determinism-error.js';
-export { PromptAgentAlreadyCalledError } from './errors/prompt-agent-already-called-error.js';
-export { RebornLimitExceededError } from './errors/reborn-limit-exceeded-error.js';
-export { ResourceNotFoundError } from './errors/resource-not-found-error.js';
-export { SchemaConversionError } from './errors/schema-conversion-error.js';
+export type { ScopeIssue } from './errors/agent-errors.js';
+export {
+  AfterPromptAgentError,
+  ContextNotFoundError,
+  DuplicateToolNameError,
+  ExpectScopeError,
+  FanOutLimitExceededError,
+  InvalidToolDefinitionError,
+  MaxDepthExceededError,
+  ModelNotFoundError,
+  ModelRegistryNotFoundError,
+  PromptAgentAlreadyCalledError,
+  RebornLimitExceededError,
+  ResourceNotFoundError,
+  SchemaConversionError,
+} from './errors/agent-errors.js';
+export type { InvalidPromptRuntimeReason, ValidationFailureType } from './errors/policy-errors.js';
+export {
+  AttemptsExhaustedError,
+  InvalidMessageHistoryError,
+  InvalidPromptRuntimeError,
+  InvalidToolOutputError,
+  LoopMissingToolOutputError,
+  ToolLoopExceededError,
+  TurnBudgetExceededError,
+} from './errors/policy-errors.js';
+export {
+  AbortError,
+  JournalCorruptedError,
+  NonDeterminismError,
+  RunNotFoundError,
+  RunStalledError,
+  UnknownAgentError,
+} from './errors/run-errors.js';
 export type { SerializedError } from './errors/serialize-error.js';
 export { deserializeError, isSerializedError, serializeError } from './errors/serialize-error.js';
-export { ToolLoopExceededError } from './errors/tool-loop-exceeded-error.js';
-export { TurnBudgetExceededError } from './errors/turn-budget-exceeded-error.js';
 export { DEFAULT_EVENT_STREAM_MAX_LENGTH, RedisRunEventSink } from './events/redis-run-event-sink.js';
 export type { StreamedRunEvent } from './events/redis-run-event-stream.js';
 export { type ReadRunEventStreamOptions, readRunEventStream } from './events/redis-run-event-stream.js';
@@ -114,7 +122,6 @@ export { expectScope } from './hooks/expect-scope.js';
 export { expectValidator } from './hooks/expect-validator.js';
 export type { OnStreamOptions, StreamConsumer } from './hooks/on-stream.js';
 export { onStream } from './hooks/on-stream.js';
-export { JournalCorruptedError } from './journal/journal-corrupted-error.js';
 export { RedisRunJournal } from './journal/redis-run-journal.js';
 export type { FleetMemoEntryKeys, FleetMemoKeys } from './keys.js';
 export { fleetMemoKeys } from './keys.js';
@@ -163,9 +170,12 @@ export {
   ResourceBrokerClient,
   type ResourceBrokerClientOptions,
 } from './resources/resource-broker-client.js';
-export { ResourceCallTimeoutError } from './resources/resource-call-timeout-error.js';
 export { isResourceDescriptor, type ResourceDescriptor } from './resources/resource-descriptor.js';
-export { ResourceOwnerGoneError } from './resources/resource-owner-gone-error.js';
+export {
+  ResourceCallTimeoutError,
+  ResourceOwnerGoneError,
+  ResourceRegistryClosedError,
+} from './resources/resource-errors.js';
 export { isResourceProxy } from './resources/resource-proxy.js';
 export {
   type AcquireRequest,
@@ -176,7 +186,6 @@ export {
   ResourceRegistry,
   type ResourceRegistryOptions,
 } from './resources/resource-registry.js';
-export { ResourceRegistryClosedError } from './resources/resource-registry-closed-error.js';
 export { RunResources, type RunResourcesOptions } from './resources/run-resources.js';
 export { WorkerResources, type WorkerResourcesOptions } from './resources/worker-resources.js';
 export type { RunTotals } from './runs/redis-run-records.js';
@@ -185,8 +194,6 @@ export type { RunRecord } from './runs/run-record.js';
 export type { RunEnding, RunRetention } from './runs/run-script-args.js';
 export { isTerminalStatus, type RunStatus, type TerminalRunStatus } from './runs/run-status.js';
 export { BlobStore } from './store/blob-store.js';
-export { ConversationConflictError } from './store/conversation-conflict-error.js';
-export { ConversationCorruptedError } from './store/conversation-corrupted-error.js';
 export type {
   AppendChange,
   ConversationHeader,
@@ -195,13 +202,17 @@ export type {
   LoadConversationOptions,
   StoredConversation,
 } from './store/conversation-store.js';
-export { ConversationVersionNotFoundError } from './store/conversation-version-not-found-error.js';
 export { InMemoryConversationStore } from './store/in-memory-conversation-store.js';
 export { DEFAULT_BLOB_THRESHOLD_BYTES } from './store/media-blobs.js';
 export {
   RedisConversationStore,
   type RedisConversationStoreOptions,
 } from './store/redis-conversation-store.js';
+export {
+  ConversationConflictError,
+  ConversationCorruptedError,
+  ConversationVersionNotFoundError,
+} from './store/store-errors.js';
 export { abortableDelay } from './testing/abortable-delay.js';
 export type {
   MockCall,
@@ -233,7 +244,5 @@ export { createWorker, type FlotillaWorker, type WorkerState } from './worker/cr
 export { InvalidRunInputError } from './worker/invalid-run-input-error.js';
 export { PayloadTooLargeError } from './worker/payload-too-large-error.js';
 export { encodeRunJobData, type RunJobData } from './worker/run-job-data.js';
-export { RunStalledError } from './worker/run-stalled-error.js';
-export { UnknownAgentError } from './worker/unknown-agent-error.js';
 export type { AnyAgent, CreateWorkerOptions } from './worker/worker-options.js';
 export type { WorkerRunEndInfo, WorkerRunHooks, WorkerRunStartInfo } from './worker/worker-run-hooks.js';

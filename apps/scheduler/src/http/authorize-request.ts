@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { ForbiddenError } from '../errors/forbidden-error.js';
-import { UnauthorizedError } from '../errors/unauthorized-error.js';
+import { ForbiddenError, UnauthorizedError } from '../errors/http-errors.js';
 
 /**
  * Lets a request through or throws. With a `token`, the request must carry

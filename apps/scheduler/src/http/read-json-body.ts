@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { InvalidJsonError } from '../errors/invalid-json-error.js';
-import { RequestBodyTooLargeError } from '../errors/request-body-too-large-error.js';
+import { InvalidJsonError, RequestBodyTooLargeError } from '../errors/http-errors.js';
 
 /**
  * Reads the request body, at most `limitBytes`, and parses it as JSON.

@@ -1,5 +1,4 @@
-import { ConversationNotFoundError } from '../errors/conversation-not-found-error.js';
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { ConversationNotFoundError, InvalidRequestError } from '../errors/http-errors.js';
 import { sendJson } from '../http/send-json.js';
 import type { RouteContext } from './route-context.js';
 

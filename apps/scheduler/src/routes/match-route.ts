@@ -1,6 +1,4 @@
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
-import { MethodNotAllowedError } from '../errors/method-not-allowed-error.js';
-import { RouteNotFoundError } from '../errors/route-not-found-error.js';
+import { InvalidRequestError, MethodNotAllowedError, RouteNotFoundError } from '../errors/http-errors.js';
 import { cancelRun } from './cancel-run.js';
 import { getConversation } from './get-conversation.js';
 import { getRun } from './get-run.js';

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '../errors/invalid-request-error.js';
+import { InvalidRequestError } from '../errors/http-errors.js';
 
 /** The body of `POST /runs`. */
 export interface SubmitRunRequest {

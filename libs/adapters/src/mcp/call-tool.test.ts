@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type InMemoryMCPServer, startInMemoryMCPServer } from './__fixtures__/in-memory-mcp-server.js';
 import { callMCPTool } from './call-tool.js';
 import type { MCPCallToolResponse, MCPPositionalClient } from './mcp-client-adapter.js';
-import { MCPProtocolError } from './mcp-protocol-error.js';
+import { MCPProtocolError } from './mcp-errors.js';
 
 let server: InMemoryMCPServer | undefined;
 

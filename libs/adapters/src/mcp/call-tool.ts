@@ -4,7 +4,7 @@ import type {
   MCPClientLike,
   MCPPositionalClient,
 } from './mcp-client-adapter.js';
-import { MCPProtocolError } from './mcp-protocol-error.js';
+import { MCPProtocolError } from './mcp-errors.js';
 
 /**
  * Calls the MCP tool `name` (the server's native name) exactly once and returns its result.

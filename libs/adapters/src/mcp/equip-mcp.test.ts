@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { useRedis } from '../../../../test/support/redis.js';
 import { type InMemoryMCPServer, startInMemoryMCPServer } from './__fixtures__/in-memory-mcp-server.js';
 import { equipMCP, type MCPKit } from './equip-mcp.js';
-import { MCPToolsNotFoundError } from './mcp-tools-not-found-error.js';
+import { MCPToolsNotFoundError } from './mcp-errors.js';
 
 const redis = useRedis(import.meta.filename);
 const servers: InMemoryMCPServer[] = [];

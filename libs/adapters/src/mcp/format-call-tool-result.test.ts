@@ -1,7 +1,7 @@
 import { isToolContent, TOOL_CONTENT_KEY } from '@flotilla/runtime';
 import { describe, expect, it } from 'vitest';
 import { formatCallToolResult } from './format-call-tool-result.js';
-import { MCPToolError } from './mcp-tool-error.js';
+import { MCPToolError } from './mcp-errors.js';
 
 describe('formatCallToolResult', () => {
   it('joins text blocks into a plain string', () => {

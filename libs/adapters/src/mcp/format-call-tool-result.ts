@@ -1,7 +1,7 @@
 import { type ToolContent, toolContent } from '@flotilla/runtime';
 import type { MCPCallToolResult } from './mcp-client-adapter.js';
 import { mcpContentToParts } from './mcp-content-to-parts.js';
-import { MCPToolError } from './mcp-tool-error.js';
+import { MCPToolError } from './mcp-errors.js';
 
 /**
  * Turns an MCP tool result into a Flotilla tool result:

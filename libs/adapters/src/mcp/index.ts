@@ -43,12 +43,15 @@ export type {
 } from './mcp-client-adapter.js';
 export { mcpContentToParts } from './mcp-content-to-parts.js';
 export {
+  MCPProtocolError,
+  type MCPProtocolErrorCode,
+  MCPToolError,
+  MCPToolsNotFoundError,
+} from './mcp-errors.js';
+export {
   createPromptsKit,
   type MCPInstructionContent,
   type MCPPromptResult,
   type MCPPromptsKit,
 } from './mcp-prompts.js';
-export { MCPProtocolError, type MCPProtocolErrorCode } from './mcp-protocol-error.js';
-export { MCPToolError } from './mcp-tool-error.js';
-export { MCPToolsNotFoundError } from './mcp-tools-not-found-error.js';
 export { createResourceTools, formatResourceContents } from './resource-tools.js';

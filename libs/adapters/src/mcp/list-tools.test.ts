@@ -2,8 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type InMemoryMCPServer, startInMemoryMCPServer } from './__fixtures__/in-memory-mcp-server.js';
 import { listMCPTools } from './list-tools.js';
 import type { MCPClientBase } from './mcp-client-adapter.js';
-import { MCPProtocolError } from './mcp-protocol-error.js';
-import { MCPToolsNotFoundError } from './mcp-tools-not-found-error.js';
+import { MCPProtocolError, MCPToolsNotFoundError } from './mcp-errors.js';
 
 const names = (count: number) =>
   Array.from({ length: count }, (_, i) => `tool_${String(i).padStart(3, '0')}`);

@@ -1,6 +1,5 @@
 import type { MCPClientBase, MCPListToolsResult, MCPTool } from './mcp-client-adapter.js';
-import { MCPProtocolError } from './mcp-protocol-error.js';
-import { MCPToolsNotFoundError } from './mcp-tools-not-found-error.js';
+import { MCPProtocolError, MCPToolsNotFoundError } from './mcp-errors.js';
 
 /** Options of {@link listMCPTools}. */
 export interface ListMCPToolsOptions {

@@ -1,7 +1,7 @@
 import type { ContentPart } from '@flotilla/runtime';
 import type { MCPClientBase, MCPPrompt, MCPPromptMessage } from './mcp-client-adapter.js';
 import { mcpContentToParts } from './mcp-content-to-parts.js';
-import { MCPProtocolError } from './mcp-protocol-error.js';
+import { MCPProtocolError } from './mcp-errors.js';
 
 /** What `equipInstruction` accepts: plain text or content parts. */
 export type MCPInstructionContent = string | ContentPart[];

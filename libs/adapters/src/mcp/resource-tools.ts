@@ -2,7 +2,7 @@ import { type ToolDefinition, toolContent } from '@flotilla/runtime';
 import { z } from 'zod';
 import { decodeTextBlob } from './decode-text-blob.js';
 import type { MCPClientBase, MCPResourceContents } from './mcp-client-adapter.js';
-import { MCPProtocolError } from './mcp-protocol-error.js';
+import { MCPProtocolError } from './mcp-errors.js';
 
 /** JSON-RPC "method not found": the server has no resources capability. */
 const METHOD_NOT_FOUND = -32601;

@@ -4,14 +4,16 @@ import { createEmbeddedServices } from '../embedded/create-embedded-services.js'
 import { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
 import { runAgent } from '../embedded/run-agent.js';
 import { executeRun } from '../engine/execute-run.js';
-import { AbortError } from '../errors/abort-error.js';
-import { AfterPromptAgentError } from '../errors/after-prompt-agent-error.js';
-import { ContextNotFoundError } from '../errors/context-not-found-error.js';
-import { MaxDepthExceededError } from '../errors/max-depth-exceeded-error.js';
-import { ModelNotFoundError } from '../errors/model-not-found-error.js';
-import { ModelRegistryNotFoundError } from '../errors/model-registry-not-found-error.js';
-import { PromptAgentAlreadyCalledError } from '../errors/prompt-agent-already-called-error.js';
-import { RebornLimitExceededError } from '../errors/reborn-limit-exceeded-error.js';
+import {
+  AfterPromptAgentError,
+  ContextNotFoundError,
+  MaxDepthExceededError,
+  ModelNotFoundError,
+  ModelRegistryNotFoundError,
+  PromptAgentAlreadyCalledError,
+  RebornLimitExceededError,
+} from '../errors/agent-errors.js';
+import { AbortError } from '../errors/run-errors.js';
 import { equipInstruction } from '../hooks/equip-instruction.js';
 import { equipMemory } from '../hooks/equip-memory.js';
 import { equipSystem } from '../hooks/equip-system.js';

@@ -8,7 +8,7 @@ import { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
 import type { ChildCall, ChildResolution, ChildRunner } from '../engine/child-runner.js';
 import { executeRun } from '../engine/execute-run.js';
 import type { JournalEntry } from '../engine/run-services.js';
-import { NonDeterminismError } from '../errors/non-determinism-error.js';
+import { NonDeterminismError } from '../errors/run-errors.js';
 import { equipTool } from '../hooks/equip-tool.js';
 import { promptChat } from '../policy/prompt-chat.js';
 import { createMockModel } from '../testing/index.js';

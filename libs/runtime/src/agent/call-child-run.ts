@@ -10,7 +10,7 @@ import { assertJsonValue } from '../context/clone-json-value.js';
 import type { ChildResolution, ChildRunner } from '../engine/child-runner.js';
 import { durableStep } from '../engine/durable-step.js';
 import type { RunState } from '../engine/run-state.js';
-import { AbortError } from '../errors/abort-error.js';
+import { AbortError } from '../errors/run-errors.js';
 import { deserializeError, serializeError } from '../errors/serialize-error.js';
 import type { PositionedChildCall } from './call-child.js';
 

@@ -8,8 +8,8 @@
 import type { AgentContext } from '../context/agent-context.js';
 import { durableStep } from '../engine/durable-step.js';
 import { hashJson } from '../engine/fingerprint.js';
-import { AbortError } from '../errors/abort-error.js';
-import { MaxDepthExceededError } from '../errors/max-depth-exceeded-error.js';
+import { MaxDepthExceededError } from '../errors/agent-errors.js';
+import { AbortError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { callChildRun } from './call-child-run.js';

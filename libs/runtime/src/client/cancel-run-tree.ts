@@ -13,7 +13,7 @@ import { emptyUsage } from '@flotilla/ir';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { rootCallPath } from '../engine/execute-run.js';
-import { AbortError } from '../errors/abort-error.js';
+import { AbortError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
 import { cancelChannel, runKeys } from '../keys.js';
 import { RedisRunMemoryStore } from '../memory/redis-run-memory-store.js';

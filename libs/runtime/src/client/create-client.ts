@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { FlotillaConfig } from '../config/flotilla-config.js';
 import { openRedis, type RedisConnectionOption } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
+import { RunNotFoundError } from '../errors/run-errors.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isTerminalStatus } from '../runs/run-status.js';
@@ -12,7 +13,6 @@ import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import { encodeRunJobData } from '../worker/run-job-data.js';
 import { cancelRunTree } from './cancel-run-tree.js';
 import { RedisRunHandle, type RunHandle } from './run-handle.js';
-import { RunNotFoundError } from './run-not-found-error.js';
 
 /** Options of {@link createClient}; unset ones come from the environment, then defaults. */
 export interface CreateClientOptions {

@@ -1,11 +1,11 @@
 import type { Redis } from 'ioredis';
+import { RunNotFoundError } from '../errors/run-errors.js';
 import { deserializeError } from '../errors/serialize-error.js';
 import { readRunEventStream, type StreamedRunEvent } from '../events/redis-run-event-stream.js';
 import { runKeys } from '../keys.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isTerminalStatus } from '../runs/run-status.js';
-import { RunNotFoundError } from './run-not-found-error.js';
 
 /** A submitted run, as the client sees it. */
 export interface RunHandle<Output = unknown> {

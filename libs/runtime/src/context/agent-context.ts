@@ -5,7 +5,7 @@
  */
 import type { AgentDefinition } from '../agent/agent-definition.js';
 import type { RunState } from '../engine/run-state.js';
-import { AbortError } from '../errors/abort-error.js';
+import { AbortError } from '../errors/run-errors.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import { AgentMemory } from './agent-memory.js';
 import { Draft } from './draft.js';

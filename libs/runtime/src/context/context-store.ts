@@ -4,7 +4,7 @@
  * this package loaded in one process still share it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ContextNotFoundError } from '../errors/context-not-found-error.js';
+import { ContextNotFoundError } from '../errors/agent-errors.js';
 import type { AgentContext } from './agent-context.js';
 
 const STORE_KEY = Symbol.for('@flotilla/runtime/context-store/v1');

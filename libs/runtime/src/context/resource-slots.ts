@@ -8,7 +8,7 @@
  * and the broker can serve them to children on other workers. While the run is suspended, agent
  * teardown keeps the leases (the registry expires them after a TTL).
  */
-import { AbortError } from '../errors/abort-error.js';
+import { AbortError } from '../errors/run-errors.js';
 import { hashDeps } from '../resources/deps-hash.js';
 import type { ResourceDescriptor } from '../resources/resource-descriptor.js';
 import type { ResourceLease } from '../resources/resource-registry.js';

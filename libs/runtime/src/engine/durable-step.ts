@@ -5,7 +5,7 @@
  * is a {@link NonDeterminismError}.
  */
 import type { AgentContext } from '../context/agent-context.js';
-import { NonDeterminismError } from '../errors/non-determinism-error.js';
+import { NonDeterminismError } from '../errors/run-errors.js';
 import { deserializeError, serializeError } from '../errors/serialize-error.js';
 import type { InFlightStep } from './in-flight-steps.js';
 import type { JournalEntry, JournalEntryKind } from './run-services.js';

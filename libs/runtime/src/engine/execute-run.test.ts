@@ -4,7 +4,7 @@ import { createAgent } from '../agent/create-agent.js';
 import { reborn } from '../agent/reborn.js';
 import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
 import { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
-import { NonDeterminismError } from '../errors/non-determinism-error.js';
+import { NonDeterminismError } from '../errors/run-errors.js';
 import { createMockModel } from '../testing/index.js';
 import { AdderAgent, toolRuns } from './__fixtures__/adder-agent.js';
 import { executeRun } from './execute-run.js';

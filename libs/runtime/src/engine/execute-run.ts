@@ -6,7 +6,7 @@
 import type { AgentDefinition, AgentFunction } from '../agent/agent-definition.js';
 import { agentDefinitionOf } from '../agent/create-agent.js';
 import { invokeAgent } from '../agent/invoke-agent.js';
-import { AbortError } from '../errors/abort-error.js';
+import { AbortError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
 import type { RunOutcome, RunServices } from './run-services.js';
 import { RunState } from './run-state.js';

@@ -5,7 +5,7 @@
  */
 import type { TokenUsage } from '@flotilla/ir';
 import { addUsage, emptyUsage } from '@flotilla/ir';
-import { FanOutLimitExceededError } from '../errors/fan-out-limit-exceeded-error.js';
+import { FanOutLimitExceededError } from '../errors/agent-errors.js';
 import type { RunEvent, RunEventInput } from '../events/run-event.js';
 import { InFlightSteps } from './in-flight-steps.js';
 import type { JournalEntry, RunServices } from './run-services.js';

@@ -4,7 +4,7 @@
  * replay returns it without calling the handler again.
  */
 import type { AgentContext } from '../context/agent-context.js';
-import { AbortError } from '../errors/abort-error.js';
+import { AbortError } from '../errors/run-errors.js';
 import type { DurableResult } from './durable-step.js';
 import { durableStep } from './durable-step.js';
 import { hashJson } from './fingerprint.js';

@@ -1,25 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { AbortError } from './abort-error.js';
-import { AfterPromptAgentError } from './after-prompt-agent-error.js';
-import { AttemptsExhaustedError } from './attempts-exhausted-error.js';
-import { ContextNotFoundError } from './context-not-found-error.js';
-import { DuplicateToolNameError } from './duplicate-tool-name-error.js';
-import { ExpectScopeError } from './expect-scope-error.js';
-import { InvalidMessageHistoryError } from './invalid-message-history-error.js';
-import { InvalidPromptRuntimeError } from './invalid-prompt-runtime-error.js';
-import { InvalidToolOutputError } from './invalid-tool-output-error.js';
-import { LoopMissingToolOutputError } from './loop-missing-tool-output-error.js';
-import { MaxDepthExceededError } from './max-depth-exceeded-error.js';
-import { ModelNotFoundError } from './model-not-found-error.js';
-import { ModelRegistryNotFoundError } from './model-registry-not-found-error.js';
-import { NonDeterminismError } from './non-determinism-error.js';
-import { PromptAgentAlreadyCalledError } from './prompt-agent-already-called-error.js';
-import { RebornLimitExceededError } from './reborn-limit-exceeded-error.js';
-import { ResourceNotFoundError } from './resource-not-found-error.js';
-import { SchemaConversionError } from './schema-conversion-error.js';
+import {
+  AfterPromptAgentError,
+  ContextNotFoundError,
+  DuplicateToolNameError,
+  ExpectScopeError,
+  MaxDepthExceededError,
+  ModelNotFoundError,
+  ModelRegistryNotFoundError,
+  PromptAgentAlreadyCalledError,
+  RebornLimitExceededError,
+  ResourceNotFoundError,
+  SchemaConversionError,
+} from './agent-errors.js';
+import {
+  AttemptsExhaustedError,
+  InvalidMessageHistoryError,
+  InvalidPromptRuntimeError,
+  InvalidToolOutputError,
+  LoopMissingToolOutputError,
+  ToolLoopExceededError,
+  TurnBudgetExceededError,
+} from './policy-errors.js';
+import { AbortError, NonDeterminismError } from './run-errors.js';
 import { deserializeError, serializeError } from './serialize-error.js';
-import { ToolLoopExceededError } from './tool-loop-exceeded-error.js';
-import { TurnBudgetExceededError } from './turn-budget-exceeded-error.js';
 
 const cases: [string, Error, (error: unknown) => boolean][] = [
   ['AbortError', new AbortError(), AbortError.is],

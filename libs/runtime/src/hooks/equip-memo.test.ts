@@ -4,7 +4,7 @@ import { reborn } from '../agent/reborn.js';
 import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
 import { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
 import { executeRun } from '../engine/execute-run.js';
-import { NonDeterminismError } from '../errors/non-determinism-error.js';
+import { NonDeterminismError } from '../errors/run-errors.js';
 import { equipMemo } from './equip-memo.js';
 import { equipMemory } from './equip-memory.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
 import { reborn } from '../agent/reborn.js';
-import { ResourceNotFoundError } from '../errors/resource-not-found-error.js';
+import { ResourceNotFoundError } from '../errors/agent-errors.js';
 import { equipMemory } from './equip-memory.js';
 import { equipResource } from './equip-resource.js';
 import { expectResource } from './expect-resource.js';

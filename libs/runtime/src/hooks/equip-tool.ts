@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { DuplicateToolNameError } from '../errors/duplicate-tool-name-error.js';
-import { InvalidToolDefinitionError } from '../errors/invalid-tool-definition-error.js';
-import { SchemaConversionError } from '../errors/schema-conversion-error.js';
+import {
+  DuplicateToolNameError,
+  InvalidToolDefinitionError,
+  SchemaConversionError,
+} from '../errors/agent-errors.js';
 import type { EquippedTool } from '../tools/equipped-tool.js';
 import type { ToolDefinition, ToolMiddleware } from '../tools/tool-definition.js';
 import { requireOpenDraft } from './require-draft.js';

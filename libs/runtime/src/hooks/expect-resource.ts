@@ -1,6 +1,6 @@
 import type { AgentContext } from '../context/agent-context.js';
 import { requireAgentContext } from '../context/context-store.js';
-import { ResourceNotFoundError } from '../errors/resource-not-found-error.js';
+import { ResourceNotFoundError } from '../errors/agent-errors.js';
 import { runResourcesOf } from '../resources/run-resources-of.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { requireAgentContext } from '../context/context-store.js';
 import { scopeLayersOf } from '../context/scope-layers.js';
-import { ExpectScopeError } from '../errors/expect-scope-error.js';
+import { ExpectScopeError } from '../errors/agent-errors.js';
 
 /** A deeply read-only view of `T`. */
 export type DeepReadonly<T> = T extends (infer Item)[]

@@ -4,7 +4,7 @@
  */
 import type { AgentContext } from '../context/agent-context.js';
 import { requireAgentContext } from '../context/context-store.js';
-import { AfterPromptAgentError } from '../errors/after-prompt-agent-error.js';
+import { AfterPromptAgentError } from '../errors/agent-errors.js';
 
 /**
  * The caller's agent context, when its draft is still open.

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { JournalEntry, RunJournal } from '../engine/run-services.js';
+import { JournalCorruptedError } from '../errors/run-errors.js';
 import { runKeys } from '../keys.js';
-import { JournalCorruptedError } from './journal-corrupted-error.js';
 
 const serializedErrorSchema: z.ZodType<unknown> = z.lazy(() =>
   z.object({

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
-import { InvalidPromptRuntimeError } from '../errors/invalid-prompt-runtime-error.js';
-import { TurnBudgetExceededError } from '../errors/turn-budget-exceeded-error.js';
+import { InvalidPromptRuntimeError, TurnBudgetExceededError } from '../errors/policy-errors.js';
 import { equipInstruction } from '../hooks/equip-instruction.js';
 import { createMockModel } from '../testing/index.js';
 import { createAgentPolicy } from './create-agent-policy.js';

@@ -4,8 +4,7 @@
  * closed from then on, stream consumers started, the model resolved, the draft frozen.
  */
 import { requireAgentContext } from '../context/context-store.js';
-import { ModelNotFoundError } from '../errors/model-not-found-error.js';
-import { PromptAgentAlreadyCalledError } from '../errors/prompt-agent-already-called-error.js';
+import { ModelNotFoundError, PromptAgentAlreadyCalledError } from '../errors/agent-errors.js';
 import type { PromptContext } from './prompt-context.js';
 import { createPromptContext, expirePromptContext } from './prompt-context.js';
 

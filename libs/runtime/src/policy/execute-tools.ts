@@ -5,7 +5,7 @@
  */
 import type { Message, ToolCall } from '@flotilla/ir';
 import type { AgentContext } from '../context/agent-context.js';
-import { LoopMissingToolOutputError } from '../errors/loop-missing-tool-output-error.js';
+import { LoopMissingToolOutputError } from '../errors/policy-errors.js';
 import { contentPartsToIr } from '../tools/content-parts-to-ir.js';
 import type { EquippedTool } from '../tools/equipped-tool.js';
 import { executeToolCall } from '../tools/execute-tool-call.js';

@@ -5,8 +5,8 @@
 import type { Message, TokenUsage } from '@flotilla/ir';
 import type { AgentContext } from '../context/agent-context.js';
 import { modelTurnDurably } from '../engine/model-turn.js';
-import { DuplicateToolNameError } from '../errors/duplicate-tool-name-error.js';
-import { TurnBudgetExceededError } from '../errors/turn-budget-exceeded-error.js';
+import { DuplicateToolNameError } from '../errors/agent-errors.js';
+import { TurnBudgetExceededError } from '../errors/policy-errors.js';
 import type { AgentStreamEvent } from '../hooks/agent-stream-event.js';
 import type {
   ModelDelta,

@@ -2,7 +2,7 @@
  * Turns a model's final text into the policy's result, or explains what is wrong so the
  * model can fix it on the next attempt.
  */
-import type { ValidationFailureType } from '../errors/attempts-exhausted-error.js';
+import type { ValidationFailureType } from '../errors/policy-errors.js';
 
 /** What a parser (and then validation) found. */
 export type ParseOutcome<T> =

@@ -2,9 +2,11 @@ import type { Message } from '@flotilla/ir';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../agent/create-agent.js';
-import { AttemptsExhaustedError } from '../errors/attempts-exhausted-error.js';
-import { LoopMissingToolOutputError } from '../errors/loop-missing-tool-output-error.js';
-import { ToolLoopExceededError } from '../errors/tool-loop-exceeded-error.js';
+import {
+  AttemptsExhaustedError,
+  LoopMissingToolOutputError,
+  ToolLoopExceededError,
+} from '../errors/policy-errors.js';
 import { equipInstruction } from '../hooks/equip-instruction.js';
 import { equipSystem } from '../hooks/equip-system.js';
 import { equipTool } from '../hooks/equip-tool.js';

@@ -6,7 +6,7 @@ import { createEmbeddedServices } from '../embedded/create-embedded-services.js'
 import { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
 import { runAgent } from '../embedded/run-agent.js';
 import { executeRun } from '../engine/execute-run.js';
-import { InvalidMessageHistoryError } from '../errors/invalid-message-history-error.js';
+import { InvalidMessageHistoryError } from '../errors/policy-errors.js';
 import { equipSystem } from '../hooks/equip-system.js';
 import { equipTool } from '../hooks/equip-tool.js';
 import { expectValidator } from '../hooks/expect-validator.js';

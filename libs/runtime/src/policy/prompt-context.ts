@@ -8,7 +8,7 @@
 import type { Message } from '@flotilla/ir';
 import type { AgentContext } from '../context/agent-context.js';
 import { currentAgentContext } from '../context/context-store.js';
-import { InvalidPromptRuntimeError } from '../errors/invalid-prompt-runtime-error.js';
+import { InvalidPromptRuntimeError } from '../errors/policy-errors.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { EquippedTool } from '../tools/equipped-tool.js';
 import type { ToolCallLoopMiddleware } from '../tools/tool-call-loop-middleware.js';

@@ -5,8 +5,7 @@
  * {@link ToolLoopExceededError}.
  */
 import type { Message, TokenUsage } from '@flotilla/ir';
-import { AttemptsExhaustedError } from '../errors/attempts-exhausted-error.js';
-import { ToolLoopExceededError } from '../errors/tool-loop-exceeded-error.js';
+import { AttemptsExhaustedError, ToolLoopExceededError } from '../errors/policy-errors.js';
 import type { OutputSchema } from '../model/model-adapter.js';
 import type { ToolTurn } from '../tools/tool-call-loop-middleware.js';
 import { executeTools } from './execute-tools.js';

@@ -5,7 +5,7 @@
  * left unanswered at the end.
  */
 import type { Message } from '@flotilla/ir';
-import { InvalidMessageHistoryError } from '../errors/invalid-message-history-error.js';
+import { InvalidMessageHistoryError } from '../errors/policy-errors.js';
 
 /** @throws InvalidMessageHistoryError naming the first offending index */
 export function assertValidHistory(messages: readonly Message[]): void {

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { AbortError } from '../errors/abort-error.js';
+import { AbortError } from '../errors/run-errors.js';
 import { deserializeError } from '../errors/serialize-error.js';
 import { resourceBrokerKeys, resourceReplyKey } from '../keys.js';
 import { BlockingConnectionPool } from './blocking-connection-pool.js';
@@ -16,9 +16,8 @@ import {
   resolveBrokerTiming,
 } from './resource-broker.js';
 import { encodeResourceCallArgs, type ResourceCallReply, type ResourceCallRequest } from './resource-call.js';
-import { ResourceCallTimeoutError } from './resource-call-timeout-error.js';
 import type { ResourceDescriptor } from './resource-descriptor.js';
-import { ResourceOwnerGoneError } from './resource-owner-gone-error.js';
+import { ResourceCallTimeoutError, ResourceOwnerGoneError } from './resource-errors.js';
 
 /** Options of a {@link ResourceBrokerClient}. */
 export interface ResourceBrokerClientOptions {

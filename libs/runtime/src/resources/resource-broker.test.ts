@@ -6,9 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { useRedis } from '../../../../test/support/redis.js';
 import { defineResource } from './define-resource.js';
 import { hashDeps } from './deps-hash.js';
-import { ResourceCallTimeoutError } from './resource-call-timeout-error.js';
 import type { ResourceDescriptor } from './resource-descriptor.js';
-import { ResourceOwnerGoneError } from './resource-owner-gone-error.js';
+import { ResourceCallTimeoutError, ResourceOwnerGoneError } from './resource-errors.js';
 import { isResourceProxy } from './resource-proxy.js';
 import { WorkerResources, type WorkerResourcesOptions } from './worker-resources.js';
 

@@ -18,7 +18,7 @@ import {
   type ResourceCallReply,
   type ResourceCallRequest,
 } from './resource-call.js';
-import { ResourceOwnerGoneError } from './resource-owner-gone-error.js';
+import { ResourceOwnerGoneError } from './resource-errors.js';
 import type { ResourceRegistry } from './resource-registry.js';
 
 /** Timing of the broker; the same values must be used fleet-wide. */

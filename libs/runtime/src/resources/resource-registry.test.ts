@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hashDeps } from './deps-hash.js';
+import { ResourceRegistryClosedError } from './resource-errors.js';
 import { ResourceRegistry, resourceEntryId } from './resource-registry.js';
-import { ResourceRegistryClosedError } from './resource-registry-closed-error.js';
 
 function counted(name = 'client') {
   const log: string[] = [];

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { ResourceRegistryClosedError } from './resource-registry-closed-error.js';
+import { ResourceRegistryClosedError } from './resource-errors.js';
 
 /** How an instance is built and torn down. */
 export interface ResourceFactory<T> {

@@ -7,7 +7,7 @@ import { createAgent } from '../agent/create-agent.js';
 import { currentAgentContext } from '../context/context-store.js';
 import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
 import { executeRun } from '../engine/execute-run.js';
-import { ResourceNotFoundError } from '../errors/resource-not-found-error.js';
+import { ResourceNotFoundError } from '../errors/agent-errors.js';
 import { equipResource } from '../hooks/equip-resource.js';
 import { expectResource } from '../hooks/expect-resource.js';
 import { defineResource, resourceDefinitionMap } from './define-resource.js';

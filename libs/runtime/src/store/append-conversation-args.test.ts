@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { conversationKeys } from '../keys.js';
 import { appendConversationArgs, readAppendConversationReply } from './append-conversation-args.js';
-import { ConversationConflictError } from './conversation-conflict-error.js';
+import { ConversationConflictError } from './store-errors.js';
 
 const change = {
   expectedVersion: 3,

@@ -3,8 +3,8 @@
  * Redis) and the reading of its reply, where return codes become errors through one table.
  */
 import type { ConversationKeys } from '../keys.js';
-import { ConversationConflictError } from './conversation-conflict-error.js';
 import type { AppendChange } from './conversation-store.js';
+import { ConversationConflictError } from './store-errors.js';
 
 /** KEYS and ARGV of one `append-conversation-4` call. */
 export interface ScriptCall {

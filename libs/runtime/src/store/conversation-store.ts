@@ -6,9 +6,11 @@
  */
 import type { Message, TokenUsage } from '@flotilla/ir';
 
-export { ConversationConflictError } from './conversation-conflict-error.js';
-export { ConversationCorruptedError } from './conversation-corrupted-error.js';
-export { ConversationVersionNotFoundError } from './conversation-version-not-found-error.js';
+export {
+  ConversationConflictError,
+  ConversationCorruptedError,
+  ConversationVersionNotFoundError,
+} from './store-errors.js';
 
 /** The provider and model that produced the latest turn. */
 export interface ConversationModel {

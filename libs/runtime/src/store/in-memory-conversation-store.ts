@@ -1,5 +1,4 @@
 import { addUsage, emptyUsage, type Message } from '@flotilla/ir';
-import { ConversationConflictError } from './conversation-conflict-error.js';
 import type {
   AppendChange,
   ConversationHeader,
@@ -7,7 +6,7 @@ import type {
   LoadConversationOptions,
   StoredConversation,
 } from './conversation-store.js';
-import { ConversationVersionNotFoundError } from './conversation-version-not-found-error.js';
+import { ConversationConflictError, ConversationVersionNotFoundError } from './store-errors.js';
 
 interface MemoryConversation {
   messages: Message[];

@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { useRedis } from '../../../../test/support/redis.js';
 import { blobKey, conversationKeys } from '../keys.js';
 import { BlobStore } from './blob-store.js';
-import { ConversationCorruptedError } from './conversation-corrupted-error.js';
 import { RedisConversationStore } from './redis-conversation-store.js';
+import { ConversationCorruptedError } from './store-errors.js';
 
 const fixture = useRedis(import.meta.filename);
 const store = () =>

@@ -3,7 +3,6 @@ import type { Redis } from 'ioredis';
 import { type ConversationKeys, conversationKeys, DEFAULT_PREFIX } from '../keys.js';
 import { appendConversationArgs, readAppendConversationReply } from './append-conversation-args.js';
 import { BlobStore } from './blob-store.js';
-import { ConversationCorruptedError } from './conversation-corrupted-error.js';
 import type {
   AppendChange,
   ConversationHeader,
@@ -11,9 +10,9 @@ import type {
   LoadConversationOptions,
   StoredConversation,
 } from './conversation-store.js';
-import { ConversationVersionNotFoundError } from './conversation-version-not-found-error.js';
 import { appendConversationScript } from './lua/append-conversation-4.lua.js';
 import { DEFAULT_BLOB_THRESHOLD_BYTES, offloadMedia, restoreMedia } from './media-blobs.js';
+import { ConversationCorruptedError, ConversationVersionNotFoundError } from './store-errors.js';
 import {
   describeIssues,
   type HeaderFields,

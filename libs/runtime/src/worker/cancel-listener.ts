@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { AbortError } from '../errors/abort-error.js';
+import { AbortError } from '../errors/run-errors.js';
 import { cancelChannel } from '../keys.js';
 
 /**

@@ -7,7 +7,7 @@ import { RedisChildRunner } from '../children/redis-child-runner.js';
 import type { FlotillaConfig } from '../config/flotilla-config.js';
 import { executeRun, rootCallPath } from '../engine/execute-run.js';
 import type { RunOutcome, RunServices } from '../engine/run-services.js';
-import { AbortError } from '../errors/abort-error.js';
+import { AbortError, RunStalledError, UnknownAgentError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
 import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
 import { RedisRunJournal } from '../journal/redis-run-journal.js';
@@ -25,8 +25,6 @@ import type { CancelListener } from './cancel-listener.js';
 import { hasAttemptsLeft, retryDelayMs } from './root-run-retry.js';
 import { RunEndCapturingSink } from './run-end-capturing-sink.js';
 import { type DecodedRunJob, decodeRunJobData } from './run-job-data.js';
-import { RunStalledError } from './run-stalled-error.js';
-import { UnknownAgentError } from './unknown-agent-error.js';
 import type { AnyAgent } from './worker-options.js';
 import type { WorkerRunEndInfo, WorkerRunHooks } from './worker-run-hooks.js';
 

@@ -40,3 +40,40 @@ export class ResourceOwnerGoneError extends FlotillaError {
     this.reason = reason;
   }
 }
+
+/**
+ * A broker call to a resource on another worker got no reply in time while the owner worker
+ * still looked alive (its heartbeat was present). The call may still run on the owner.
+ */
+export class ResourceCallTimeoutError extends FlotillaError {
+  static override readonly errorName = 'ResourceCallTimeoutError';
+  static override readonly is = errorGuard(this);
+  readonly key: string;
+  readonly method: string;
+  readonly timeoutMs: number;
+
+  constructor(key: string, method: string, timeoutMs: number) {
+    super(
+      `Resource "${key}": ${method}() got no reply from the owner worker within ${timeoutMs} ms. ` +
+        'Raise `resourceBroker.callTimeoutMs` in createWorker for slow methods, or check that the owner worker is not overloaded.',
+    );
+    this.key = key;
+    this.method = method;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** A resource was asked of a worker's registry after the worker began shutting down. */
+export class ResourceRegistryClosedError extends FlotillaError {
+  static override readonly errorName = 'ResourceRegistryClosedError';
+  static override readonly is = errorGuard(this);
+  readonly key: string;
+
+  constructor(key: string) {
+    super(
+      `Resource "${key}" cannot be created: this worker's resource registry is closed (the worker is shutting down). ` +
+        'The run is taken over by another worker.',
+    );
+    this.key = key;
+  }
+}

@@ -1,0 +1,111 @@
+import { errorGuard, FlotillaError } from '@flotilla/ir';
+
+/**
+ * The run (or one agent in it) was cancelled. Thrown at the next durable step after the signal
+ * aborts, and by `equipResource` when the agent ended while the resource was being created.
+ */
+export class AbortError extends FlotillaError {
+  static override readonly errorName = 'AbortError';
+  static override readonly is = errorGuard(this);
+  /** The abort reason, as text. */
+  readonly reason: string;
+
+  constructor(reason = 'Cancelled') {
+    super(`Cancelled: ${reason}`);
+    this.reason = reason;
+  }
+}
+
+/**
+ * On replay, the handler asked for a different durable effect than the journal recorded at
+ * the same position (another tool, another child agent, another memo key …). The handler must
+ * make the same durable calls in the same order every time it runs.
+ */
+export class NonDeterminismError extends FlotillaError {
+  static override readonly errorName = 'NonDeterminismError';
+  static override readonly is = errorGuard(this);
+  /** The journal position, e.g. `root/agent:writer:0/g0/tool:call_1:0`. */
+  readonly position: string;
+  /** Kind and fingerprint that were recorded. */
+  readonly recorded: string;
+  /** Kind and fingerprint asked for now. */
+  readonly requested: string;
+
+  constructor(position: string, recorded: string, requested: string) {
+    super(
+      `Non-deterministic replay at ${position}: the journal recorded ${recorded} but the handler now asked for ` +
+        `${requested}. Agent handlers must make the same durable calls (model turns, tools, child agents, memo) ` +
+        'in the same order on every run; move randomness, clocks and I/O into tools.',
+    );
+    this.position = position;
+    this.recorded = recorded;
+    this.requested = requested;
+  }
+}
+
+/**
+ * Thrown when a run's journal holds an entry that does not parse as a journal entry. Names the
+ * run and the position; the run cannot replay safely until the entry is repaired or removed.
+ */
+export class JournalCorruptedError extends FlotillaError {
+  static override readonly errorName = 'JournalCorruptedError';
+  static override readonly is = errorGuard(this);
+  readonly runId: string;
+  readonly position: string;
+
+  constructor(runId: string, position: string, problem: string) {
+    super(
+      `The journal of run "${runId}" is corrupted at position "${position}": ${problem}. ` +
+        'Inspect or remove that entry before replaying the run.',
+    );
+    this.runId = runId;
+    this.position = position;
+  }
+}
+
+/** A job named an agent this worker does not serve. The run fails; the worker keeps serving. */
+export class UnknownAgentError extends FlotillaError {
+  static override readonly errorName = 'UnknownAgentError';
+  static override readonly is = errorGuard(this);
+  readonly agentId: string;
+  readonly knownAgentIds: string[];
+
+  constructor(agentId: string, knownAgentIds: string[]) {
+    super(
+      `No agent "${agentId}" on this worker; it serves ${knownAgentIds.map((id) => `"${id}"`).join(', ') || 'no agents'}. ` +
+        'Submit one of those ids, or add the agent to createWorker({ agents }).',
+    );
+    this.agentId = agentId;
+    this.knownAgentIds = knownAgentIds;
+  }
+}
+
+/**
+ * The run's job stalled (its worker died or froze) more often than `maxStalledCount` allows,
+ * so BullMQ failed it. The journal is kept: the cause is usually in the workers' logs.
+ */
+export class RunStalledError extends FlotillaError {
+  static override readonly errorName = 'RunStalledError';
+  static override readonly is = errorGuard(this);
+  readonly runId: string;
+
+  constructor(runId: string, reason: string) {
+    super(
+      `Run "${runId}" failed after its worker stopped responding too often (${reason}). Check the worker ` +
+        'logs for crashes or a blocked event loop, or raise FLOTILLA_MAX_STALLED_COUNT.',
+    );
+    this.runId = runId;
+  }
+}
+
+/** No run has this id: it was never submitted, or its record expired (see run retention). */
+export class RunNotFoundError extends FlotillaError {
+  static override readonly errorName = 'RunNotFoundError';
+  static override readonly is = errorGuard(this);
+  readonly runId: string;
+
+  constructor(runId: string) {
+    super(`No run "${runId}": it was never submitted, or it ended longer ago than the run retention.`);
+    this.runId = runId;
+  }
+}
