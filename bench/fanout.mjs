@@ -9,7 +9,9 @@
  * BENCH_CONCURRENCY (default 8), BENCH_TIMEOUT_MS (default 120000; the bench fails past it).
  */
 import { randomUUID } from 'node:crypto';
-import { createAgent, createClient, createWorker } from '@flotilla/runtime';
+import { createAgent } from '@flotilla/runtime';
+import { createClient } from '@flotilla/runtime/client';
+import { createWorker } from '@flotilla/runtime/worker';
 import { Queue, QueueEvents, WaitingChildrenError, Worker } from 'bullmq';
 import { pino } from 'pino';
 import { BenchConnections } from './bench-connections.mjs';

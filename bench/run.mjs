@@ -8,7 +8,10 @@
  * BENCH_CONCURRENCY (default 8), BENCH_TIMEOUT_MS (default 100000; the bench fails past it).
  */
 import { randomUUID } from 'node:crypto';
-import { createAgent, createClient, createMockModel, createWorker, promptChat } from '@flotilla/runtime';
+import { createAgent, promptChat } from '@flotilla/runtime';
+import { createClient } from '@flotilla/runtime/client';
+import { createMockModel } from '@flotilla/runtime/testing';
+import { createWorker } from '@flotilla/runtime/worker';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import { pino } from 'pino';
 import { BenchConnections } from './bench-connections.mjs';

@@ -3,7 +3,9 @@
  * the research agent and its child, with the scripted research model, so a worker serves them
  * without any API key. A real deployment exports a real adapter under the same model id.
  */
-import type { AnyAgent, ModelAdapter } from '@flotilla/runtime';
+
+import type { ModelAdapter } from '@flotilla/runtime';
+import type { AnyAgent } from '@flotilla/runtime/worker';
 import { HeadlineAgent } from './agents/headline-agent.js';
 import { RESEARCH_MODEL_ID, ResearchAgent } from './agents/research-agent.js';
 import { createResearchModel } from './models/research-model.js';

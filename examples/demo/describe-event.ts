@@ -1,4 +1,4 @@
-import type { RunEvent } from '@flotilla/runtime';
+import type { RunEvent } from '@flotilla/runtime/client';
 
 /**
  * One readable line for a run event, indented by how deep its agent is in the run's call

@@ -1,4 +1,5 @@
-import { type RunEvent, runAgentWithOutcome } from '@flotilla/runtime';
+import { runAgentWithOutcome } from '@flotilla/runtime';
+import type { RunEvent } from '@flotilla/runtime/client';
 import { RESEARCH_MODEL_ID, ResearchAgent } from '../agents/research-agent.js';
 import { createResearchModel } from '../models/research-model.js';
 import { describeEvent } from './describe-event.js';

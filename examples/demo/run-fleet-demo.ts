@@ -1,4 +1,5 @@
-import { createClient, createWorker, type RunRecord } from '@flotilla/runtime';
+import { createClient, type RunRecord } from '@flotilla/runtime/client';
+import { createWorker } from '@flotilla/runtime/worker';
 import { pino } from 'pino';
 import { agents, models } from '../research-fleet.js';
 import { describeEvent } from './describe-event.js';

@@ -14,7 +14,6 @@
 import { join } from 'node:path';
 import { equipMCP } from '@flotilla/adapters/mcp';
 import {
-  type AnyAgent,
   createAgent,
   equipInstruction,
   equipResource,
@@ -23,6 +22,7 @@ import {
   type RunOutcome,
   runAgentWithOutcome,
 } from '@flotilla/runtime';
+import type { AnyAgent } from '@flotilla/runtime/worker';
 import { z } from 'zod';
 import { ROADMAP_FILE, withExampleWorkspace } from './example-workspace.js';
 import { filesystemServerResource } from './filesystem-server.js';

@@ -18,7 +18,6 @@
 import { join } from 'node:path';
 import { equipMCP, type MCPCallToolResponse, type MCPClientAdapter } from '@flotilla/adapters/mcp';
 import {
-  type AnyAgent,
   createAgent,
   equipInstruction,
   equipResource,
@@ -30,6 +29,7 @@ import {
   type RunOutcome,
   runAgentWithOutcome,
 } from '@flotilla/runtime';
+import type { AnyAgent } from '@flotilla/runtime/worker';
 import { z } from 'zod';
 import { ANALYST_MODEL_ID, createAnalystModel } from './analyst-model.js';
 import { withExampleWorkspace } from './example-workspace.js';

@@ -1,5 +1,6 @@
 import type { Message } from '@flotilla/ir';
-import { createMockModel, type MockModel, type ModelRequest, type ModelResponse } from '@flotilla/runtime';
+import type { ModelRequest, ModelResponse } from '@flotilla/runtime';
+import { createMockModel, type MockModel } from '@flotilla/runtime/testing';
 
 /** The model id the reader agent asks for. */
 export const READER_MODEL_ID = 'mcp-reader-model';

@@ -1,5 +1,6 @@
 import type { Message, TokenUsage } from '@flotilla/ir';
-import { createMockModel, type MockModel, type ModelRequest, type ModelResponse } from '@flotilla/runtime';
+import type { ModelRequest, ModelResponse } from '@flotilla/runtime';
+import { createMockModel, type MockModel } from '@flotilla/runtime/testing';
 import { RESEARCH_MODEL_ID } from '../agents/research-agent.js';
 import { SEARCH_NOTES_TOOL } from '../agents/search-notes-tool.js';
 

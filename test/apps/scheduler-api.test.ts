@@ -4,7 +4,7 @@
  * client sees.
  */
 import { randomUUID } from 'node:crypto';
-import { eventsConnectionName } from '@flotilla/runtime';
+import { eventsConnectionName } from '@flotilla/runtime/internals';
 import { describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { call, readEvents, waitForRun } from './support/http.js';

@@ -3,7 +3,7 @@
  * of the modules named by FLOTILLA_AGENTS, reports health and run counters, finishes active runs
  * on SIGTERM, and refuses to start with a bad configuration, naming the variable.
  */
-import { createClient, type FlotillaClient } from '@flotilla/runtime';
+import { createClient, type FlotillaClient } from '@flotilla/runtime/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { useWorkerProcess } from './support/use-worker-process.js';

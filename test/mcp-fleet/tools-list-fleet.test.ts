@@ -10,7 +10,7 @@
  * The children wait at a barrier until all 100 have started, so they run at the same time, on
  * all four workers (25 slots each), and reach `equipMCP` together: the single flight is real.
  */
-import { createFleetMemo } from '@flotilla/runtime';
+import { createFleetMemo } from '@flotilla/runtime/internals';
 import { describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import {

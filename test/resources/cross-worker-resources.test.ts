@@ -12,7 +12,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createClient, type FlotillaClient, type RunEvent } from '@flotilla/runtime';
+import { createClient, type FlotillaClient, type RunEvent } from '@flotilla/runtime/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { waitForKey } from '../support/wait-for-key.js';

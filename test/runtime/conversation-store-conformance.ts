@@ -5,11 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Message } from '@flotilla/ir';
-import {
-  ConversationConflictError,
-  type ConversationStore,
-  ConversationVersionNotFoundError,
-} from '@flotilla/runtime';
+import { ConversationConflictError, ConversationVersionNotFoundError } from '@flotilla/runtime';
+import type { ConversationStore } from '@flotilla/runtime/testing';
 import { describe, expect, it } from 'vitest';
 
 const user = (content: string): Message => ({ role: 'user', content });

@@ -1,4 +1,5 @@
-import { InMemoryConversationStore, RedisConversationStore } from '@flotilla/runtime';
+import { RedisConversationStore } from '@flotilla/runtime/internals';
+import { InMemoryConversationStore } from '@flotilla/runtime/testing';
 import { useRedis } from '../support/redis.js';
 import { describeConversationStore } from './conversation-store-conformance.js';
 

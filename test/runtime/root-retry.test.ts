@@ -4,15 +4,10 @@
  * completed before the failure is not sent again.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  createAgent,
-  createClient,
-  createMockModel,
-  createWorker,
-  type FlotillaClient,
-  type FlotillaWorker,
-  promptChat,
-} from '@flotilla/runtime';
+import { createAgent, promptChat } from '@flotilla/runtime';
+import { createClient, type FlotillaClient } from '@flotilla/runtime/client';
+import { createMockModel } from '@flotilla/runtime/testing';
+import { createWorker, type FlotillaWorker } from '@flotilla/runtime/worker';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';

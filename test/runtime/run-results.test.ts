@@ -4,7 +4,8 @@
  * cancel. A real worker on the test's Redis executes the runs.
  */
 import { randomUUID } from 'node:crypto';
-import { AbortError, createClient, type RunEvent, RunNotFoundError } from '@flotilla/runtime';
+import { AbortError, RunNotFoundError } from '@flotilla/runtime';
+import { createClient, type RunEvent } from '@flotilla/runtime/client';
 import { describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { catalogBuilds, EchoAgent } from './fixtures/agents.js';

@@ -4,13 +4,9 @@
  * for the client, and the same worker goes on serving the next run.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  encodeRunJobData,
-  type FlotillaClient,
-  InvalidRunInputError,
-  PayloadTooLargeError,
-  UnknownAgentError,
-} from '@flotilla/runtime';
+import { InvalidRunInputError, PayloadTooLargeError, UnknownAgentError } from '@flotilla/runtime';
+import type { FlotillaClient } from '@flotilla/runtime/client';
+import { encodeRunJobData } from '@flotilla/runtime/internals';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';

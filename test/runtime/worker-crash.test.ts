@@ -6,7 +6,8 @@
  * mid-execution at the kill ran again (at-least-once, ARCHITECTURE.md §2).
  */
 import { fileURLToPath } from 'node:url';
-import { createClient, type FlotillaClient, type RunEvent, RunStalledError } from '@flotilla/runtime';
+import { RunStalledError } from '@flotilla/runtime';
+import { createClient, type FlotillaClient, type RunEvent } from '@flotilla/runtime/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { waitForKey } from '../support/wait-for-key.js';

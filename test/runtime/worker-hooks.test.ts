@@ -2,14 +2,13 @@
  * `createWorker({ onRunStart, onRunEnd })`: a real worker on the test's Redis reports each run's
  * start and end through typed hooks, with the totals of its record.
  */
+import { createClient, type FlotillaClient } from '@flotilla/runtime/client';
 import {
-  createClient,
   createWorker,
-  type FlotillaClient,
   type FlotillaWorker,
   type WorkerRunEndInfo,
   type WorkerRunStartInfo,
-} from '@flotilla/runtime';
+} from '@flotilla/runtime/worker';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../support/redis.js';

@@ -1,4 +1,4 @@
-import type { FlotillaWorker } from '@flotilla/runtime';
+import type { FlotillaWorker } from '@flotilla/runtime/worker';
 import type { Redis } from 'ioredis';
 
 /**

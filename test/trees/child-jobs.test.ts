@@ -4,13 +4,9 @@
  * children's results; scope, model, usage, memory and memo cross the job boundary; the depth
  * and fan-out limits and non-determinism fail with typed errors.
  */
-import {
-  createClient,
-  FanOutLimitExceededError,
-  type FlotillaClient,
-  MaxDepthExceededError,
-  NonDeterminismError,
-} from '@flotilla/runtime';
+
+import { FanOutLimitExceededError, MaxDepthExceededError, NonDeterminismError } from '@flotilla/runtime';
+import { createClient, type FlotillaClient } from '@flotilla/runtime/client';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';

@@ -4,7 +4,7 @@
  * two wait for a slot. `suite.client.cancel(root)` must leave nothing running or queued and every run
  * record `cancelled`; running leaves see their abort signal fire.
  */
-import type { RunRecord } from '@flotilla/runtime';
+import type { RunRecord } from '@flotilla/runtime/client';
 import { describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { cancelKeys } from './fixtures/cancel-agents.js';

@@ -1,4 +1,4 @@
-import { type FlotillaConfig, InvalidConfigError, resolveConfig } from '@flotilla/runtime';
+import { type FlotillaConfig, InvalidConfigError, resolveConfig } from '@flotilla/runtime/client';
 
 /**
  * What the scheduler process runs with, resolved once at start: the runtime configuration

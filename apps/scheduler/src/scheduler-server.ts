@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { FlotillaClient } from '@flotilla/runtime';
+import type { FlotillaClient } from '@flotilla/runtime/client';
 import type { Logger } from 'pino';
 import { authorizeRequest } from './http/authorize-request.js';
 import { sendError, sendJson } from './http/send-json.js';

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { createClient } from '@flotilla/runtime';
+import { createClient } from '@flotilla/runtime/client';
 import { type Logger, pino } from 'pino';
 import { resolveSchedulerConfig, type SchedulerConfig } from './scheduler-config.js';
 import { createSchedulerServer } from './scheduler-server.js';

@@ -1,4 +1,4 @@
-import type { LogLevel } from '@flotilla/runtime';
+import type { LogLevel } from '@flotilla/runtime/worker';
 import { type Logger, pino } from 'pino';
 
 /**

@@ -1,4 +1,4 @@
-import type { WorkerRunHooks } from '@flotilla/runtime';
+import type { WorkerRunHooks } from '@flotilla/runtime/worker';
 
 /** A run outcome the worker counts. */
 export type RunMetricEvent = 'started' | 'succeeded' | 'failed' | 'cancelled';

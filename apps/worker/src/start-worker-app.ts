@@ -1,4 +1,4 @@
-import { createWorker, type FlotillaWorker } from '@flotilla/runtime';
+import { createWorker, type FlotillaWorker } from '@flotilla/runtime/worker';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createWorkerLogger } from './create-worker-logger.js';

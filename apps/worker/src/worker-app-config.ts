@@ -1,4 +1,4 @@
-import { type FlotillaConfig, InvalidConfigError, resolveConfig } from '@flotilla/runtime';
+import { type FlotillaConfig, InvalidConfigError, resolveConfig } from '@flotilla/runtime/worker';
 
 /**
  * Everything the worker process runs with, resolved once at start: the runtime configuration

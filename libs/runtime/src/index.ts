@@ -1,53 +1,34 @@
 /**
- * @flotilla/runtime — agents as durable BullMQ jobs.
+ * `@flotilla/runtime` — for writing agents: `createAgent` and the hooks, the policies and their
+ * primitives, tools, the model contract, running an agent in-process (`runAgent`), and every
+ * error an agent or its caller may catch. What workers, clients and tests need has its own
+ * entry (`/worker`, `/client`, `/testing`); see the package README for the whole surface.
+ *
+ * Nothing here starts a worker or touches Redis: agent code imports only this entry (a lint
+ * rule keeps it so), which is the determinism boundary made visible.
  */
 
 export { errorGuard, FlotillaError } from '@flotilla/ir';
+export { augmentAgent } from './agent/augment-agent.js';
+export { MAX_AGENT_DEPTH } from './agent/call-child.js';
+export { MAX_CHILD_RUN_ATTEMPTS } from './agent/call-child-run.js';
+export { createAgent } from './agent/create-agent.js';
+export type { RunAgentOptions } from './agent/run-agent.js';
+export { runAgent, runAgentWithOutcome } from './agent/run-agent.js';
 export type {
   AgentConfig,
-  AgentDefinition,
   AgentFunction,
   AgentMiddleware,
   AgentRetryPolicy,
   AgentReturn,
   HandlerReturn,
-} from './agent/agent-definition.js';
-export { augmentAgent } from './agent/augment-agent.js';
-export { MAX_AGENT_DEPTH } from './agent/call-child.js';
-export { MAX_CHILD_RUN_ATTEMPTS } from './agent/call-child-run.js';
-export { agentDefinitionOf, createAgent } from './agent/create-agent.js';
-export type { RebornSignal } from './agent/reborn.js';
-export { isRebornSignal, reborn } from './agent/reborn.js';
-export type { CreateClientOptions, FlotillaClient, SubmitOptions } from './client/create-client.js';
-export { createClient } from './client/create-client.js';
-export type { RunEventsOptions, RunHandle } from './client/run-handle.js';
-export { eventsConnectionName } from './client/run-handle.js';
-export type { FlotillaConfig, LogLevel } from './config/flotilla-config.js';
-export { InvalidConfigError } from './config/invalid-config-error.js';
-export type { RedisConnectionOption } from './config/open-redis.js';
-export { type ConfigOverrides, resolveConfig } from './config/resolve-config.js';
+} from './context/agent-definition.js';
+export type { AgentStreamEvent } from './context/agent-stream-event.js';
+export type { OutputValidator } from './context/output-validator.js';
+export type { RebornSignal } from './context/reborn.js';
+export { isRebornSignal, reborn } from './context/reborn.js';
 export type { ResourceConfig } from './context/resource-slots.js';
-export { CollectingEventSink } from './embedded/collecting-event-sink.js';
-export type { EmbeddedServices, EmbeddedServicesOptions } from './embedded/create-embedded-services.js';
-export { createEmbeddedServices } from './embedded/create-embedded-services.js';
-export { InMemoryRunJournal } from './embedded/in-memory-run-journal.js';
-export { InMemoryRunMemoryStore } from './embedded/in-memory-run-memory-store.js';
-export type { RunAgentOptions } from './embedded/run-agent.js';
-export { runAgent, runAgentWithOutcome } from './embedded/run-agent.js';
-export type { ChildCall, ChildResolution, ChildRunner, RunPlacement } from './engine/child-runner.js';
-export type { ExecuteRunOptions } from './engine/execute-run.js';
-export { executeRun, rootCallPath } from './engine/execute-run.js';
-export type {
-  JournalEntry,
-  JournalEntryKind,
-  RunEventSink,
-  RunJournal,
-  RunMemoryStore,
-  RunOutcome,
-  RunServices,
-} from './engine/run-services.js';
-export { DEFAULT_MAX_CHILDREN_PER_RUN } from './engine/run-state.js';
-export type { ScopeIssue } from './errors/agent-errors.js';
+export type { RunOutcome } from './context/run-services.js';
 export {
   AfterPromptAgentError,
   ContextNotFoundError,
@@ -62,16 +43,18 @@ export {
   RebornLimitExceededError,
   ResourceNotFoundError,
   SchemaConversionError,
+  type ScopeIssue,
 } from './errors/agent-errors.js';
-export type { InvalidPromptRuntimeReason, ValidationFailureType } from './errors/policy-errors.js';
 export {
   AttemptsExhaustedError,
   InvalidMessageHistoryError,
   InvalidPromptRuntimeError,
+  type InvalidPromptRuntimeReason,
   InvalidToolOutputError,
   LoopMissingToolOutputError,
   ToolLoopExceededError,
   TurnBudgetExceededError,
+  type ValidationFailureType,
 } from './errors/policy-errors.js';
 export {
   AbortError,
@@ -81,40 +64,17 @@ export {
   RunStalledError,
   UnknownAgentError,
 } from './errors/run-errors.js';
-export type { SerializedError } from './errors/serialize-error.js';
-export { deserializeError, isSerializedError, serializeError } from './errors/serialize-error.js';
-export { DEFAULT_EVENT_STREAM_MAX_LENGTH, RedisRunEventSink } from './events/redis-run-event-sink.js';
-export type { StreamedRunEvent } from './events/redis-run-event-stream.js';
-export { type ReadRunEventStreamOptions, readRunEventStream } from './events/redis-run-event-stream.js';
-export type {
-  ChildEndEvent,
-  ChildStartEvent,
-  GenerationEndEvent,
-  GenerationStartEvent,
-  ModelTurnEndEvent,
-  ModelTurnStartEvent,
-  RebornEvent,
-  RunEndEvent,
-  RunEvent,
-  RunEventBase,
-  RunEventInput,
-  RunEventOf,
-  RunEventType,
-  RunStartEvent,
-  RunSuspendedEvent,
-  ToolCallEvent,
-  ToolResultEvent,
-} from './events/run-event.js';
-export type { AgentStreamEvent } from './hooks/agent-stream-event.js';
+export type { EquipFleetMemoOptions } from './hooks/equip-fleet-memo.js';
+export { equipFleetMemo } from './hooks/equip-fleet-memo.js';
 export { equipInstruction } from './hooks/equip-instruction.js';
-export { equipMemo, MEMO_KEY_PREFIX } from './hooks/equip-memo.js';
+export { equipMemo } from './hooks/equip-memo.js';
 export type { MemorySetter } from './hooks/equip-memory.js';
 export { equipMemory } from './hooks/equip-memory.js';
 export { equipResource } from './hooks/equip-resource.js';
 export { equipScope } from './hooks/equip-scope.js';
 export { equipSystem } from './hooks/equip-system.js';
 export type { EquipToolOptions } from './hooks/equip-tool.js';
-export { equipTool, zodToJsonSchema } from './hooks/equip-tool.js';
+export { equipTool } from './hooks/equip-tool.js';
 export { equipToolCallLoopMiddleware } from './hooks/equip-tool-call-loop-middleware.js';
 export { expectResource } from './hooks/expect-resource.js';
 export type { DeepReadonly } from './hooks/expect-scope.js';
@@ -122,15 +82,7 @@ export { expectScope } from './hooks/expect-scope.js';
 export { expectValidator } from './hooks/expect-validator.js';
 export type { OnStreamOptions, StreamConsumer } from './hooks/on-stream.js';
 export { onStream } from './hooks/on-stream.js';
-export { RedisRunJournal } from './journal/redis-run-journal.js';
-export type { FleetMemoEntryKeys, FleetMemoKeys } from './keys.js';
-export { fleetMemoKeys } from './keys.js';
-export type { FleetMemo, FleetMemoGetOptions, FleetMemoOptions } from './memo/fleet-memo.js';
-export { createFleetMemo } from './memo/fleet-memo.js';
-export type { EquipFleetMemoOptions } from './memo/fleet-memo-hook.js';
-export { equipFleetMemo } from './memo/fleet-memo-hook.js';
 export { FleetMemoValueError } from './memo/fleet-memo-value-error.js';
-export { RedisRunMemoryStore } from './memory/redis-run-memory-store.js';
 export type {
   ModelAdapter,
   ModelDelta,
@@ -151,26 +103,12 @@ export { executeValidation } from './policy/execute-validation.js';
 export { createJsonOutputParser, extractJsonText } from './policy/json-output-parser.js';
 export type { OutputParser, ParseOutcome } from './policy/output-parser.js';
 export { textOutputParser } from './policy/output-parser.js';
-export type { OutputValidator } from './policy/output-validator.js';
 export { promptAgent } from './policy/prompt-agent.js';
 export type { PromptChatOptions, PromptChatResult } from './policy/prompt-chat.js';
 export { promptChat } from './policy/prompt-chat.js';
 export type { PromptContext, PromptContextForkOptions } from './policy/prompt-context.js';
 export type { ToolCallLoopOptions, ToolCallLoopResult } from './policy/tool-call-loop.js';
 export { runToolCallLoop } from './policy/tool-call-loop.js';
-export { defineResource, type ResourceDefinition } from './resources/define-resource.js';
-export { exposedDescriptors } from './resources/exposed-descriptors.js';
-export {
-  type ResolvedBrokerTiming,
-  ResourceBroker,
-  type ResourceBrokerOptions,
-  type ResourceBrokerTiming,
-} from './resources/resource-broker.js';
-export {
-  ResourceBrokerClient,
-  type ResourceBrokerClientOptions,
-} from './resources/resource-broker-client.js';
-export { isResourceDescriptor, type ResourceDescriptor } from './resources/resource-descriptor.js';
 export {
   ResourceCallTimeoutError,
   ResourceOwnerGoneError,
@@ -178,57 +116,10 @@ export {
 } from './resources/resource-errors.js';
 export { isResourceProxy } from './resources/resource-proxy.js';
 export {
-  type AcquireRequest,
-  DEFAULT_SUSPENDED_LEASE_TTL_MS,
-  type LeaseHolder,
-  type ResourceFactory,
-  type ResourceLease,
-  ResourceRegistry,
-  type ResourceRegistryOptions,
-} from './resources/resource-registry.js';
-export { RunResources, type RunResourcesOptions } from './resources/run-resources.js';
-export { WorkerResources, type WorkerResourcesOptions } from './resources/worker-resources.js';
-export type { RunTotals } from './runs/redis-run-records.js';
-export { DEFAULT_RUN_RETENTION, RedisRunRecords, type RunStart } from './runs/redis-run-records.js';
-export type { RunRecord } from './runs/run-record.js';
-export type { RunEnding, RunRetention } from './runs/run-script-args.js';
-export { isTerminalStatus, type RunStatus, type TerminalRunStatus } from './runs/run-status.js';
-export { BlobStore } from './store/blob-store.js';
-export type {
-  AppendChange,
-  ConversationHeader,
-  ConversationModel,
-  ConversationStore,
-  LoadConversationOptions,
-  StoredConversation,
-} from './store/conversation-store.js';
-export { InMemoryConversationStore } from './store/in-memory-conversation-store.js';
-export { DEFAULT_BLOB_THRESHOLD_BYTES } from './store/media-blobs.js';
-export {
-  RedisConversationStore,
-  type RedisConversationStoreOptions,
-} from './store/redis-conversation-store.js';
-export {
   ConversationConflictError,
   ConversationCorruptedError,
   ConversationVersionNotFoundError,
 } from './store/store-errors.js';
-export { abortableDelay } from './testing/abortable-delay.js';
-export type {
-  MockCall,
-  MockCalls,
-  MockCondition,
-  MockModel,
-  MockModelOptions,
-  MockPredicate,
-  MockResponder,
-  MockRuleBuilder,
-  MockStep,
-  MockStepOptions,
-  MockToolCall,
-  MockUsage,
-} from './testing/index.js';
-export { createMockModel, MockModelNoRuleError } from './testing/index.js';
 export type { EquippedTool } from './tools/equipped-tool.js';
 export type {
   ToolCallLoopContext,
@@ -240,9 +131,5 @@ export type { ContentPart, ImageContent, ToolContent, VideoContent } from './too
 export { isToolContent, TOOL_CONTENT_KEY, toolContent } from './tools/tool-content.js';
 export type { ToolContext, ToolDefinition, ToolMiddleware, ToolRunContext } from './tools/tool-definition.js';
 export { augmentTool, defineTool } from './tools/tool-definition.js';
-export { createWorker, type FlotillaWorker, type WorkerState } from './worker/create-worker.js';
 export { InvalidRunInputError } from './worker/invalid-run-input-error.js';
 export { PayloadTooLargeError } from './worker/payload-too-large-error.js';
-export { encodeRunJobData, type RunJobData } from './worker/run-job-data.js';
-export type { AnyAgent, CreateWorkerOptions } from './worker/worker-options.js';
-export type { WorkerRunEndInfo, WorkerRunHooks, WorkerRunStartInfo } from './worker/worker-run-hooks.js';

@@ -1,4 +1,4 @@
-import type { RunEvent, RunRecord, StoredConversation } from '@flotilla/runtime';
+import type { RunEvent, RunRecord, StoredConversation } from '@flotilla/runtime/client';
 import { ApiRequestError } from './api-request-error.js';
 import { parseSse } from './parse-sse.js';
 

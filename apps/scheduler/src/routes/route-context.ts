@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FlotillaClient } from '@flotilla/runtime';
+import type { FlotillaClient } from '@flotilla/runtime/client';
 import type { Logger } from 'pino';
 
 /** What an endpoint handler gets. */

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { type RunEventsOptions, RunNotFoundError } from '@flotilla/runtime';
+import { RunNotFoundError } from '@flotilla/runtime';
+import type { RunEventsOptions } from '@flotilla/runtime/client';
 import type { RouteContext } from './route-context.js';
 
 /** How often a comment line is sent while no event comes, so proxies keep the stream open. */

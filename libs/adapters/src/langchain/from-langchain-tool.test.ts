@@ -1,6 +1,5 @@
 import {
   createAgent,
-  createMockModel,
   equipTool,
   isToolContent,
   promptAgent,
@@ -8,6 +7,7 @@ import {
   TOOL_CONTENT_KEY,
   type ToolRunContext,
 } from '@flotilla/runtime';
+import { createMockModel } from '@flotilla/runtime/testing';
 import { DynamicStructuredTool, DynamicTool, tool } from '@langchain/core/tools';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -1,17 +1,18 @@
 import {
   createAgent,
-  createEmbeddedServices,
-  createFleetMemo,
-  createMockModel,
   equipInstruction,
-  executeRun,
-  type FleetMemo,
-  type MockModel,
   promptAgent,
   reborn,
   runAgent,
   type ToolMiddleware,
 } from '@flotilla/runtime';
+import { createFleetMemo, type FleetMemo } from '@flotilla/runtime/internals';
+import {
+  createEmbeddedServices,
+  createMockModel,
+  executeRun,
+  type MockModel,
+} from '@flotilla/runtime/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { useRedis } from '../../../../test/support/redis.js';

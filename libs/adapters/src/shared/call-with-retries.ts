@@ -1,4 +1,5 @@
-import { abortableDelay, ModelCallError } from '@flotilla/runtime';
+import { ModelCallError } from '@flotilla/runtime';
+import { abortableDelay } from '@flotilla/runtime/internals';
 import type { RetryPolicy } from './retry-policy.js';
 import { retryDelayMs } from './retry-policy.js';
 

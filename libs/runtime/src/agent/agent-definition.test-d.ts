@@ -1,6 +1,6 @@
 import { expectTypeOf, test } from 'vitest';
+import { reborn } from '../context/reborn.js';
 import { createAgent } from './create-agent.js';
-import { reborn } from './reborn.js';
 
 test('reborn signals are removed from the agent result type', () => {
   const Agent = createAgent({

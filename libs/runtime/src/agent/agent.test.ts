@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { reborn } from '../context/reborn.js';
 import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
 import { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
-import { runAgent } from '../embedded/run-agent.js';
-import { executeRun } from '../engine/execute-run.js';
 import {
   AfterPromptAgentError,
   ContextNotFoundError,
@@ -22,7 +21,8 @@ import { promptAgent } from '../policy/prompt-agent.js';
 import { createMockModel } from '../testing/index.js';
 import { augmentAgent } from './augment-agent.js';
 import { createAgent } from './create-agent.js';
-import { reborn } from './reborn.js';
+import { executeRun } from './execute-run.js';
+import { runAgent } from './run-agent.js';
 
 describe('createAgent', () => {
   it('returns a callable that passes props to the handler and resolves with its result', async () => {

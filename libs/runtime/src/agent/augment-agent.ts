@@ -1,4 +1,4 @@
-import type { AgentFunction, AgentMiddleware } from './agent-definition.js';
+import type { AgentFunction, AgentMiddleware } from '../context/agent-definition.js';
 import { agentConfigOf } from './create-agent.js';
 
 /**

@@ -2,18 +2,18 @@ import { getEventListeners } from 'node:events';
 import { emptyUsage } from '@flotilla/ir';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { ChildCall, ChildResolution, ChildRunner } from '../context/child-runner.js';
 import { currentAgentContext } from '../context/context-store.js';
+import type { JournalEntry } from '../context/run-services.js';
 import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
 import { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
-import type { ChildCall, ChildResolution, ChildRunner } from '../engine/child-runner.js';
-import { executeRun } from '../engine/execute-run.js';
-import type { JournalEntry } from '../engine/run-services.js';
 import { NonDeterminismError } from '../errors/run-errors.js';
 import { equipTool } from '../hooks/equip-tool.js';
 import { promptChat } from '../policy/prompt-chat.js';
 import { createMockModel } from '../testing/index.js';
 import { defineTool } from '../tools/tool-definition.js';
 import { createAgent } from './create-agent.js';
+import { executeRun } from './execute-run.js';
 
 /** A child runner driven by the test: it records what it is asked and answers from `states`. */
 class ScriptedChildRunner implements ChildRunner {

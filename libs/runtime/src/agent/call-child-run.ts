@@ -6,10 +6,11 @@
  * settles in this execution, and once every durable operation of the run waits like this the
  * run suspends and is replayed when its children end.
  */
+
+import type { ChildResolution, ChildRunner } from '../context/child-runner.js';
 import { assertJsonValue } from '../context/clone-json-value.js';
-import type { ChildResolution, ChildRunner } from '../engine/child-runner.js';
+import type { RunState } from '../context/run-state.js';
 import { durableStep } from '../engine/durable-step.js';
-import type { RunState } from '../engine/run-state.js';
 import { AbortError } from '../errors/run-errors.js';
 import { deserializeError, serializeError } from '../errors/serialize-error.js';
 import type { PositionedChildCall } from './call-child.js';

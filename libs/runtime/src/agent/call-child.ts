@@ -6,12 +6,12 @@
  * replay of the parent does not run a finished child again.
  */
 import type { AgentContext } from '../context/agent-context.js';
+import type { AgentDefinition } from '../context/agent-definition.js';
 import { durableStep } from '../engine/durable-step.js';
 import { hashJson } from '../engine/fingerprint.js';
 import { MaxDepthExceededError } from '../errors/agent-errors.js';
 import { AbortError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
-import type { AgentDefinition } from './agent-definition.js';
 import { callChildRun } from './call-child-run.js';
 import { invokeAgent } from './invoke-agent.js';
 

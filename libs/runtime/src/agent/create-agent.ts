@@ -3,16 +3,17 @@
  * a child invocation of the calling agent; calling it anywhere else runs it embedded (in
  * memory, no Redis) through the same engine.
  */
-import { currentAgentContext } from '../context/context-store.js';
-import { runEmbedded } from '../embedded/run-embedded.js';
+
 import type {
   AgentConfig,
   AgentDefinition,
   AgentFunction,
   AgentRetryPolicy,
   AgentReturn,
-} from './agent-definition.js';
+} from '../context/agent-definition.js';
+import { currentAgentContext } from '../context/context-store.js';
 import { callChild } from './call-child.js';
+import { runEmbedded } from './run-embedded.js';
 
 const DEFINITION = Symbol.for('@flotilla/runtime/agent-definition/v1');
 

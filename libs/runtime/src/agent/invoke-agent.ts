@@ -4,13 +4,13 @@
  * durable reborns and teardown. Used for the root agent of a run and for in-process children.
  */
 import { AgentContext } from '../context/agent-context.js';
+import type { AgentDefinition, AgentMiddleware } from '../context/agent-definition.js';
 import { runInAgentContext } from '../context/context-store.js';
+import { isRebornSignal } from '../context/reborn.js';
+import type { RunState } from '../context/run-state.js';
 import { recordReborn, resumeGeneration } from '../engine/record-reborn.js';
-import type { RunState } from '../engine/run-state.js';
 import { ModelRegistryNotFoundError, RebornLimitExceededError } from '../errors/agent-errors.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
-import type { AgentDefinition, AgentMiddleware } from './agent-definition.js';
-import { isRebornSignal } from './reborn.js';
 
 /** Where an invocation runs. */
 export interface InvokeAgentOptions {

@@ -8,10 +8,10 @@
 import { emptyUsage } from '@flotilla/ir';
 import type { JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { AgentDefinition } from '../agent/agent-definition.js';
 import type { AgentContext } from '../context/agent-context.js';
+import type { AgentDefinition } from '../context/agent-definition.js';
+import type { ChildCall, ChildResolution, ChildRunner, RunPlacement } from '../context/child-runner.js';
 import { scopeLayersOf } from '../context/scope-layers.js';
-import type { ChildCall, ChildResolution, ChildRunner, RunPlacement } from '../engine/child-runner.js';
 import { AbortError, NonDeterminismError } from '../errors/run-errors.js';
 import { deserializeError, type SerializedError, serializeError } from '../errors/serialize-error.js';
 import { runKeys } from '../keys.js';

@@ -3,13 +3,14 @@
  * parent), the resolved configuration, agent-lifetime state (memory, resources, providers,
  * teardown, abort controller) and the current generation's {@link Draft}.
  */
-import type { AgentDefinition } from '../agent/agent-definition.js';
-import type { RunState } from '../engine/run-state.js';
+
 import { AbortError } from '../errors/run-errors.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
+import type { AgentDefinition } from './agent-definition.js';
 import { AgentMemory } from './agent-memory.js';
 import { Draft } from './draft.js';
 import { ResourceSlots } from './resource-slots.js';
+import type { RunState } from './run-state.js';
 import { TeardownRegistry } from './teardown-registry.js';
 
 /** Where a new agent context sits in the run. */

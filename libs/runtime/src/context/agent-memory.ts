@@ -3,8 +3,9 @@
  * across reborns, written through to the run's {@link RunMemoryStore} under the invocation's
  * callPath so a replay on another worker sees the latest values.
  */
-import type { RunState } from '../engine/run-state.js';
+
 import { cloneJsonValue } from './clone-json-value.js';
+import type { RunState } from './run-state.js';
 
 /** The memory of one agent invocation. Reads and writes copy, so callers never share objects. */
 export class AgentMemory {

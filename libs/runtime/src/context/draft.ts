@@ -5,10 +5,10 @@
  * every generation, which is why hooks must be called again after `reborn()`.
  */
 import type { Message } from '@flotilla/ir';
-import type { StreamConsumerEntry } from '../hooks/stream-consumer-entry.js';
-import type { OutputValidator } from '../policy/output-validator.js';
 import type { EquippedTool } from '../tools/equipped-tool.js';
 import type { ToolCallLoopMiddleware } from '../tools/tool-call-loop-middleware.js';
+import type { OutputValidator } from './output-validator.js';
+import type { StreamConsumerEntry } from './stream-consumer-entry.js';
 
 /** The scratch state of one generation. */
 export class Draft {

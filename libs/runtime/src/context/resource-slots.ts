@@ -12,8 +12,8 @@ import { AbortError } from '../errors/run-errors.js';
 import { hashDeps } from '../resources/deps-hash.js';
 import type { ResourceDescriptor } from '../resources/resource-descriptor.js';
 import type { ResourceLease } from '../resources/resource-registry.js';
-import { runResourcesOf } from '../resources/run-resources-of.js';
 import type { AgentContext } from './agent-context.js';
+import { runResourcesOf } from './run-resources-of.js';
 
 /** How `equipResource` creates, destroys and shares a resource. */
 export interface ResourceConfig<T> {

@@ -1,5 +1,4 @@
-import type { RunEventSink } from '../engine/run-services.js';
-import type { RunEvent } from '../events/run-event.js';
+import type { RunEvent, RunEventSink } from '../events/run-event.js';
 
 /**
  * A {@link RunEventSink} that keeps every event in order and optionally forwards each one to

@@ -3,7 +3,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { RunJournal, RunMemoryStore, RunServices } from '../engine/run-services.js';
+import type { RunJournal, RunMemoryStore, RunServices } from '../context/run-services.js';
 import type { RunEvent } from '../events/run-event.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { ConversationStore } from '../store/conversation-store.js';

@@ -1,4 +1,4 @@
-import type { JournalEntry, RunJournal } from '../engine/run-services.js';
+import type { JournalEntry, RunJournal } from '../context/run-services.js';
 
 /**
  * A {@link RunJournal} in process memory (embedded mode, tests). Entries are stored as JSON

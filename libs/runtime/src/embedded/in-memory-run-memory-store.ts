@@ -1,4 +1,4 @@
-import type { RunMemoryStore } from '../engine/run-services.js';
+import type { RunMemoryStore } from '../context/run-services.js';
 
 /** A {@link RunMemoryStore} in process memory; values are kept as JSON text, as Redis would. */
 export class InMemoryRunMemoryStore implements RunMemoryStore {

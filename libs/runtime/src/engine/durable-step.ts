@@ -5,11 +5,11 @@
  * is a {@link NonDeterminismError}.
  */
 import type { AgentContext } from '../context/agent-context.js';
+import type { InFlightStep } from '../context/in-flight-steps.js';
+import type { JournalEntry, JournalEntryKind } from '../context/run-services.js';
+import type { RunState } from '../context/run-state.js';
 import { NonDeterminismError } from '../errors/run-errors.js';
 import { deserializeError, serializeError } from '../errors/serialize-error.js';
-import type { InFlightStep } from './in-flight-steps.js';
-import type { JournalEntry, JournalEntryKind } from './run-services.js';
-import type { RunState } from './run-state.js';
 
 /** One durable effect to serve from the journal or execute. */
 export interface DurableStep<T> {

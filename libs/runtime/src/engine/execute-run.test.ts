@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
-import { reborn } from '../agent/reborn.js';
+import { executeRun } from '../agent/execute-run.js';
+import { reborn } from '../context/reborn.js';
+import type { JournalEntry } from '../context/run-services.js';
 import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
 import { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
 import { NonDeterminismError } from '../errors/run-errors.js';
 import { createMockModel } from '../testing/index.js';
 import { AdderAgent, toolRuns } from './__fixtures__/adder-agent.js';
-import { executeRun } from './execute-run.js';
-import type { JournalEntry } from './run-services.js';
 
 function scriptedModel() {
   const mock = createMockModel();

@@ -1,23 +1,24 @@
 /**
- * `executeRun`: executes (or replays) one run of a root agent against its {@link RunServices}.
- * The worker calls it once per job attempt; embedded mode calls it with in-memory services.
- * Everything already in the journal is served from it; the rest is executed and recorded.
+ * `executeDefinition`: executes (or replays) one run of a root agent against its
+ * {@link RunServices}. The worker calls it (through `executeRun` in `agent/`) once per job
+ * attempt; embedded mode calls it with in-memory services. Everything already in the journal is
+ * served from it; the rest is executed and recorded. The agent layer hands in `invoke` (the
+ * generation loop), so the engine never imports the layer above it.
  */
-import type { AgentDefinition, AgentFunction } from '../agent/agent-definition.js';
-import { agentDefinitionOf } from '../agent/create-agent.js';
-import { invokeAgent } from '../agent/invoke-agent.js';
+import type { AgentDefinition } from '../context/agent-definition.js';
+import type { RunOutcome, RunServices } from '../context/run-services.js';
+import { RunState } from '../context/run-state.js';
 import { AbortError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
-import type { RunOutcome, RunServices } from './run-services.js';
-import { RunState } from './run-state.js';
 
-/** What {@link executeRun} runs. */
-export interface ExecuteRunOptions {
-  // biome-ignore lint/suspicious/noExplicitAny: any agent, whatever its props and result types
-  agent: AgentFunction<any, any>;
-  input: unknown;
-  services: RunServices;
-}
+/** Runs the root invocation of a run to its result (the agent layer's `invokeAgent`). */
+export type InvokeRootAgent = (options: {
+  definition: AgentDefinition;
+  props: unknown;
+  run: RunState;
+  callPath: string;
+  parent: undefined;
+}) => Promise<unknown>;
 
 /** The callPath of a run's root agent invocation. */
 export function rootCallPath(agentId: string): string {
@@ -31,21 +32,17 @@ export function rootCallPath(agentId: string): string {
  * suspend: it then resolves with `suspended` set (and emits `run-suspended`, not `run-end`).
  * @throws the agent's error (after `run-end` with status `failed`, or `cancelled` for an AbortError)
  */
-export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome> {
-  return executeDefinition(agentDefinitionOf(options.agent), options.input, options.services);
-}
-
-/** {@link executeRun} for an already resolved agent definition. */
 export async function executeDefinition(
   definition: AgentDefinition,
   input: unknown,
   services: RunServices,
+  invoke: InvokeRootAgent,
 ): Promise<RunOutcome> {
   const run = new RunState(services, await services.journal.load());
   const callPath = services.placement?.callPath ?? rootCallPath(definition.id);
   run.emit({ type: 'run-start', callPath, agentId: definition.id, input });
   try {
-    const invocation = invokeAgent({ definition, props: input ?? {}, run, callPath, parent: undefined });
+    const invocation = invoke({ definition, props: input ?? {}, run, callPath, parent: undefined });
     const finished = await Promise.race([invocation, run.steps.allBlocked.then(() => SUSPENDED)]);
     if (finished === SUSPENDED) return suspend(run, callPath, invocation);
     const output = finished;

@@ -4,8 +4,8 @@
  * instead of re-running every earlier one.
  */
 import type { AgentContext } from '../context/agent-context.js';
+import type { RunState } from '../context/run-state.js';
 import { durableStep } from './durable-step.js';
-import type { RunState } from './run-state.js';
 
 /** Where a replayed invocation starts: the generation and its props. */
 export interface GenerationStart {

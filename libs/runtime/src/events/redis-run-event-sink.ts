@@ -1,7 +1,6 @@
 import type { Redis } from 'ioredis';
-import type { RunEventSink } from '../engine/run-services.js';
 import { runKeys } from '../keys.js';
-import type { RunEvent } from './run-event.js';
+import type { RunEvent, RunEventSink } from './run-event.js';
 
 /** How many events a run's stream keeps (approximately: `XADD MAXLEN ~`). @default 10000 */
 export const DEFAULT_EVENT_STREAM_MAX_LENGTH = 10_000;

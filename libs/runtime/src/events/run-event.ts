@@ -155,3 +155,9 @@ export type RunEventInput = RunEvent extends infer E
     ? Omit<E, 'runId' | 'at'>
     : never
   : never;
+
+/** Where run events go. `emit` never blocks the run; `flush` waits for everything emitted so far. */
+export interface RunEventSink {
+  emit(event: RunEvent): void;
+  flush(): Promise<void>;
+}

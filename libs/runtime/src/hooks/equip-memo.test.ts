@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
-import { reborn } from '../agent/reborn.js';
+import { executeRun } from '../agent/execute-run.js';
+import { reborn } from '../context/reborn.js';
 import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
 import { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
-import { executeRun } from '../engine/execute-run.js';
 import { NonDeterminismError } from '../errors/run-errors.js';
 import { equipMemo } from './equip-memo.js';
 import { equipMemory } from './equip-memory.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
-import { reborn } from '../agent/reborn.js';
+import { reborn } from '../context/reborn.js';
 import { ResourceNotFoundError } from '../errors/agent-errors.js';
 import { equipMemory } from './equip-memory.js';
 import { equipResource } from './equip-resource.js';

@@ -1,7 +1,7 @@
 import type { AgentContext } from '../context/agent-context.js';
 import { requireAgentContext } from '../context/context-store.js';
+import { runResourcesOf } from '../context/run-resources-of.js';
 import { ResourceNotFoundError } from '../errors/agent-errors.js';
-import { runResourcesOf } from '../resources/run-resources-of.js';
 
 /**
  * Reads a resource exposed by this agent or the nearest ancestor (`equipResource(key, {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../agent/create-agent.js';
-import { runAgent } from '../embedded/run-agent.js';
+import { runAgent } from '../agent/run-agent.js';
 import { ExpectScopeError } from '../errors/agent-errors.js';
 import { equipScope } from './equip-scope.js';
 import { expectScope } from './expect-scope.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { OutputValidator } from '../policy/output-validator.js';
+import type { OutputValidator } from '../context/output-validator.js';
 import { requireOpenDraft } from './require-draft.js';
 
 /**

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../agent/create-agent.js';
+import type { AgentStreamEvent } from '../context/agent-stream-event.js';
 import { promptAgent } from '../policy/prompt-agent.js';
 import { createMockModel } from '../testing/index.js';
-import type { AgentStreamEvent } from './agent-stream-event.js';
 import { equipTool } from './equip-tool.js';
 import { onStream } from './on-stream.js';
 

@@ -5,9 +5,9 @@
  * never breaks the agent.
  */
 import type { AgentContext } from '../context/agent-context.js';
-import type { AgentStreamEvent } from './agent-stream-event.js';
+import type { AgentStreamEvent } from '../context/agent-stream-event.js';
+import type { StreamConsumerEntry } from '../context/stream-consumer-entry.js';
 import { requireOpenDraft } from './require-draft.js';
-import type { StreamConsumerEntry } from './stream-consumer-entry.js';
 
 /** A stream consumer. */
 export type StreamConsumer = (stream: AsyncIterable<AgentStreamEvent>) => void | Promise<void>;

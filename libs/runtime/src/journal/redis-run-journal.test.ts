@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useRedis } from '../../../../test/support/redis.js';
-import type { JournalEntry } from '../engine/run-services.js';
+import type { JournalEntry } from '../context/run-services.js';
 import { JournalCorruptedError } from '../errors/run-errors.js';
 import { runKeys } from '../keys.js';
 import { RedisRunJournal } from './redis-run-journal.js';

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import type { JournalEntry, RunJournal } from '../engine/run-services.js';
+import type { JournalEntry, RunJournal } from '../context/run-services.js';
 import { JournalCorruptedError } from '../errors/run-errors.js';
 import { runKeys } from '../keys.js';
 

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { RunMemoryStore } from '../engine/run-services.js';
+import type { RunMemoryStore } from '../context/run-services.js';
 import { type RunKeys, runKeys } from '../keys.js';
 
 /**

@@ -4,10 +4,10 @@
  */
 import type { Message, TokenUsage } from '@flotilla/ir';
 import type { AgentContext } from '../context/agent-context.js';
+import type { AgentStreamEvent } from '../context/agent-stream-event.js';
 import { modelTurnDurably } from '../engine/model-turn.js';
 import { DuplicateToolNameError } from '../errors/agent-errors.js';
 import { TurnBudgetExceededError } from '../errors/policy-errors.js';
-import type { AgentStreamEvent } from '../hooks/agent-stream-event.js';
 import type {
   ModelDelta,
   ModelRequest,

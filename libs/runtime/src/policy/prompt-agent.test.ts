@@ -223,7 +223,7 @@ describe('promptAgent', () => {
           },
         }),
       );
-      const { runAgentWithOutcome } = await import('../embedded/run-agent.js');
+      const { runAgentWithOutcome } = await import('../agent/run-agent.js');
       await runAgentWithOutcome(Agent, undefined, { runId: 'run-1' });
       expect(seen).toEqual([{ key: 'run-1:call_7', aborted: false }]);
     });

@@ -8,11 +8,11 @@
 import type { Message } from '@flotilla/ir';
 import type { AgentContext } from '../context/agent-context.js';
 import { currentAgentContext } from '../context/context-store.js';
+import type { OutputValidator } from '../context/output-validator.js';
 import { InvalidPromptRuntimeError } from '../errors/policy-errors.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { EquippedTool } from '../tools/equipped-tool.js';
 import type { ToolCallLoopMiddleware } from '../tools/tool-call-loop-middleware.js';
-import type { OutputValidator } from './output-validator.js';
 
 const SEAL = Symbol('flotilla.promptRuntimeSeal');
 

@@ -5,14 +5,20 @@
  * callbacks and non-JSON arguments do not cross workers. An omitted or `undefined` argument
  * reaches the method as `undefined` (never `null`); nested values follow JSON rules.
  */
-import { currentAgentContext } from '../context/context-store.js';
 import type { ResourceBrokerClient, ResourceCallTarget } from './resource-broker-client.js';
 
 /** Marks a broker proxy; {@link isResourceProxy} reads it. */
 const PROXY_TARGET = Symbol.for('@flotilla/runtime/resource-proxy/v1');
 
-/** Creates the proxy of `target`; calls abort with the calling agent's signal. */
-export function createResourceProxy<T>(target: ResourceCallTarget, client: ResourceBrokerClient): T {
+/**
+ * Creates the proxy of `target`; each call aborts with `callerSignal()`, the signal of the agent
+ * that makes it (read at call time: one proxy serves every agent of the run).
+ */
+export function createResourceProxy<T>(
+  target: ResourceCallTarget,
+  client: ResourceBrokerClient,
+  callerSignal: () => AbortSignal | undefined,
+): T {
   const methods = new Map<string, (...args: unknown[]) => Promise<unknown>>();
   const handler: ProxyHandler<object> = {
     get(_object, property) {
@@ -21,7 +27,7 @@ export function createResourceProxy<T>(target: ResourceCallTarget, client: Resou
       if (typeof property === 'symbol' || property === 'then' || property === 'toJSON') return undefined;
       let method = methods.get(property);
       if (!method) {
-        method = (...args: unknown[]) => client.call(target, property, args, currentAgentContext()?.signal);
+        method = (...args: unknown[]) => client.call(target, property, args, callerSignal());
         methods.set(property, method);
       }
       return method;

@@ -4,14 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
+import { executeRun } from '../agent/execute-run.js';
 import { currentAgentContext } from '../context/context-store.js';
+import { exposedDescriptors } from '../context/exposed-descriptors.js';
 import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
-import { executeRun } from '../engine/execute-run.js';
 import { ResourceNotFoundError } from '../errors/agent-errors.js';
 import { equipResource } from '../hooks/equip-resource.js';
 import { expectResource } from '../hooks/expect-resource.js';
 import { defineResource, resourceDefinitionMap } from './define-resource.js';
-import { exposedDescriptors } from './exposed-descriptors.js';
 import type { ResourceDescriptor } from './resource-descriptor.js';
 import { ResourceRegistry } from './resource-registry.js';
 import { RunResources } from './run-resources.js';

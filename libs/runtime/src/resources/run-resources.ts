@@ -34,6 +34,8 @@ export interface RunResourcesOptions {
   definitions?: ReadonlyMap<string, ResourceDefinition>;
   /** Calls resources of other workers; without it (embedded mode) they are not reachable. */
   broker?: ResourceBrokerClient;
+  /** The signal of the agent calling a proxied resource (the worker reads the agent context). */
+  callerSignal?: () => AbortSignal | undefined;
   logger?: Logger;
 }
 
@@ -56,6 +58,7 @@ export class RunResources {
   readonly #inherited: ReadonlyMap<string, ResourceDescriptor>;
   readonly #definitions: ReadonlyMap<string, ResourceDefinition>;
   readonly #broker: ResourceBrokerClient | undefined;
+  readonly #callerSignal: () => AbortSignal | undefined;
   readonly #logger: Logger | undefined;
   /** Inherited keys resolved so far (a key resolves once per execution). */
   readonly #resolved = new Map<string, unknown>();
@@ -66,6 +69,7 @@ export class RunResources {
     this.#inherited = new Map((options.inherited ?? []).map((descriptor) => [descriptor.key, descriptor]));
     this.#definitions = options.definitions ?? new Map();
     this.#broker = options.broker;
+    this.#callerSignal = options.callerSignal ?? (() => undefined);
     this.#logger = options.logger;
   }
 
@@ -164,7 +168,11 @@ export class RunResources {
   #proxy(descriptor: ResourceDescriptor): { instance: unknown } | undefined {
     if (!this.#broker) return undefined;
     return {
-      instance: createResourceProxy({ entryId: descriptorEntryId(descriptor), descriptor }, this.#broker),
+      instance: createResourceProxy(
+        { entryId: descriptorEntryId(descriptor), descriptor },
+        this.#broker,
+        this.#callerSignal,
+      ),
     };
   }
 

@@ -72,13 +72,18 @@ export class WorkerResources {
    * Opens the resources of one run execution, with the descriptors its job inherited, and
    * builds local instances for inherited keys this worker has definitions for.
    */
-  async openRun(runId: string, inherited: readonly ResourceDescriptor[] = []): Promise<RunResources> {
+  async openRun(
+    runId: string,
+    inherited: readonly ResourceDescriptor[] = [],
+    callerSignal?: () => AbortSignal | undefined,
+  ): Promise<RunResources> {
     const run = new RunResources({
       runId,
       registry: this.registry,
       inherited,
       definitions: this.definitions,
       broker: this.client,
+      ...(callerSignal && { callerSignal }),
       ...(this.#logger && { logger: this.#logger }),
     });
     await run.prepare();

@@ -1,6 +1,6 @@
 import type { FinishReason, Message, TokenUsage, ToolCall } from '@flotilla/ir';
 import type { ModelRequest, ModelResponse } from '../model/model-adapter.js';
-import { abortableDelay } from './abortable-delay.js';
+import { abortableDelay } from '../shared/abortable-delay.js';
 
 /** A tool call the mock should make. `id` defaults to `call_<call index>_<position>`. */
 export interface MockToolCall {

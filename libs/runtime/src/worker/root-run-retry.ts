@@ -7,7 +7,7 @@
  * recorded are not run again, and memory is kept. The failures so far travel in the job data
  * (`failedAttempts`), so any worker continues the count.
  */
-import type { AgentRetryPolicy } from '../agent/agent-definition.js';
+import type { AgentRetryPolicy } from '../context/agent-definition.js';
 
 /** Whether a root run that has now failed `failures` times (this one included) gets another attempt. */
 export function hasAttemptsLeft(policy: AgentRetryPolicy | undefined, failures: number): boolean {

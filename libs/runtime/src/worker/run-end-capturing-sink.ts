@@ -1,5 +1,4 @@
-import type { RunEventSink } from '../engine/run-services.js';
-import type { RunEndEvent, RunEvent } from '../events/run-event.js';
+import type { RunEndEvent, RunEvent, RunEventSink } from '../events/run-event.js';
 
 /**
  * Wraps the run's event sink for the worker: every event passes through except the engine's

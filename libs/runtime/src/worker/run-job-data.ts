@@ -1,4 +1,4 @@
-import type { RunPlacement } from '../engine/child-runner.js';
+import type { RunPlacement } from '../context/child-runner.js';
 import { isResourceDescriptor, type ResourceDescriptor } from '../resources/resource-descriptor.js';
 import { InvalidRunInputError } from './invalid-run-input-error.js';
 import { PayloadTooLargeError } from './payload-too-large-error.js';

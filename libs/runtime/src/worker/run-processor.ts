@@ -3,10 +3,13 @@ import { DelayedError, type Job, type Queue, UnrecoverableError, WaitingChildren
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { agentDefinitionOf } from '../agent/create-agent.js';
+import { executeRun } from '../agent/execute-run.js';
 import { RedisChildRunner } from '../children/redis-child-runner.js';
 import type { FlotillaConfig } from '../config/flotilla-config.js';
-import { executeRun, rootCallPath } from '../engine/execute-run.js';
-import type { RunOutcome, RunServices } from '../engine/run-services.js';
+import { currentAgentContext } from '../context/context-store.js';
+import { exposedDescriptors } from '../context/exposed-descriptors.js';
+import type { RunOutcome, RunServices } from '../context/run-services.js';
+import { rootCallPath } from '../engine/execute-run.js';
 import { AbortError, RunStalledError, UnknownAgentError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
 import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
@@ -15,7 +18,6 @@ import { runKeys } from '../keys.js';
 import type { FleetMemo } from '../memo/fleet-memo.js';
 import { RedisRunMemoryStore } from '../memory/redis-run-memory-store.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
-import { exposedDescriptors } from '../resources/exposed-descriptors.js';
 import type { WorkerResources } from '../resources/worker-resources.js';
 import type { RedisRunRecords, RunTotals } from '../runs/redis-run-records.js';
 import type { RunEnding } from '../runs/run-script-args.js';
@@ -240,7 +242,11 @@ export class RunProcessor {
    * leases for a replay here (until their TTL), any other ending releases them.
    */
   async #executeWithResources(run: JobRun): Promise<RunOutcome> {
-    const resources = await this.#deps.resources.openRun(run.runId, run.decoded.resources);
+    const resources = await this.#deps.resources.openRun(
+      run.runId,
+      run.decoded.resources,
+      () => currentAgentContext()?.signal,
+    );
     const services = this.#services(run);
     services.resources = resources;
     let outcome: RunOutcome;

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { AgentFunction } from '../agent/agent-definition.js';
 import type { RedisConnectionOption } from '../config/open-redis.js';
+import type { AgentFunction } from '../context/agent-definition.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { ResourceDefinition } from '../resources/define-resource.js';
 import type { ResourceBrokerTiming } from '../resources/resource-broker.js';

@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../../../../test/support/redis.js';
 import { createAgent } from '../agent/create-agent.js';
-import { reborn } from '../agent/reborn.js';
+import { executeRun } from '../agent/execute-run.js';
+import { reborn } from '../context/reborn.js';
 import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
 import { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
 import { InMemoryRunMemoryStore } from '../embedded/in-memory-run-memory-store.js';
-import { executeRun } from '../engine/execute-run.js';
-import { createFleetMemo, type FleetMemo } from './fleet-memo.js';
-import { equipFleetMemo } from './fleet-memo-hook.js';
+import { createFleetMemo, type FleetMemo } from '../memo/fleet-memo.js';
+import { equipFleetMemo } from './equip-fleet-memo.js';
 
 const redis = useRedis(import.meta.filename);
 const fleetMemos: FleetMemo[] = [];

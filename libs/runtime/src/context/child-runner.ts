@@ -9,9 +9,9 @@
  * and the parent recording it), a pending one makes the call wait, so the run can suspend.
  */
 import type { TokenUsage } from '@flotilla/ir';
-import type { AgentDefinition } from '../agent/agent-definition.js';
-import type { AgentContext } from '../context/agent-context.js';
 import type { SerializedError } from '../errors/serialize-error.js';
+import type { AgentContext } from './agent-context.js';
+import type { AgentDefinition } from './agent-definition.js';
 import type { JournalEntry } from './run-services.js';
 
 /** One child call the runner is asked about. */

@@ -3,8 +3,9 @@
  * its ancestors, nearest first per key, including those the calling run itself inherited. The
  * child-call path puts them in the child job data (`RunJobData.resources`).
  */
-import type { AgentContext } from '../context/agent-context.js';
-import type { ResourceDescriptor } from './resource-descriptor.js';
+
+import type { ResourceDescriptor } from '../resources/resource-descriptor.js';
+import type { AgentContext } from './agent-context.js';
 import { runResourcesOf } from './run-resources-of.js';
 
 /** Descriptors a child of `context` inherits, one per key (the nearest exposer wins). */

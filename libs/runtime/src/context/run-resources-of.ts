@@ -3,9 +3,10 @@
  * in embedded mode, a private registry for the execution, so `equipResource` behaves the same
  * with or without a worker (no broker: nothing crosses processes there).
  */
-import type { RunState } from '../engine/run-state.js';
-import { ResourceRegistry } from './resource-registry.js';
-import { RunResources } from './run-resources.js';
+
+import { ResourceRegistry } from '../resources/resource-registry.js';
+import { RunResources } from '../resources/run-resources.js';
+import type { RunState } from './run-state.js';
 
 const embedded = new WeakMap<RunState, RunResources>();
 

@@ -7,7 +7,7 @@
 import type { TokenUsage } from '@flotilla/ir';
 import type { Logger } from 'pino';
 import type { SerializedError } from '../errors/serialize-error.js';
-import type { RunEvent } from '../events/run-event.js';
+import type { RunEventSink } from '../events/run-event.js';
 import type { FleetMemo } from '../memo/fleet-memo.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { RunResources } from '../resources/run-resources.js';
@@ -50,12 +50,6 @@ export interface RunMemoryStore {
   load(callPath: string): Promise<Record<string, unknown>>;
   set(callPath: string, key: string, value: unknown): Promise<void>;
   clear(callPath: string): Promise<void>;
-}
-
-/** Where run events go. `emit` never blocks the run; `flush` waits for everything emitted so far. */
-export interface RunEventSink {
-  emit(event: RunEvent): void;
-  flush(): Promise<void>;
 }
 
 /** The outside world of one run, handed to {@link executeRun}. */

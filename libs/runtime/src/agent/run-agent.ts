@@ -2,10 +2,10 @@
  * `runAgent`: the explicit embedded entry point — run an agent in this process with in-memory
  * journal, memory and (by default) conversation store. No Redis, same semantics as a worker.
  */
-import type { AgentFunction, AgentReturn } from '../agent/agent-definition.js';
-import { agentDefinitionOf } from '../agent/create-agent.js';
-import type { RunOutcome } from '../engine/run-services.js';
-import type { EmbeddedServicesOptions } from './create-embedded-services.js';
+import type { AgentFunction, AgentReturn } from '../context/agent-definition.js';
+import type { RunOutcome } from '../context/run-services.js';
+import type { EmbeddedServicesOptions } from '../embedded/create-embedded-services.js';
+import { agentDefinitionOf } from './create-agent.js';
 import { executeEmbedded } from './run-embedded.js';
 
 /** Options of {@link runAgent}; see {@link EmbeddedServicesOptions} for every field. */

@@ -13,10 +13,10 @@ import { executeToolDurably } from '../engine/tool-execution.js';
 import { InvalidToolOutputError } from '../errors/policy-errors.js';
 import { AbortError, NonDeterminismError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
-import type { EquippedTool } from './equipped-tool.js';
-import type { ToolOutput } from './tool-call-loop-middleware.js';
-import { isToolContent } from './tool-content.js';
-import type { ToolContext, ToolRunContext } from './tool-definition.js';
+import type { EquippedTool } from '../tools/equipped-tool.js';
+import type { ToolOutput } from '../tools/tool-call-loop-middleware.js';
+import { isToolContent } from '../tools/tool-content.js';
+import type { ToolContext, ToolRunContext } from '../tools/tool-definition.js';
 
 /** The output of one call and whether the tool succeeded. */
 export interface ToolCallResult {

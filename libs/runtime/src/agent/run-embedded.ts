@@ -2,11 +2,11 @@
  * Runs an agent definition outside any run: builds in-memory services and goes through
  * {@link executeRun} exactly as a worker would.
  */
-import type { AgentDefinition } from '../agent/agent-definition.js';
-import { executeDefinition } from '../engine/execute-run.js';
-import type { RunOutcome } from '../engine/run-services.js';
-import type { EmbeddedServicesOptions } from './create-embedded-services.js';
-import { createEmbeddedServices } from './create-embedded-services.js';
+import type { AgentDefinition } from '../context/agent-definition.js';
+import type { RunOutcome } from '../context/run-services.js';
+import type { EmbeddedServicesOptions } from '../embedded/create-embedded-services.js';
+import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
+import { executeAgentDefinition } from './execute-run.js';
 
 /** Executes `definition` with in-memory services and returns its outcome. */
 export async function executeEmbedded(
@@ -15,7 +15,7 @@ export async function executeEmbedded(
   options: EmbeddedServicesOptions = {},
 ): Promise<RunOutcome> {
   const services = createEmbeddedServices(options);
-  return executeDefinition(definition, input, services);
+  return executeAgentDefinition(definition, input, services);
 }
 
 /** Executes `definition` with in-memory services and returns its output. */

@@ -1,0 +1,35 @@
+/**
+ * `@flotilla/runtime/client` — for services that submit and follow runs: `createClient`, run
+ * handles and records, run events, stored conversations, and the configuration it resolves.
+ */
+
+export type { CreateClientOptions, FlotillaClient, SubmitOptions } from '../client/create-client.js';
+export { createClient } from '../client/create-client.js';
+export type { RunEventsOptions, RunHandle } from '../client/run-handle.js';
+export { RunNotFoundError } from '../errors/run-errors.js';
+export type {
+  ChildEndEvent,
+  ChildStartEvent,
+  GenerationEndEvent,
+  GenerationStartEvent,
+  ModelTurnEndEvent,
+  ModelTurnStartEvent,
+  RebornEvent,
+  RunEndEvent,
+  RunEvent,
+  RunEventBase,
+  RunEventOf,
+  RunEventType,
+  RunStartEvent,
+  RunSuspendedEvent,
+  ToolCallEvent,
+  ToolResultEvent,
+} from '../events/run-event.js';
+export type { RunRecord } from '../runs/run-record.js';
+export { isTerminalStatus, type RunStatus, type TerminalRunStatus } from '../runs/run-status.js';
+export type {
+  ConversationHeader,
+  ConversationModel,
+  StoredConversation,
+} from '../store/conversation-store.js';
+export * from './configuration.js';

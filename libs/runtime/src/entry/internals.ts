@@ -1,0 +1,15 @@
+/**
+ * `@flotilla/runtime/internals` — for Flotilla's own packages and test suites only (the
+ * adapters' retry loop and fleet memo, the Redis conversation store and job encoding the
+ * fault suites drive directly). No compatibility promise: applications use the other entries.
+ */
+
+export { eventsConnectionName } from '../client/run-handle.js';
+export type { FleetMemo, FleetMemoGetOptions, FleetMemoOptions } from '../memo/fleet-memo.js';
+export { createFleetMemo } from '../memo/fleet-memo.js';
+export { abortableDelay } from '../shared/abortable-delay.js';
+export {
+  RedisConversationStore,
+  type RedisConversationStoreOptions,
+} from '../store/redis-conversation-store.js';
+export { encodeRunJobData, type RunJobData } from '../worker/run-job-data.js';

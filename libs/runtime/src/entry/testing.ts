@@ -1,0 +1,42 @@
+/**
+ * `@flotilla/runtime/testing` — for testing agents without a provider or Redis: the scripted
+ * mock model, in-memory run services, and `executeRun` to run (and replay) an agent against
+ * services you build, e.g. a journal you preload.
+ */
+
+export type { ExecuteRunOptions } from '../agent/execute-run.js';
+export { executeRun } from '../agent/execute-run.js';
+export type {
+  JournalEntry,
+  JournalEntryKind,
+  RunJournal,
+  RunMemoryStore,
+  RunServices,
+} from '../context/run-services.js';
+export { CollectingEventSink } from '../embedded/collecting-event-sink.js';
+export type { EmbeddedServices, EmbeddedServicesOptions } from '../embedded/create-embedded-services.js';
+export { createEmbeddedServices } from '../embedded/create-embedded-services.js';
+export { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
+export { InMemoryRunMemoryStore } from '../embedded/in-memory-run-memory-store.js';
+export type { RunEventSink } from '../events/run-event.js';
+export type {
+  AppendChange,
+  ConversationStore,
+  LoadConversationOptions,
+} from '../store/conversation-store.js';
+export { InMemoryConversationStore } from '../store/in-memory-conversation-store.js';
+export type {
+  MockCall,
+  MockCalls,
+  MockCondition,
+  MockModel,
+  MockModelOptions,
+  MockPredicate,
+  MockResponder,
+  MockRuleBuilder,
+  MockStep,
+  MockStepOptions,
+  MockToolCall,
+  MockUsage,
+} from '../testing/index.js';
+export { createMockModel, MockModelNoRuleError } from '../testing/index.js';

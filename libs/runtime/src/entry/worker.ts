@@ -1,0 +1,10 @@
+/**
+ * `@flotilla/runtime/worker` — for the process that runs agents: `createWorker`, its options and
+ * lifecycle hooks, `defineResource` factories, and the configuration it resolves.
+ */
+
+export { defineResource, type ResourceDefinition } from '../resources/define-resource.js';
+export { createWorker, type FlotillaWorker, type WorkerState } from '../worker/create-worker.js';
+export type { AnyAgent, CreateWorkerOptions } from '../worker/worker-options.js';
+export type { WorkerRunEndInfo, WorkerRunHooks, WorkerRunStartInfo } from '../worker/worker-run-hooks.js';
+export * from './configuration.js';
