@@ -4,8 +4,7 @@
  * without any API key. A real deployment exports a real adapter under the same model id.
  */
 
-import type { ModelAdapter } from '@flotilla/runtime';
-import type { AnyAgent } from '@flotilla/runtime/worker';
+import type { AnyAgent, ModelAdapter } from '@flotilla/runtime';
 import { HeadlineAgent } from './agents/headline-agent.js';
 import { RESEARCH_MODEL_ID, ResearchAgent } from './agents/research-agent.js';
 import { createResearchModel } from './models/research-model.js';

@@ -14,6 +14,7 @@
 import { join } from 'node:path';
 import { equipMCP } from '@flotilla/adapters/mcp';
 import {
+  type AnyAgent,
   createAgent,
   equipInstruction,
   equipResource,
@@ -22,7 +23,6 @@ import {
   type RunOutcome,
   runAgentWithOutcome,
 } from '@flotilla/runtime';
-import type { AnyAgent } from '@flotilla/runtime/worker';
 import { z } from 'zod';
 import { ROADMAP_FILE, withExampleWorkspace } from './example-workspace.js';
 import { filesystemServerResource } from './filesystem-server.js';

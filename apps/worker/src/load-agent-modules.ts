@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ModelAdapter } from '@flotilla/runtime';
-import type { AnyAgent } from '@flotilla/runtime/worker';
+import type { AnyAgent, ModelAdapter } from '@flotilla/runtime';
 import { AgentModuleError } from './agent-module-error.js';
 
 /** The agents and models of every module named in `FLOTILLA_AGENTS`, merged. */

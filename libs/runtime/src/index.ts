@@ -21,6 +21,7 @@ export type {
   AgentMiddleware,
   AgentRetryPolicy,
   AgentReturn,
+  AnyAgent,
   HandlerReturn,
 } from './context/agent-definition.js';
 export type { AgentStreamEvent } from './context/agent-stream-event.js';

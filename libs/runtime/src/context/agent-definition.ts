@@ -86,3 +86,7 @@ export interface AgentFunction<Props, Result> {
   /** A new agent with `config` shallow-merged over this one's (this agent is unchanged). */
   fork(config: Partial<AgentConfig<Props, Result>>): AgentFunction<Props, Result>;
 }
+
+/** An agent of any props and result types (what a worker serves, what an agent module exports). */
+// biome-ignore lint/suspicious/noExplicitAny: any props and result types
+export type AnyAgent = AgentFunction<any, any>;

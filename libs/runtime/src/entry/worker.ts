@@ -3,8 +3,9 @@
  * lifecycle hooks, `defineResource` factories, and the configuration it resolves.
  */
 
+export type { AnyAgent } from '../context/agent-definition.js';
 export { defineResource, type ResourceDefinition } from '../resources/define-resource.js';
 export { createWorker, type FlotillaWorker, type WorkerState } from '../worker/create-worker.js';
-export type { AnyAgent, CreateWorkerOptions } from '../worker/worker-options.js';
+export type { CreateWorkerOptions } from '../worker/worker-options.js';
 export type { WorkerRunEndInfo, WorkerRunHooks, WorkerRunStartInfo } from '../worker/worker-run-hooks.js';
 export * from './configuration.js';

@@ -4,13 +4,14 @@ import { type Logger, pino } from 'pino';
 import type { FlotillaConfig } from '../config/flotilla-config.js';
 import { openRedis } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
+import type { AnyAgent } from '../context/agent-definition.js';
 import { createFleetMemo } from '../memo/fleet-memo.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import { WorkerResources } from '../resources/worker-resources.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
 import { CancelListener } from './cancel-listener.js';
 import { RunProcessor } from './run-processor.js';
-import type { AnyAgent, CreateWorkerOptions } from './worker-options.js';
+import type { CreateWorkerOptions } from './worker-options.js';
 
 /**
  * A worker's lifecycle: `running` from creation (it starts consuming at once), `closing`

@@ -6,6 +6,7 @@ import { agentDefinitionOf } from '../agent/create-agent.js';
 import { executeRun } from '../agent/execute-run.js';
 import { RedisChildRunner } from '../children/redis-child-runner.js';
 import type { FlotillaConfig } from '../config/flotilla-config.js';
+import type { AnyAgent } from '../context/agent-definition.js';
 import { currentAgentContext } from '../context/context-store.js';
 import { exposedDescriptors } from '../context/exposed-descriptors.js';
 import type { RunOutcome, RunServices } from '../context/run-services.js';
@@ -27,7 +28,6 @@ import type { CancelListener } from './cancel-listener.js';
 import { hasAttemptsLeft, retryDelayMs } from './root-run-retry.js';
 import { RunEndCapturingSink } from './run-end-capturing-sink.js';
 import { type DecodedRunJob, decodeRunJobData } from './run-job-data.js';
-import type { AnyAgent } from './worker-options.js';
 import type { WorkerRunEndInfo, WorkerRunHooks } from './worker-run-hooks.js';
 
 /** What a {@link RunProcessor} needs from its worker. */

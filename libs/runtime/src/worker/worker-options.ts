@@ -1,13 +1,10 @@
 import type { Logger } from 'pino';
 import type { RedisConnectionOption } from '../config/open-redis.js';
-import type { AgentFunction } from '../context/agent-definition.js';
+import type { AnyAgent } from '../context/agent-definition.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { ResourceDefinition } from '../resources/define-resource.js';
 import type { ResourceBrokerTiming } from '../resources/resource-broker.js';
 import type { WorkerRunHooks } from './worker-run-hooks.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: a worker serves agents of any props and result types
-export type AnyAgent = AgentFunction<any, any>;
 
 /**
  * Options of `createWorker`. Every option left out falls back to its environment variable,
