@@ -31,6 +31,13 @@ describe('run job data', () => {
     );
   });
 
+  it('names the field that is wrong, down to a nested one', () => {
+    expect(() => decodeRunJobData({ input: '1', conversationId: '' }, 100)).toThrow('`conversationId`');
+    expect(() => decodeRunJobData({ input: '1', child: { callPath: 'x', depth: 1 } }, 100)).toThrow(
+      '`child.parentRunId`',
+    );
+  });
+
   it('sends undefined input as null', () => {
     expect(decodeRunJobData(encodeRunJobData(undefined, {}), 100).input).toBeNull();
   });
