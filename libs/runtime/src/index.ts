@@ -20,13 +20,31 @@ export type { RebornSignal } from './agent/reborn.js';
 export { isRebornSignal, reborn } from './agent/reborn.js';
 export type { CreateClientOptions, FlotillaClient, SubmitOptions } from './client/create-client.js';
 export { createClient } from './client/create-client.js';
+export { InvalidSubmitRequestError } from './client/invalid-submit-request-error.js';
 export type { RunEventsOptions, RunHandle } from './client/run-handle.js';
 export { eventsConnectionName } from './client/run-handle.js';
 export { RunNotFoundError } from './client/run-not-found-error.js';
-export type { FlotillaConfig, LogLevel } from './config/flotilla-config.js';
+export { parseSubmitRequest, type SubmitRequest, submitRequestSchema } from './client/submit-request.js';
+export type { ConfigRule } from './config/config-rules.js';
+export * as configRules from './config/config-rules.js';
+export {
+  type ConfigSchema,
+  type ConfigSetting,
+  type ConfigSettings,
+  configSchema,
+  setting,
+} from './config/config-setting.js';
+export {
+  type FlotillaConfig,
+  flotillaConfigSchema,
+  flotillaSettings,
+  LOG_LEVELS,
+  type LogLevel,
+} from './config/flotilla-config.js';
 export { InvalidConfigError } from './config/invalid-config-error.js';
 export type { RedisConnectionOption } from './config/open-redis.js';
 export { type ConfigOverrides, resolveConfig } from './config/resolve-config.js';
+export { resolveSettings, type SettingOverrides } from './config/resolve-settings.js';
 export type { ResourceConfig } from './context/resource-slots.js';
 export { CollectingEventSink } from './embedded/collecting-event-sink.js';
 export type { EmbeddedServices, EmbeddedServicesOptions } from './embedded/create-embedded-services.js';
