@@ -31,6 +31,7 @@ export {
   type ConfigSchema,
   type ConfigSetting,
   type ConfigSettings,
+  type ConfigValues,
   configSchema,
   setting,
 } from './config/config-setting.js';

@@ -63,6 +63,28 @@ export const keyName: ConfigRule<string> = {
   fromText: (text) => text,
 };
 
+/** A comma-separated list in the variable (blank entries dropped), with at least `min` entries. */
+export function commaList(options: { min?: number; expected: string }): ConfigRule<string[]> {
+  return {
+    schema: z
+      .array(z.string(), { error: options.expected })
+      .min(options.min ?? 0, { error: options.expected }),
+    fromText: (text) =>
+      text
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ''),
+  };
+}
+
+/** A secret of at least `minLength` characters, or unset. */
+export function secret(options: { minLength: number; expected: string }): ConfigRule<string | undefined> {
+  return {
+    schema: z.string().min(options.minLength, { error: options.expected }).optional(),
+    fromText: (text) => text,
+  };
+}
+
 /** One of `values`; environment text is matched case-insensitively. */
 export function oneOf<const T extends string>(values: readonly [T, ...T[]]): ConfigRule<T> {
   return {

@@ -8,6 +8,8 @@ export interface ConfigSetting<T> {
   readonly rule: ConfigRule<T>;
   /** The value when neither an option nor the variable gives one. */
   readonly fallback: T;
+  /** A secret (a token): errors show `(hidden)` instead of the value. */
+  readonly secret: boolean;
 }
 
 /** A table of settings, one per configuration field. */
@@ -16,9 +18,17 @@ export type ConfigSettings = Record<string, ConfigSetting<unknown>>;
 /** The zod object schema of a table of settings: each field checked by its rule's schema. */
 export type ConfigSchema<S extends ConfigSettings> = z.ZodObject<{ [K in keyof S]: S[K]['rule']['schema'] }>;
 
+/** The values a table of settings resolves to. */
+export type ConfigValues<S extends ConfigSettings> = z.infer<ConfigSchema<S>>;
+
 /** Declares a field: `setting('FLOTILLA_QUEUE', keyName, 'agents')`. */
-export function setting<T>(env: string, rule: ConfigRule<T>, fallback: NoInfer<T>): ConfigSetting<T> {
-  return { env, rule, fallback };
+export function setting<T>(
+  env: string,
+  rule: ConfigRule<T>,
+  fallback: NoInfer<T>,
+  options: { secret?: boolean } = {},
+): ConfigSetting<T> {
+  return { env, rule, fallback, secret: options.secret ?? false };
 }
 
 /** The zod schema of a whole configuration: one field per setting, checked by its rule. */

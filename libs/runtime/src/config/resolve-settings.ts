@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ConfigSchema, ConfigSettings } from './config-setting.js';
+import type { ConfigSchema, ConfigSettings, ConfigValues } from './config-setting.js';
 import { InvalidConfigError } from './invalid-config-error.js';
 
 /** Values given in code, which win over the environment; `undefined` means not given. */
@@ -19,7 +19,7 @@ export function resolveSettings<S extends ConfigSettings>(
   schema: ConfigSchema<S>,
   overrides: SettingOverrides<S>,
   env: Readonly<Record<string, string | undefined>>,
-): z.infer<ConfigSchema<S>> {
+): ConfigValues<S> {
   const candidate: Record<string, unknown> = {};
   const given: Record<string, { text: string; option?: string }> = {};
   for (const [key, field] of Object.entries(settings)) {
@@ -41,6 +41,12 @@ export function resolveSettings<S extends ConfigSettings>(
   const key = String(issue?.path[0]);
   const field = settings[key];
   if (issue === undefined || field === undefined) throw parsed.error;
-  const source = given[key] ?? { text: JSON.stringify(candidate[key]) };
-  throw new InvalidConfigError(field.env, source.text, issue.message, source.option);
+  // No source: the default breaks the rule, i.e. the variable is required and unset.
+  const source = given[key] ?? { text: '' };
+  throw new InvalidConfigError(
+    field.env,
+    field.secret ? '(hidden)' : source.text,
+    issue.message,
+    source.option,
+  );
 }
