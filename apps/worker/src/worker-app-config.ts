@@ -1,24 +1,48 @@
-import { type FlotillaConfig, InvalidConfigError, resolveConfig } from '@flotilla/runtime/worker';
+import {
+  type ConfigValues,
+  configRules,
+  configSchema,
+  type FlotillaConfig,
+  resolveConfig,
+  resolveSettings,
+  setting,
+} from '@flotilla/runtime/worker';
 
-/**
- * Everything the worker process runs with, resolved once at start: the runtime configuration
- * (`REDIS_URL`, `FLOTILLA_PREFIX`, `FLOTILLA_WORKER_CONCURRENCY`, `LOG_LEVEL` …, see
- * `FlotillaConfig`) plus the variables of the app itself.
- */
-export interface WorkerAppConfig {
-  runtime: FlotillaConfig;
+/** The app's own settings: environment variable, rule, default (as the runtime's `flotillaSettings`). */
+export const workerAppSettings = {
   /** `FLOTILLA_AGENTS`: agent modules to load, comma-separated paths or package names. Required. */
-  agentModules: string[];
+  agentModules: setting(
+    'FLOTILLA_AGENTS',
+    configRules.commaList({
+      min: 1,
+      expected:
+        'a comma-separated list of agent modules (file paths or package names), each exporting `agents`',
+    }),
+    [],
+  ),
   /** `FLOTILLA_HEALTH_PORT`: port of `/healthz` and `/metrics`; 0 picks a free one. @default 9090 */
-  healthPort: number;
+  healthPort: setting('FLOTILLA_HEALTH_PORT', configRules.port, 9090),
   /** `FLOTILLA_HEALTH_HOST`: interface the health endpoint listens on. @default '0.0.0.0' */
-  healthHost: string;
+  healthHost: setting('FLOTILLA_HEALTH_HOST', configRules.anyText, '0.0.0.0'),
   /**
    * `FLOTILLA_SHUTDOWN_TIMEOUT_MS`: on SIGTERM/SIGINT, how long active runs may finish before the
    * process exits anyway (their jobs then stall and another worker replays them). @default 30000
    */
-  shutdownTimeoutMs: number;
-}
+  shutdownTimeoutMs: setting(
+    'FLOTILLA_SHUTDOWN_TIMEOUT_MS',
+    configRules.wholeNumber({ expected: 'a whole number of milliseconds, 0 or more' }),
+    30_000,
+  ),
+};
+
+const workerAppSchema = configSchema(workerAppSettings);
+
+/**
+ * Everything the worker process runs with, resolved once at start: the runtime configuration
+ * (`REDIS_URL`, `FLOTILLA_PREFIX`, `FLOTILLA_WORKER_CONCURRENCY`, `LOG_LEVEL` …, see
+ * `FlotillaConfig`) plus the variables of the app itself ({@link workerAppSettings}).
+ */
+export type WorkerAppConfig = ConfigValues<typeof workerAppSettings> & { runtime: FlotillaConfig };
 
 /**
  * Resolves {@link WorkerAppConfig} from `env`.
@@ -27,43 +51,5 @@ export interface WorkerAppConfig {
 export function resolveWorkerAppConfig(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): WorkerAppConfig {
-  return {
-    runtime: resolveConfig({}, env),
-    agentModules: parseAgentModules(env.FLOTILLA_AGENTS),
-    healthPort: parsePort(env.FLOTILLA_HEALTH_PORT, 'FLOTILLA_HEALTH_PORT', 9090),
-    healthHost: env.FLOTILLA_HEALTH_HOST?.trim() || '0.0.0.0',
-    shutdownTimeoutMs: parseMilliseconds(
-      env.FLOTILLA_SHUTDOWN_TIMEOUT_MS,
-      'FLOTILLA_SHUTDOWN_TIMEOUT_MS',
-      30_000,
-    ),
-  };
-}
-
-function parseAgentModules(text: string | undefined): string[] {
-  const modules = (text ?? '')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-  if (modules.length > 0) return modules;
-  throw new InvalidConfigError(
-    'FLOTILLA_AGENTS',
-    text ?? '',
-    'a comma-separated list of agent modules (file paths or package names), each exporting `agents`',
-  );
-}
-
-/** A TCP port; `fallback` when unset or blank. */
-export function parsePort(text: string | undefined, variable: string, fallback: number): number {
-  if (text === undefined || text.trim() === '') return fallback;
-  const value = Number(text.trim());
-  if (/^\d+$/.test(text.trim()) && value <= 65_535) return value;
-  throw new InvalidConfigError(variable, text, 'a port number from 0 to 65535');
-}
-
-function parseMilliseconds(text: string | undefined, variable: string, fallback: number): number {
-  if (text === undefined || text.trim() === '') return fallback;
-  const value = Number(text.trim());
-  if (/^\d+$/.test(text.trim()) && Number.isSafeInteger(value)) return value;
-  throw new InvalidConfigError(variable, text, 'a whole number of milliseconds, 0 or more');
+  return { runtime: resolveConfig({}, env), ...resolveSettings(workerAppSettings, workerAppSchema, {}, env) };
 }

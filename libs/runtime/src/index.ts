@@ -15,6 +15,7 @@ export { MAX_CHILD_RUN_ATTEMPTS } from './agent/call-child-run.js';
 export { createAgent } from './agent/create-agent.js';
 export type { RunAgentOptions } from './agent/run-agent.js';
 export { runAgent, runAgentWithOutcome } from './agent/run-agent.js';
+export { InvalidSubmitRequestError } from './client/invalid-submit-request-error.js';
 export type {
   AgentConfig,
   AgentFunction,
@@ -83,6 +84,7 @@ export { expectScope } from './hooks/expect-scope.js';
 export { expectValidator } from './hooks/expect-validator.js';
 export type { OnStreamOptions, StreamConsumer } from './hooks/on-stream.js';
 export { onStream } from './hooks/on-stream.js';
+export { InvalidRunInputError, PayloadTooLargeError } from './jobs/job-data-errors.js';
 export { FleetMemoValueError } from './memo/fleet-memo-value-error.js';
 export type {
   ModelAdapter,
@@ -132,5 +134,3 @@ export type { ContentPart, ImageContent, ToolContent, VideoContent } from './too
 export { isToolContent, TOOL_CONTENT_KEY, toolContent } from './tools/tool-content.js';
 export type { ToolContext, ToolDefinition, ToolMiddleware, ToolRunContext } from './tools/tool-definition.js';
 export { augmentTool, defineTool } from './tools/tool-definition.js';
-export { InvalidRunInputError } from './worker/invalid-run-input-error.js';
-export { PayloadTooLargeError } from './worker/payload-too-large-error.js';

@@ -14,13 +14,13 @@ import type { ChildCall, ChildResolution, ChildRunner, RunPlacement } from '../c
 import { scopeLayersOf } from '../context/scope-layers.js';
 import { AbortError, NonDeterminismError } from '../errors/run-errors.js';
 import { deserializeError, type SerializedError, serializeError } from '../errors/serialize-error.js';
+import { encodeRunJobData } from '../jobs/run-job-data.js';
 import { runKeys } from '../keys.js';
 import type { ResourceDescriptor } from '../resources/resource-descriptor.js';
 import { ResourceOwnerGoneError } from '../resources/resource-errors.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isTerminalStatus } from '../runs/run-status.js';
-import { encodeRunJobData } from '../worker/run-job-data.js';
 import { childRunIdOf } from './child-run-id.js';
 import { modelIdOf } from './model-id-of.js';
 

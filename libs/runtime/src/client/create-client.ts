@@ -1,18 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { z } from 'zod';
 import type { FlotillaConfig } from '../config/flotilla-config.js';
 import { openRedis, type RedisConnectionOption } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
 import { RunNotFoundError } from '../errors/run-errors.js';
+import { encodeRunJobData } from '../jobs/run-job-data.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isTerminalStatus } from '../runs/run-status.js';
 import type { LoadConversationOptions, StoredConversation } from '../store/conversation-store.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
-import { encodeRunJobData } from '../worker/run-job-data.js';
 import { cancelRunTree } from './cancel-run-tree.js';
 import { RedisRunHandle, type RunHandle } from './run-handle.js';
+import { parseSubmitRequest, type submitRequestSchema } from './submit-request.js';
 
 /** Options of {@link createClient}; unset ones come from the environment, then defaults. */
 export interface CreateClientOptions {
@@ -26,15 +28,8 @@ export interface CreateClientOptions {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** Options of {@link FlotillaClient.submit}. */
-export interface SubmitOptions {
-  /** The run id (= BullMQ job id); submitting the same id twice makes one run. @default a random UUID */
-  runId?: string;
-  /** Resume this conversation: the run loads its history and appends its turns to it. */
-  conversationId?: string;
-  /** Scope layers for every agent of the run, outermost first (JSON). */
-  scope?: Record<string, unknown>[];
-}
+/** Options of {@link FlotillaClient.submit}: the optional fields of a submission (see `submitRequestSchema`). */
+export type SubmitOptions = Pick<z.input<typeof submitRequestSchema>, 'runId' | 'conversationId' | 'scope'>;
 
 /** Submits runs and reads, waits for and cancels them. */
 export interface FlotillaClient {
@@ -42,6 +37,7 @@ export interface FlotillaClient {
   /**
    * Submits a run of `agentId` (an id, or an agent whose `id` is used) with `input` (JSON).
    * Idempotent by `runId`: a second submit with an existing run id returns the same run.
+   * @throws InvalidSubmitRequestError naming the field when an id or the scope breaks its rule (nothing is written)
    * @throws TypeError when `input` has no JSON form
    */
   submit<Output = unknown>(
@@ -118,12 +114,17 @@ class RedisFlotillaClient implements FlotillaClient {
     input: unknown,
     options: SubmitOptions = {},
   ): Promise<RunHandle<Output>> {
-    const agentId = typeof agent === 'string' ? agent : agent.id;
-    const runId = options.runId ?? randomUUID();
-    const data = encodeRunJobData(input, options);
+    const request = parseSubmitRequest({
+      ...options,
+      agentId: typeof agent === 'string' ? agent : agent.id,
+      input,
+    });
+    const { agentId } = request;
+    const runId = request.runId ?? randomUUID();
+    const data = encodeRunJobData(request.input, request);
     if (data.input === undefined)
       throw new TypeError('The run input has no JSON form; pass JSON values only.');
-    const created = await this.#records.create({ runId, agentId, conversationId: options.conversationId });
+    const created = await this.#records.create({ runId, agentId, conversationId: request.conversationId });
     // A record created just now is queued (no job exists yet to start it): no need to read it.
     // Adding again while queued is safe (BullMQ ignores an existing job id) and repairs a
     // submit that crashed between the record and the job.

@@ -1,36 +1,54 @@
 /**
- * The runtime configuration, complete: every field has a value once {@link resolveConfig}
- * ran, so code past start-up never meets `undefined`. Each field lists its environment
- * variable and default.
+ * The runtime configuration as one table: each field with its environment variable, its rule
+ * and its default. Options passed in code and environment variables are checked by the same
+ * schema ({@link flotillaConfigSchema}); the rules of a field change in its one line here.
  */
-export interface FlotillaConfig {
-  /** `REDIS_URL`. @default 'redis://127.0.0.1:6379' */
-  redisUrl: string;
-  /** `FLOTILLA_PREFIX`: key prefix of every Flotilla key, and BullMQ's prefix. @default 'flotilla' */
-  prefix: string;
-  /** `FLOTILLA_QUEUE`: the agents queue. @default 'agents' */
-  queueName: string;
-  /** `FLOTILLA_WORKER_CONCURRENCY`: runs one worker executes at once. @default 4 */
-  workerConcurrency: number;
-  /** `LOG_LEVEL`: pino level. @default 'info' */
-  logLevel: LogLevel;
-  /** `FLOTILLA_MAX_PAYLOAD_BYTES`: largest run input (JSON bytes) a worker accepts. @default 1048576 */
-  maxPayloadBytes: number;
-  /** `FLOTILLA_EVENT_STREAM_MAX_LENGTH`: events kept per run (approximate cap). @default 10000 */
-  eventStreamMaxLength: number;
-  /** `FLOTILLA_RUN_RETENTION_SECONDS`: how long an ended run's record and events stay. @default 604800 (7 days) */
-  runRetentionSeconds: number;
-  /** `FLOTILLA_JOURNAL_RETENTION_SECONDS`: how long an ended run's journal stays, for debugging. @default 86400 */
-  journalRetentionSeconds: number;
-  /** `FLOTILLA_LOCK_DURATION_MS`: BullMQ job lock; a crashed worker's run moves on after about this long. @default 30000 */
-  lockDurationMs: number;
-  /** `FLOTILLA_STALLED_INTERVAL_MS`: how often workers look for stalled runs. @default 30000 */
-  stalledIntervalMs: number;
-  /** `FLOTILLA_MAX_STALLED_COUNT`: crashes a run survives before it fails. @default 3 */
-  maxStalledCount: number;
-  /** `FLOTILLA_MAX_CHILDREN_PER_RUN`: child agent calls one run may make (`FanOutLimitExceededError` past it). @default 1000 */
-  maxChildrenPerRun: number;
-}
+import type { z } from 'zod';
+import { keyName, oneOf, redisUrl, wholeNumber } from './config-rules.js';
+import { configSchema, setting } from './config-setting.js';
 
 /** pino's levels. */
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** pino's levels. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Every runtime setting: environment variable, rule, default. */
+export const flotillaSettings = {
+  /** `REDIS_URL`. @default 'redis://127.0.0.1:6379' */
+  redisUrl: setting('REDIS_URL', redisUrl, 'redis://127.0.0.1:6379'),
+  /** `FLOTILLA_PREFIX`: key prefix of every Flotilla key, and BullMQ's prefix. @default 'flotilla' */
+  prefix: setting('FLOTILLA_PREFIX', keyName, 'flotilla'),
+  /** `FLOTILLA_QUEUE`: the agents queue. @default 'agents' */
+  queueName: setting('FLOTILLA_QUEUE', keyName, 'agents'),
+  /** `FLOTILLA_WORKER_CONCURRENCY`: runs one worker executes at once. @default 4 */
+  workerConcurrency: setting('FLOTILLA_WORKER_CONCURRENCY', wholeNumber({ min: 1 }), 4),
+  /** `LOG_LEVEL`: pino level (any case in the variable). @default 'info' */
+  logLevel: setting('LOG_LEVEL', oneOf(LOG_LEVELS), 'info'),
+  /** `FLOTILLA_MAX_PAYLOAD_BYTES`: largest run input (JSON bytes) a worker accepts. @default 1048576 */
+  maxPayloadBytes: setting('FLOTILLA_MAX_PAYLOAD_BYTES', wholeNumber({ min: 1 }), 1024 * 1024),
+  /** `FLOTILLA_EVENT_STREAM_MAX_LENGTH`: events kept per run (approximate cap). @default 10000 */
+  eventStreamMaxLength: setting('FLOTILLA_EVENT_STREAM_MAX_LENGTH', wholeNumber({ min: 1 }), 10_000),
+  /** `FLOTILLA_RUN_RETENTION_SECONDS`: how long an ended run's record and events stay. @default 604800 (7 days) */
+  runRetentionSeconds: setting('FLOTILLA_RUN_RETENTION_SECONDS', wholeNumber({ min: 1 }), 604_800),
+  /** `FLOTILLA_JOURNAL_RETENTION_SECONDS`: how long an ended run's journal stays, for debugging. @default 86400 */
+  journalRetentionSeconds: setting('FLOTILLA_JOURNAL_RETENTION_SECONDS', wholeNumber({ min: 1 }), 86_400),
+  /** `FLOTILLA_LOCK_DURATION_MS`: BullMQ job lock; a crashed worker's run moves on after about this long. @default 30000 */
+  lockDurationMs: setting('FLOTILLA_LOCK_DURATION_MS', wholeNumber({ min: 1 }), 30_000),
+  /** `FLOTILLA_STALLED_INTERVAL_MS`: how often workers look for stalled runs. @default 30000 */
+  stalledIntervalMs: setting('FLOTILLA_STALLED_INTERVAL_MS', wholeNumber({ min: 1 }), 30_000),
+  /** `FLOTILLA_MAX_STALLED_COUNT`: crashes a run survives before it fails. @default 3 */
+  maxStalledCount: setting('FLOTILLA_MAX_STALLED_COUNT', wholeNumber(), 3),
+  /** `FLOTILLA_MAX_CHILDREN_PER_RUN`: child agent calls one run may make (`FanOutLimitExceededError` past it). @default 1000 */
+  maxChildrenPerRun: setting('FLOTILLA_MAX_CHILDREN_PER_RUN', wholeNumber({ min: 1 }), 1000),
+};
+
+/** The schema of the whole runtime configuration. */
+export const flotillaConfigSchema = configSchema(flotillaSettings);
+
+/**
+ * The runtime configuration, complete: every field has a value once `resolveConfig` ran, so
+ * code past start-up never meets `undefined`. See {@link flotillaSettings} for each field's
+ * environment variable and default.
+ */
+export type FlotillaConfig = z.infer<typeof flotillaConfigSchema>;

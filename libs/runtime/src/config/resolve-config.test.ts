@@ -63,4 +63,19 @@ describe('resolveConfig', () => {
     expect(caught).toMatchObject({ variable, value });
     expect((caught as Error).message).toContain(variable);
   });
+
+  it('checks a value given in code by the same rule as its variable, naming both', () => {
+    let caught: unknown;
+    try {
+      resolveConfig({ workerConcurrency: 0 }, {});
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({
+      variable: 'FLOTILLA_WORKER_CONCURRENCY',
+      option: 'workerConcurrency',
+      value: '0',
+    });
+    expect((caught as Error).message).toContain('a whole number greater than 0');
+  });
 });

@@ -69,16 +69,5 @@ export interface ChildRunner {
   resolve(call: ChildCall): Promise<ChildResolution>;
 }
 
-/** Where a child run's root invocation sits in its tree (absent for root runs). */
-export interface RunPlacement {
-  /** The root invocation's callPath, e.g. `root/agent:planner:0/g0/agent:researcher:2`. */
-  callPath: string;
-  /** Nesting depth of the root invocation (the root run's agent is 0). */
-  depth: number;
-  /** The run that called this one. */
-  parentRunId: string;
-  /** The root of the tree. */
-  rootRunId: string;
-  /** Id (in `RunServices.models`) of the caller's model, used when the agent has none of its own. */
-  modelId?: string;
-}
+// A child run's placement travels in its job data, where it is validated: its schema lives there.
+export type { RunPlacement } from '../jobs/run-placement-schema.js';

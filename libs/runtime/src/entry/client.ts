@@ -5,7 +5,9 @@
 
 export type { CreateClientOptions, FlotillaClient, SubmitOptions } from '../client/create-client.js';
 export { createClient } from '../client/create-client.js';
+export { InvalidSubmitRequestError } from '../client/invalid-submit-request-error.js';
 export type { RunEventsOptions, RunHandle } from '../client/run-handle.js';
+export { parseSubmitRequest, type SubmitRequest, submitRequestSchema } from '../client/submit-request.js';
 export { RunNotFoundError } from '../errors/run-errors.js';
 export type {
   ChildEndEvent,

@@ -1,6 +1,23 @@
 /** The configuration both a worker and a client resolve (re-exported by `/worker` and `/client`). */
 
-export type { FlotillaConfig, LogLevel } from '../config/flotilla-config.js';
+export type { ConfigRule } from '../config/config-rules.js';
+export * as configRules from '../config/config-rules.js';
+export {
+  type ConfigSchema,
+  type ConfigSetting,
+  type ConfigSettings,
+  type ConfigValues,
+  configSchema,
+  setting,
+} from '../config/config-setting.js';
+export {
+  type FlotillaConfig,
+  flotillaConfigSchema,
+  flotillaSettings,
+  LOG_LEVELS,
+  type LogLevel,
+} from '../config/flotilla-config.js';
 export { InvalidConfigError } from '../config/invalid-config-error.js';
 export type { RedisConnectionOption } from '../config/open-redis.js';
 export { type ConfigOverrides, resolveConfig } from '../config/resolve-config.js';
+export { resolveSettings, type SettingOverrides } from '../config/resolve-settings.js';

@@ -5,6 +5,7 @@
  */
 
 export { eventsConnectionName } from '../client/run-handle.js';
+export { encodeRunJobData, type RunJobData } from '../jobs/run-job-data.js';
 export type { FleetMemo, FleetMemoGetOptions, FleetMemoOptions } from '../memo/fleet-memo.js';
 export { createFleetMemo } from '../memo/fleet-memo.js';
 export { abortableDelay } from '../shared/abortable-delay.js';
@@ -12,4 +13,3 @@ export {
   RedisConversationStore,
   type RedisConversationStoreOptions,
 } from '../store/redis-conversation-store.js';
-export { encodeRunJobData, type RunJobData } from '../worker/run-job-data.js';

@@ -14,6 +14,7 @@ import { rootCallPath } from '../engine/execute-run.js';
 import { AbortError, RunStalledError, UnknownAgentError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
 import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
+import { type DecodedRunJob, decodeRunJobData } from '../jobs/run-job-data.js';
 import { RedisRunJournal } from '../journal/redis-run-journal.js';
 import { runKeys } from '../keys.js';
 import type { FleetMemo } from '../memo/fleet-memo.js';
@@ -27,7 +28,6 @@ import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import type { CancelListener } from './cancel-listener.js';
 import { hasAttemptsLeft, retryDelayMs } from './root-run-retry.js';
 import { RunEndCapturingSink } from './run-end-capturing-sink.js';
-import { type DecodedRunJob, decodeRunJobData } from './run-job-data.js';
 import type { WorkerRunEndInfo, WorkerRunHooks } from './worker-run-hooks.js';
 
 /** What a {@link RunProcessor} needs from its worker. */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRunInputError } from './invalid-run-input-error.js';
-import { PayloadTooLargeError } from './payload-too-large-error.js';
+import { InvalidRunInputError, PayloadTooLargeError } from './job-data-errors.js';
 import { decodeRunJobData, encodeRunJobData } from './run-job-data.js';
 
 describe('run job data', () => {
@@ -28,6 +27,13 @@ describe('run job data', () => {
   it('rejects a child placement without its parent', () => {
     expect(() => decodeRunJobData({ input: '1', child: { callPath: 'x', depth: 1 } }, 100)).toThrow(
       InvalidRunInputError,
+    );
+  });
+
+  it('names the field that is wrong, down to a nested one', () => {
+    expect(() => decodeRunJobData({ input: '1', conversationId: '' }, 100)).toThrow('`conversationId`');
+    expect(() => decodeRunJobData({ input: '1', child: { callPath: 'x', depth: 1 } }, 100)).toThrow(
+      '`child.parentRunId`',
     );
   });
 

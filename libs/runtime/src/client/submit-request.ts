@@ -1,0 +1,50 @@
+/**
+ * What a submission carries, as one schema: checked by `client.submit` before anything is
+ * written to Redis, and by the scheduler's `POST /runs`. Rules on submissions (id rules, sizes,
+ * tenants) belong in {@link submitRequestSchema}.
+ */
+import { z } from 'zod';
+import { describeIssue } from '../jobs/describe-issue.js';
+import { scopeSchema } from '../jobs/run-job-data.js';
+import { InvalidSubmitRequestError } from './invalid-submit-request-error.js';
+
+// Ids end up in Redis keys and BullMQ job ids: no spaces or braces (hash tags).
+const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,200}$/;
+const ID_RULE = 'expected 1 to 200 letters, digits, `_`, `.`, `:` or `-`';
+
+const idSchema = z
+  .string({ error: (issue) => `${issue.input === undefined ? 'is required' : 'is invalid'}: ${ID_RULE}` })
+  .regex(ID_PATTERN, { error: `is invalid: ${ID_RULE}` });
+
+export const submitRequestSchema = z.object(
+  {
+    /** The agent to run (BullMQ job name). */
+    agentId: idSchema,
+    /** The agent's input, any JSON. @default null (the agent then receives `{}`) */
+    input: z.unknown().default(null),
+    /** The run id (= BullMQ job id); submitting the same id twice makes one run. @default a random UUID */
+    runId: idSchema
+      // BullMQ reserves ids made only of digits for its own job ids.
+      .refine((id) => !/^\d+$/.test(id), { error: 'must not be only digits (BullMQ reserves those)' })
+      .optional(),
+    /** Resume (or start) this stored conversation: the run loads its history and appends its turns to it. */
+    conversationId: idSchema.optional(),
+    /** Scope layers for every agent of the run, outermost first (JSON objects). */
+    scope: scopeSchema.optional(),
+  },
+  { error: 'the submission must be an object: { agentId, input, runId?, conversationId?, scope? }' },
+);
+
+/** A checked submission. */
+export type SubmitRequest = z.infer<typeof submitRequestSchema>;
+
+/**
+ * Checks a submission.
+ * @throws InvalidSubmitRequestError naming the first field that is wrong
+ */
+export function parseSubmitRequest(value: unknown): SubmitRequest {
+  const parsed = submitRequestSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const field = parsed.error.issues[0]?.path.map(String).join('.') ?? '';
+  throw new InvalidSubmitRequestError(field, describeIssue(parsed.error));
+}

@@ -1,0 +1,94 @@
+/**
+ * The rules a configuration value can follow. Each is a zod schema every value must pass,
+ * whether it comes from code (an option) or from an environment variable, plus how the
+ * variable's text becomes a value to check. Each schema's messages state what is expected, as
+ * `InvalidConfigError` quotes them. Tightening a field is one line in its setting, e.g.
+ * `wholeNumber({ min: 1, max: 256 })`.
+ */
+import { z } from 'zod';
+
+/** How values of one kind are checked and read from environment text. */
+export interface ConfigRule<T> {
+  /** Checks a value; its issue messages say what is expected ("a whole number greater than 0"). */
+  readonly schema: z.ZodType<T>;
+  /** Turns the (trimmed, non-empty) text of an environment variable into a value for `schema`. */
+  readonly fromText: (text: string) => unknown;
+}
+
+/** A whole number from `min` (default 0) to `max` (default the largest safe integer); text must be digits only. */
+export function wholeNumber(
+  options: { min?: number; max?: number; expected?: string } = {},
+): ConfigRule<number> {
+  const min = options.min ?? 0;
+  const max = options.max ?? Number.MAX_SAFE_INTEGER;
+  const expected = options.expected ?? describeRange(min, max);
+  return {
+    schema: z.int({ error: expected }).min(min, { error: expected }).max(max, { error: expected }),
+    // Digits only: "2.5", "1e3", "-1" and "0x10" stay text, which the schema rejects.
+    fromText: (text) => (/^\d+$/.test(text) ? Number(text) : text),
+  };
+}
+
+function describeRange(min: number, max: number): string {
+  if (max !== Number.MAX_SAFE_INTEGER) return `a whole number from ${min} to ${max}`;
+  return min === 0 ? 'a whole number, 0 or more' : `a whole number greater than ${min - 1}`;
+}
+
+/** A TCP port; 0 lets the system pick a free one. */
+export const port: ConfigRule<number> = wholeNumber({
+  max: 65_535,
+  expected: 'a port number from 0 to 65535',
+});
+
+/** Any text. */
+export const anyText: ConfigRule<string> = { schema: z.string(), fromText: (text) => text };
+
+/** A `redis://` or `rediss://` URL. */
+export const redisUrl: ConfigRule<string> = {
+  schema: z.string().refine(isRedisUrl, { error: 'a redis:// or rediss:// URL' }),
+  fromText: (text) => text,
+};
+
+function isRedisUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const { protocol } = new URL(text);
+  return protocol === 'redis:' || protocol === 'rediss:';
+}
+
+/** A name that goes into Redis keys: no spaces or braces (hash tags). */
+export const keyName: ConfigRule<string> = {
+  schema: z.string().regex(/^[A-Za-z0-9_.:-]+$/, {
+    error: 'letters, digits, `_`, `.`, `:` or `-` only (no spaces or braces)',
+  }),
+  fromText: (text) => text,
+};
+
+/** A comma-separated list in the variable (blank entries dropped), with at least `min` entries. */
+export function commaList(options: { min?: number; expected: string }): ConfigRule<string[]> {
+  return {
+    schema: z
+      .array(z.string(), { error: options.expected })
+      .min(options.min ?? 0, { error: options.expected }),
+    fromText: (text) =>
+      text
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ''),
+  };
+}
+
+/** A secret of at least `minLength` characters, or unset. */
+export function secret(options: { minLength: number; expected: string }): ConfigRule<string | undefined> {
+  return {
+    schema: z.string().min(options.minLength, { error: options.expected }).optional(),
+    fromText: (text) => text,
+  };
+}
+
+/** One of `values`; environment text is matched case-insensitively. */
+export function oneOf<const T extends string>(values: readonly [T, ...T[]]): ConfigRule<T> {
+  return {
+    schema: z.enum(values, { error: `one of ${values.join(', ')}` }) as unknown as z.ZodType<T>,
+    fromText: (text) => text.toLowerCase(),
+  };
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/**
+ * What a child run knows about a resource exposed by one of its ancestors; travels in job data
+ * (see `resources/resource-descriptor.ts` for how it is resolved).
+ */
+export const resourceDescriptorSchema = z.object({
+  /** The `equipResource` key, e.g. `mcp:filesystem`. */
+  key: z.string(),
+  /**
+   * Hash of the canonical JSON of `deps`; with `key` it names the instance in the owner
+   * worker's registry (instances are keyed by key + deps hash).
+   */
+  depsHash: z.string(),
+  /**
+   * The deps as JSON, handed to a `defineResource` factory that rebuilds the resource on
+   * another worker. Values that are not JSON (functions, class instances) appear as
+   * process-local reference tokens and cannot be rebuilt elsewhere.
+   */
+  deps: z.array(z.unknown()),
+  /** The run whose agent called `equipResource(…, { expose: true })`. */
+  ownerRunId: z.string(),
+  /** The callPath of that agent invocation in its run (resources are per invocation). */
+  ownerCallPath: z.string(),
+  /** The worker process whose registry holds the instance (and answers broker calls). */
+  ownerWorkerId: z.string(),
+  /** When the resource was exposed (epoch ms). */
+  exposedAt: z.number(),
+});
+
+export type ResourceDescriptor = z.infer<typeof resourceDescriptorSchema>;
+
+/**
+ * Checks that `value` has the {@link ResourceDescriptor} shape (job data is a boundary).
+ * @returns whether it does
+ */
+export function isResourceDescriptor(value: unknown): value is ResourceDescriptor {
+  return resourceDescriptorSchema.safeParse(value).success;
+}
