@@ -116,6 +116,7 @@ export type { OnStreamOptions, StreamConsumer } from './hooks/on-stream.js';
 export { onStream } from './hooks/on-stream.js';
 export { JournalCorruptedError } from './journal/journal-corrupted-error.js';
 export { RedisRunJournal } from './journal/redis-run-journal.js';
+export { NonPortableJsonError } from './json/non-portable-json-error.js';
 export type { FleetMemoEntryKeys, FleetMemoKeys } from './keys.js';
 export { fleetMemoKeys } from './keys.js';
 export type { FleetMemo, FleetMemoGetOptions, FleetMemoOptions } from './memo/fleet-memo.js';
