@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import { portableJson } from '../json/canonical-json.js';
 
 /**
- * A short, stable hash of `value`'s portable canonical JSON. `undefined` (a child called
- * without props) hashes the text `undefined`, as it always has, so recorded journals replay.
+ * A short, stable hash of `value`'s portable canonical JSON. `undefined` hashes the text
+ * `undefined`, as it always has, so recorded journals replay.
  * @param what names the value in the error.
  * @throws {NonPortableJsonError} when `value` holds something with no faithful JSON form.
  */

@@ -35,9 +35,11 @@
  * `__proto__` key vanished. Portable mode writes every other value byte for byte as before (the
  * tests pin literal hashes from the old writer) and refuses those instead. No recorded journal
  * can change meaning: every value fingerprinted on a worker was already plain JSON (tool
- * arguments are parsed model output; memo deps and child props are checked with
- * `assertJsonValue` first), so only an embedded run could have recorded such a fingerprint, and
- * its replay now fails at the call with NonPortableJsonError instead of matching a lossy hash.
+ * arguments are zod output of a schema that `equipTool` converts to JSON Schema, which refuses
+ * dates, transforms and bigints; memo deps and child props are checked with `assertJsonValue`
+ * first; model turns and child run ids hash strings and numbers), so only an embedded child
+ * call could have recorded such a fingerprint, and its replay now fails at the call with
+ * NonPortableJsonError instead of matching a lossy hash.
  */
 import { NonPortableJsonError } from './non-portable-json-error.js';
 
