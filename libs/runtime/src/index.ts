@@ -85,6 +85,7 @@ export { expectValidator } from './hooks/expect-validator.js';
 export type { OnStreamOptions, StreamConsumer } from './hooks/on-stream.js';
 export { onStream } from './hooks/on-stream.js';
 export { InvalidRunInputError, PayloadTooLargeError } from './jobs/job-data-errors.js';
+export { NonPortableJsonError } from './json/non-portable-json-error.js';
 export { FleetMemoValueError } from './memo/fleet-memo-value-error.js';
 export type {
   ModelAdapter,

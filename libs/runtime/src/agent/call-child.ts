@@ -7,6 +7,7 @@
  */
 import type { AgentContext } from '../context/agent-context.js';
 import type { AgentDefinition } from '../context/agent-definition.js';
+import { assertJsonValue } from '../context/clone-json-value.js';
 import { durableStep } from '../engine/durable-step.js';
 import { hashJson } from '../engine/fingerprint.js';
 import { MaxDepthExceededError } from '../errors/agent-errors.js';
@@ -22,6 +23,8 @@ export const MAX_AGENT_DEPTH = 50;
  * Calls `definition` as a child of `parent` and returns its result.
  * @throws MaxDepthExceededError past {@link MAX_AGENT_DEPTH}
  * @throws FanOutLimitExceededError past the run's child call limit
+ * @throws TypeError on a worker when `props` are not JSON (they travel in the job)
+ * @throws NonPortableJsonError embedded, when `props` hold a Date, Map, function … (see `json/canonical-json.ts`)
  * @throws the child's error, rebuilt by name (recorded, so a replay throws it again)
  */
 export async function callChild(
@@ -32,14 +35,16 @@ export async function callChild(
   const position = parent.nextPosition('agent', definition.id);
   if (parent.depth + 1 > MAX_AGENT_DEPTH) throw new MaxDepthExceededError(MAX_AGENT_DEPTH, position);
   parent.run.countChildCall(position);
-  const call = { parent, definition, props, position, fingerprint: childFingerprint(definition.id, props) };
   const runner = parent.run.services.children;
+  // Props travel in a child run's job: refuse non-JSON with the documented TypeError before hashing.
+  if (runner) assertJsonValue(props, `props of child agent "${definition.id}"`);
+  const call = { parent, definition, props, position, fingerprint: childFingerprint(definition.id, props) };
   return runner ? callChildRun(call, runner) : callChildInProcess(call);
 }
 
 /** What a child call asks for: the agent and a hash of its props. */
 export function childFingerprint(agentId: string, props: unknown): string {
-  return `agent:${agentId}:${hashJson(props)}`;
+  return `agent:${agentId}:${hashJson(props, `Props of child agent "${agentId}"`)}`;
 }
 
 /** One child call, positioned and fingerprinted. */

@@ -7,7 +7,8 @@
 import { assertJsonValue, cloneJsonValue } from '../context/clone-json-value.js';
 import { requireAgentContext } from '../context/context-store.js';
 import { durableStep } from '../engine/durable-step.js';
-import { canonicalJson, hashJson } from '../engine/fingerprint.js';
+import { hashJson } from '../engine/fingerprint.js';
+import { portableJson } from '../json/canonical-json.js';
 
 /** Memory key prefix of fleet memo entries inside an agent invocation. */
 const FLEET_MEMO_MEMORY_PREFIX = '__flotilla_fleet_memo__::';
@@ -63,7 +64,7 @@ export async function equipFleetMemo<T>(
     fingerprint: `fleet-memo:${key}:${hashJson(deps)}${forceRefresh ? ':refresh' : ''}`,
     execute: async () => {
       const stored = context.memory.get(memoryKey) as FleetMemoMemoryEntry | undefined;
-      if (!forceRefresh && stored && canonicalJson(stored.deps) === canonicalJson(deps))
+      if (!forceRefresh && stored && portableJson(stored.deps) === portableJson(deps))
         return stored.value as T;
       const fleetMemo = context.run.services.fleetMemo;
       const computed = fleetMemo

@@ -1,7 +1,7 @@
 import { assertJsonValue, cloneJsonValue } from '../context/clone-json-value.js';
 import { requireAgentContext } from '../context/context-store.js';
-import { canonicalJson } from '../engine/fingerprint.js';
 import { memoDurably } from '../engine/memo-write.js';
+import { portableJson } from '../json/canonical-json.js';
 
 /** Memory key prefix of memo entries. */
 export const MEMO_KEY_PREFIX = '__flotilla_memo__::';
@@ -30,7 +30,7 @@ export async function equipMemo<T>(
   const memoryKey = `${MEMO_KEY_PREFIX}${key}`;
   const { value, replayed } = await memoDurably(context, key, deps, async () => {
     const stored = context.memory.get(memoryKey) as MemoEntry | undefined;
-    if (stored && canonicalJson(stored.deps) === canonicalJson(deps)) return stored.value as T;
+    if (stored && portableJson(stored.deps) === portableJson(deps)) return stored.value as T;
     const computed = await factory();
     const entry: MemoEntry = { deps: [...deps], value: cloneJsonValue(computed, hookName) };
     context.memory.set(memoryKey, entry, hookName);

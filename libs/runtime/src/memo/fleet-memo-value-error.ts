@@ -1,8 +1,9 @@
 import { errorGuard, FlotillaError } from '@flotilla/ir';
 
 /**
- * Thrown by the fleet memo when deps or a computed value are not plain JSON (undefined,
- * functions, symbols, BigInt, NaN/Infinity, class instances such as Date/Map, cycles).
+ * Thrown by the fleet memo when deps or a computed value are not plain JSON (undefined other
+ * than as an object property, functions, symbols, BigInt, NaN/Infinity, class instances such
+ * as Date/Map, cycles, a `__proto__` key: the portable rules of `json/canonical-json.ts`).
  * Fleet memo values cross processes through Redis, so only JSON survives the trip.
  */
 export class FleetMemoValueError extends FlotillaError {
@@ -13,10 +14,12 @@ export class FleetMemoValueError extends FlotillaError {
   /** Why the value was rejected, e.g. `undefined`, `class:Date`, `circular reference`. */
   readonly reason: string;
 
-  constructor(what: string, path: string, reason: string) {
+  /** @param cause the `NonPortableJsonError` this refusal comes from, if any. */
+  constructor(what: string, path: string, reason: string, cause?: unknown) {
     super(
       `Fleet memo ${what} must be plain JSON, but the value at "${path}" is not (${reason}). ` +
         'Convert it to strings, finite numbers, booleans, null, arrays and plain objects first.',
+      { cause },
     );
     this.path = path;
     this.reason = reason;

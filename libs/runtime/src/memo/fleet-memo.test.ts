@@ -155,5 +155,26 @@ describe('fleet memo', () => {
       await expect(attempt).rejects.toThrow(/"\$\.fetchedAt".*class:Date/);
       expect(await memo.get(key, [], () => ({ fetchedAt: 'today' }))).toEqual({ fetchedAt: 'today' });
     });
+
+    it('rejects a computed undefined, and deps with a Map, naming the path', async () => {
+      const memo = workerMemo();
+      await expect(memo.get(freshKey(), [], () => undefined)).rejects.toThrow(
+        /value of ".*" .*"\$".*undefined/,
+      );
+      await expect(memo.get(freshKey(), [{ byId: new Map() }], () => 1)).rejects.toMatchObject({
+        name: 'FleetMemoValueError',
+        path: '$[0].byId',
+        reason: 'class:Map',
+      });
+    });
+
+    it('leaves out undefined properties, as JSON does: such deps share the entry of the deps without them', async () => {
+      const memo = workerMemo();
+      const key = freshKey();
+      expect(await memo.get(key, [{ url: 'x', token: undefined }], () => ({ a: 1, b: undefined }))).toEqual({
+        a: 1,
+      });
+      expect(await memo.get(key, [{ url: 'x' }], () => 'not computed')).toEqual({ a: 1 });
+    });
   });
 });

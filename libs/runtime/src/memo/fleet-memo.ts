@@ -7,10 +7,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { portableJson } from '../json/canonical-json.js';
+import { NonPortableJsonError } from '../json/non-portable-json-error.js';
 import { DEFAULT_PREFIX, type FleetMemoEntryKeys, fleetMemoKeys } from '../keys.js';
-import { canonicalJson } from './fleet-memo-canonical-json.js';
 import { tryAcquireFleetMemoLock } from './fleet-memo-lock.js';
 import { FleetMemoNotifier } from './fleet-memo-notifier.js';
+import { FleetMemoValueError } from './fleet-memo-value-error.js';
 
 /** How to reach Redis and how long things live. */
 export interface FleetMemoOptions {
@@ -102,7 +104,7 @@ export function createFleetMemo(options: FleetMemoOptions): FleetMemo {
       // Another process may have finished between our read and our lock.
       const stored = await settings.connection.get(entry.value);
       if (stored !== null) return stored;
-      const text = canonicalJson(await compute(), what);
+      const text = fleetMemoJson(await compute(), what);
       await settings.connection.set(entry.value, text, 'PX', settings.valueTtlMs);
       return text;
     } finally {
@@ -137,7 +139,7 @@ export function createFleetMemo(options: FleetMemoOptions): FleetMemo {
       getOptions: FleetMemoGetOptions = {},
     ): Promise<T> {
       const depsHash = createHash('sha256')
-        .update(canonicalJson(deps, `deps of "${key}"`))
+        .update(fleetMemoJson(deps, `deps of "${key}"`))
         .digest('hex');
       const epoch = await readEpoch(key, getOptions.forceRefresh ?? false);
       const entry = fleetMemoKeys(settings.prefix, key).entry(epoch, depsHash);
@@ -151,4 +153,14 @@ export function createFleetMemo(options: FleetMemoOptions): FleetMemo {
     epoch: (key) => readEpoch(key, false),
     close: () => notifier.close(),
   };
+}
+
+/** Portable canonical JSON; a refusal is a {@link FleetMemoValueError}, the fleet memo's own error. */
+function fleetMemoJson(value: unknown, what: string): string {
+  try {
+    return portableJson(value, what);
+  } catch (error) {
+    if (NonPortableJsonError.is(error)) throw new FleetMemoValueError(what, error.path, error.reason, error);
+    throw error;
+  }
 }
