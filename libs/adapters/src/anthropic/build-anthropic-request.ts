@@ -2,6 +2,7 @@ import type {
   ToolChoice as AnthropicToolChoice,
   CacheControlEphemeral,
   MessageCreateParamsNonStreaming,
+  ThinkingConfigParam,
   ToolUnion,
 } from '@anthropic-ai/sdk/resources/messages';
 import type { AnthropicContentBlock, AnthropicPayload } from '@flotilla/ir';
@@ -49,12 +50,13 @@ export function buildAnthropicRequest(
   if (payload.system) body.system = payload.system as AnthropicRequestBody['system'];
   const tools: ToolUnion[] = (payload.tools ?? []) as ToolUnion[];
   const outputTool = addStructuredOutput(body, tools, request, options);
+  const thinking = thinkingFor(payload, options);
   if (tools.length > 0) {
     body.tools = tools;
-    const choice = toolChoice(request.toolChoice, outputTool, tools.length, options);
+    const choice = toolChoice(request.toolChoice, outputTool, tools.length, thinking, options.onWarning);
     if (choice) body.tool_choice = choice;
   }
-  if (options.thinking) body.thinking = options.thinking;
+  if (thinking) body.thinking = thinking;
   applyCaching(body, payload, options);
   return { body, outputTool };
 }
@@ -84,21 +86,64 @@ function addStructuredOutput(
 }
 
 /**
+ * The thinking to send. The API wants every assistant turn in one thinking mode: a tool loop
+ * whose turn did not start with a thinking block (it began on another provider, or without
+ * thinking) is rejected with thinking on, so thinking is left off until the next user
+ * message, reported as `thinking-off-mid-tool-loop`.
+ */
+function thinkingFor(
+  payload: AnthropicPayload,
+  options: AnthropicModelAdapterOptions,
+): ThinkingConfigParam | undefined {
+  const thinking = options.thinking;
+  if (!thinking || thinking.type === 'disabled') return thinking;
+  const messages = payload.messages;
+  const last = messages.at(-1);
+  if (last?.role !== 'user' || !blocksOf(last).some((block) => block.type === 'tool_result')) return thinking;
+  const turnStart = messages.findLastIndex(
+    (message) => message.role === 'user' && blocksOf(message).some((block) => block.type !== 'tool_result'),
+  );
+  const first = blocksOf(messages[turnStart + 1] ?? last)[0];
+  if (first?.type === 'thinking' || first?.type === 'redacted_thinking') return thinking;
+  reportWarning(options.onWarning, {
+    code: 'thinking-off-mid-tool-loop',
+    message:
+      'anthropic adapter: the current tool loop did not start with a thinking block (it began on another provider or without thinking); thinking is off until the next user message',
+  });
+  return undefined;
+}
+
+/**
  * Tool choice: `required` is `any`, a named function is `tool`. In tool mode the output tool
  * is forced when it is the only tool, else any tool must be called (the model still reaches
- * the real tools). The API refuses forced tool use with thinking, so thinking keeps `auto`.
+ * the real tools). The API refuses forced tool use with thinking, so with thinking a forced
+ * choice becomes `auto` (reported as `tool-choice-relaxed` when the caller asked for it).
  */
 function toolChoice(
   choice: ToolChoice | undefined,
   outputTool: string | undefined,
   toolCount: number,
-  options: AnthropicModelAdapterOptions,
+  thinking: ThinkingConfigParam | undefined,
+  onWarning: AnthropicModelAdapterOptions['onWarning'],
 ): AnthropicToolChoice | undefined {
-  const thinking = options.thinking !== undefined && options.thinking.type !== 'disabled';
-  if (outputTool !== undefined && choice === undefined) {
-    if (thinking) return { type: 'auto' };
+  const forced = requestedChoice(choice, outputTool, toolCount);
+  if (!forced || forced.type === 'auto' || forced.type === 'none') return forced;
+  if (!thinking || thinking.type === 'disabled') return forced;
+  if (choice !== undefined)
+    reportWarning(onWarning, {
+      code: 'tool-choice-relaxed',
+      message: `anthropic adapter: thinking is on and the API refuses forced tool use; tool_choice ${forced.type} sent as auto`,
+    });
+  return { type: 'auto' };
+}
+
+function requestedChoice(
+  choice: ToolChoice | undefined,
+  outputTool: string | undefined,
+  toolCount: number,
+): AnthropicToolChoice | undefined {
+  if (outputTool !== undefined && choice === undefined)
     return toolCount === 1 ? { type: 'tool', name: outputTool } : { type: 'any' };
-  }
   if (choice === undefined) return undefined;
   if (choice === 'auto') return { type: 'auto' };
   if (choice === 'none') return { type: 'none' };
@@ -138,5 +183,5 @@ function applyCaching(
 }
 
 function blocksOf(message: AnthropicPayload['messages'][number]): AnthropicContentBlock[] {
-  return typeof message.content === 'string' ? [] : message.content;
+  return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
 }

@@ -7,6 +7,7 @@ import {
   readJsonFixture,
   startProviderTestServer,
 } from '../shared/provider-test-server.js';
+import { anthropicRules } from '../shared/provider-wire-rules.js';
 import { useProviderTestServer, weatherTool } from '../shared/use-provider-test-server.js';
 import { createAnthropicAdapter } from './create-anthropic-adapter.js';
 import { toAnthropicMessages } from './to-anthropic-messages.js';
@@ -23,7 +24,7 @@ interface AnthropicBody {
   [key: string]: unknown;
 }
 
-const server = useProviderTestServer();
+const server = useProviderTestServer({ validate: anthropicRules });
 
 function adapter(extra: Partial<Parameters<typeof createAnthropicAdapter>[0]> = {}) {
   return createAnthropicAdapter({
@@ -41,7 +42,7 @@ describe('createAnthropicAdapter', () => {
   it('sends system, messages, tools, tool choice, max_tokens and thinking through the SDK', async () => {
     server.reply({ kind: 'json', body: await readJsonFixture(fixture('anthropic-text.json')) });
     const model = adapter({ maxTokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 } });
-    await model.generate({ messages: question, tools: [weatherTool], toolChoice: 'required' });
+    await model.generate({ messages: question, tools: [weatherTool], toolChoice: 'auto' });
     const request = server.requests[0]!;
     expect(request.url).toBe('/v1/messages');
     expect(request.headers.authorization).toBe('Bearer sk-ant-test');
@@ -58,7 +59,7 @@ describe('createAnthropicAdapter', () => {
           input_schema: weatherTool.parameters,
         },
       ],
-      tool_choice: { type: 'any' },
+      tool_choice: { type: 'auto' },
       thinking: { type: 'enabled', budget_tokens: 1024 },
     });
     expect(model).toMatchObject({ id: 'claude-sonnet-4-5', provider: 'anthropic' });
@@ -77,6 +78,17 @@ describe('createAnthropicAdapter', () => {
       undefined,
     ]);
     expect(body(3).max_tokens).toBe(4096);
+  });
+
+  it('sends a forced tool choice as auto when thinking is on, which the API requires', async () => {
+    server.reply({ kind: 'json', body: await readJsonFixture(fixture('anthropic-text.json')) });
+    const warnings: CompileWarning[] = [];
+    await adapter({
+      thinking: { type: 'adaptive' },
+      onWarning: (warning) => warnings.push(warning),
+    }).generate({ messages: question, tools: [weatherTool], toolChoice: 'required' });
+    expect(body().tool_choice).toEqual({ type: 'auto' });
+    expect(warnings.map((warning) => warning.code)).toEqual(['tool-choice-relaxed']);
   });
 
   it('returns text with usage that counts cache reads and writes in the prompt', async () => {
@@ -121,7 +133,7 @@ describe('createAnthropicAdapter', () => {
     });
 
     server.reply({ kind: 'json', body: await readJsonFixture(fixture('anthropic-text.json')) });
-    await adapter().generate({
+    await adapter({ thinking: { type: 'enabled', budget_tokens: 1024 } }).generate({
       tools: [weatherTool],
       messages: [
         ...question,
@@ -134,6 +146,7 @@ describe('createAnthropicAdapter', () => {
         },
       ],
     });
+    expect(body(1).thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
     expect(body(1).messages.slice(1)).toEqual([
       {
         role: 'assistant',
@@ -166,6 +179,32 @@ describe('createAnthropicAdapter', () => {
         ],
       },
     ]);
+  });
+
+  it('leaves thinking off in a tool loop that began on another provider, and says so', async () => {
+    server.reply({ kind: 'json', body: await readJsonFixture(fixture('anthropic-text.json')) });
+    const warnings: CompileWarning[] = [];
+    const call = {
+      id: 'call_Ab12',
+      type: 'function' as const,
+      function: { name: 'get_weather', arguments: '{}' },
+    };
+    await adapter({
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      onWarning: (warning) => warnings.push(warning),
+    }).generate({
+      tools: [weatherTool],
+      toolChoice: 'required',
+      messages: [
+        ...question,
+        { role: 'assistant', content: '', tool_calls: [call] },
+        { role: 'tool', tool_call_id: 'call_Ab12', content: 'sunny' },
+      ],
+    });
+    expect(server.requests).toHaveLength(1);
+    expect(body().thinking).toBeUndefined();
+    expect(body().tool_choice).toEqual({ type: 'any' });
+    expect(warnings.map((warning) => warning.code)).toEqual(['thinking-off-mid-tool-loop']);
   });
 
   it('keeps one thinking and one redacted block, and reports the ones the IR cannot hold', async () => {
