@@ -100,8 +100,9 @@ function thinkingFor(
   const messages = payload.messages;
   const last = messages.at(-1);
   if (last?.role !== 'user' || !blocksOf(last).some((block) => block.type === 'tool_result')) return thinking;
+  // The turn began after the last user message that answers no call.
   const turnStart = messages.findLastIndex(
-    (message) => message.role === 'user' && blocksOf(message).some((block) => block.type !== 'tool_result'),
+    (message) => message.role === 'user' && !blocksOf(message).some((block) => block.type === 'tool_result'),
   );
   const first = blocksOf(messages[turnStart + 1] ?? last)[0];
   if (first?.type === 'thinking' || first?.type === 'redacted_thinking') return thinking;

@@ -207,6 +207,27 @@ describe('createAnthropicAdapter', () => {
     expect(warnings.map((warning) => warning.code)).toEqual(['thinking-off-mid-tool-loop']);
   });
 
+  it('keeps thinking on in its own tool loop, also when the user adds text to the tool results', async () => {
+    server.reply({ kind: 'json', body: await readJsonFixture(fixture('anthropic-thinking-tool-use.json')) });
+    const first = await adapter().generate({ messages: question, tools: [weatherTool] });
+    server.reply({ kind: 'json', body: await readJsonFixture(fixture('anthropic-text.json')) });
+    await adapter({ thinking: { type: 'enabled', budget_tokens: 1024 } }).generate({
+      tools: [weatherTool],
+      messages: [
+        ...question,
+        first.message,
+        { role: 'tool', tool_call_id: 'toolu_01A09q90qw90lq917835lq9', content: 'sunny' },
+        { role: 'user', content: 'In Celsius, please.' },
+      ],
+    });
+    expect(server.requests).toHaveLength(2);
+    expect(body(1).thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
+    expect(body(1).messages.at(-1)?.content).toEqual([
+      { type: 'tool_result', tool_use_id: 'toolu_01A09q90qw90lq917835lq9', content: 'sunny' },
+      { type: 'text', text: 'In Celsius, please.' },
+    ]);
+  });
+
   it('keeps one thinking and one redacted block, and reports the ones the IR cannot hold', async () => {
     const recorded = (await readJsonFixture(fixture('anthropic-thinking-tool-use.json'))) as {
       content: unknown[];

@@ -172,7 +172,7 @@ export const anthropicRules: Rules = (body) => {
     const last = messages.at(-1);
     const inToolLoop = last?.role === 'user' && blocks(last).some((block) => block.type === 'tool_result');
     const turnStart = messages.findLastIndex(
-      (message) => message.role === 'user' && blocks(message).some((block) => block.type !== 'tool_result'),
+      (message) => message.role === 'user' && !blocks(message).some((block) => block.type === 'tool_result'),
     );
     const first = blocks(messages[turnStart + 1])[0];
     if (inToolLoop && first?.type !== 'thinking' && first?.type !== 'redacted_thinking')
