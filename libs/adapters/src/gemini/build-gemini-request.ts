@@ -3,14 +3,16 @@ import type { ModelRequest, ToolChoice } from '@flotilla/runtime';
 import type { FunctionCallingConfig, GenerateContentParameters } from '@google/genai';
 import { FunctionCallingConfigMode } from '@google/genai';
 import type { GeminiModelAdapterOptions } from './gemini-model-adapter-options.js';
+import { signCurrentTurnCalls } from './sign-current-turn-calls.js';
 
 const target = new GeminiAdapter();
 
 /**
  * IR request → `generateContent` parameters: contents, `systemInstruction` and function
  * declarations compiled by the `@flotilla/ir` `gemini` target (function responses carry
- * their tool's name and call id; media returned by tools follows as `inlineData`), then tool
- * choice (a named function is `ANY` restricted to it), JSON structured output, sampling
+ * their tool's name and call id; media returned by tools follows as `inlineData`), unsigned
+ * calls of the current turn marked so Gemini 3 accepts them (see {@link signCurrentTurnCalls}),
+ * then tool choice (a named function is `ANY` restricted to it), JSON structured output, sampling
  * options and the abort signal. The SDK's own retries are turned off here, per request.
  */
 export function buildGeminiRequest(
@@ -21,6 +23,7 @@ export function buildGeminiRequest(
     ...(request.tools ? { tools: request.tools } : {}),
     ...(options.onWarning ? { onWarning: options.onWarning } : {}),
   });
+  signCurrentTurnCalls(payload.messages, options.onWarning);
   const config: NonNullable<GenerateContentParameters['config']> = {
     ...options.extraConfig,
     httpOptions: { ...options.extraConfig?.httpOptions, retryOptions: { attempts: 1 } },

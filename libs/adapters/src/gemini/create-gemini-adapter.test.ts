@@ -1,8 +1,9 @@
-import type { Message } from '@flotilla/ir';
+import type { CompileWarning, Message } from '@flotilla/ir';
 import type { ModelDelta } from '@flotilla/runtime';
 import { ModelCallError } from '@flotilla/runtime';
 import { describe, expect, it, vi } from 'vitest';
 import { readChunksFixture, readJsonFixture } from '../shared/provider-test-server.js';
+import { geminiRules } from '../shared/provider-wire-rules.js';
 import { useProviderTestServer, weatherTool } from '../shared/use-provider-test-server.js';
 import { createGeminiAdapter } from './create-gemini-adapter.js';
 import { toGeminiMessages } from './to-gemini-messages.js';
@@ -19,7 +20,7 @@ interface GeminiBody {
   [key: string]: unknown;
 }
 
-const server = useProviderTestServer();
+const server = useProviderTestServer({ validate: geminiRules });
 
 function adapter(extra: Partial<Parameters<typeof createGeminiAdapter>[0]> = {}) {
   return createGeminiAdapter({
@@ -130,6 +131,39 @@ describe('createGeminiAdapter', () => {
       role: 'user',
       inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' },
     });
+  });
+
+  it('lets Gemini 3 accept a tool loop begun on another provider: unsigned current-turn calls skip the check', async () => {
+    server.reply({ kind: 'json', body: await readJsonFixture(fixture('gemini-text.json')) });
+    const warnings: CompileWarning[] = [];
+    const call = (id: string) => ({
+      id,
+      type: 'function' as const,
+      function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+    });
+    await adapter({ onWarning: (warning) => warnings.push(warning) }).generate({
+      tools: [weatherTool],
+      messages: [
+        ...question,
+        { role: 'assistant', content: '', tool_calls: [call('call_old')] },
+        { role: 'tool', tool_call_id: 'call_old', content: 'sunny' },
+        { role: 'assistant', content: 'Sunny.' },
+        { role: 'user', content: 'And tomorrow?' },
+        { role: 'assistant', content: '', tool_calls: [call('call_1'), call('call_2')] },
+        { role: 'tool', tool_call_id: 'call_1', content: 'rain' },
+        { role: 'tool', tool_call_id: 'call_2', content: 'rain' },
+      ],
+    });
+    expect(server.requests).toHaveLength(1);
+    const calls = (server.requests[0]!.body as GeminiBody).contents
+      .flatMap((content) => content.parts)
+      .filter((part) => part.functionCall);
+    expect(calls.map((part) => part.thoughtSignature)).toEqual([
+      undefined,
+      'skip_thought_signature_validator',
+      undefined,
+    ]);
+    expect(warnings.map((warning) => warning.code)).toEqual(['thought-signature-skipped']);
   });
 
   it('asks for JSON output with the schema and keeps the signature of a signed text part', async () => {

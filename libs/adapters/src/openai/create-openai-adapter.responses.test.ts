@@ -2,6 +2,7 @@ import type { Message } from '@flotilla/ir';
 import type { ModelDelta } from '@flotilla/runtime';
 import { describe, expect, it } from 'vitest';
 import { readChunksFixture, readJsonFixture } from '../shared/provider-test-server.js';
+import { responsesRules } from '../shared/provider-wire-rules.js';
 import { useProviderTestServer, weatherTool } from '../shared/use-provider-test-server.js';
 import { createOpenAIAdapter } from './create-openai-adapter.js';
 
@@ -17,7 +18,7 @@ interface ResponsesBody {
   [key: string]: unknown;
 }
 
-const server = useProviderTestServer();
+const server = useProviderTestServer({ validate: responsesRules });
 
 function adapter(extra: Partial<Parameters<typeof createOpenAIAdapter>[0]> = {}) {
   return createOpenAIAdapter({

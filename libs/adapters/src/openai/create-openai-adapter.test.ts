@@ -7,6 +7,7 @@ import {
   readJsonFixture,
   startProviderTestServer,
 } from '../shared/provider-test-server.js';
+import { chatCompletionsRules } from '../shared/provider-wire-rules.js';
 import { useProviderTestServer, weatherTool } from '../shared/use-provider-test-server.js';
 import { createOpenAIAdapter } from './create-openai-adapter.js';
 
@@ -17,7 +18,7 @@ const question: Message[] = [
   { role: 'user', content: 'Capital of France?' },
 ];
 
-const server = useProviderTestServer();
+const server = useProviderTestServer({ validate: chatCompletionsRules });
 
 function adapter(extra: Partial<Parameters<typeof createOpenAIAdapter>[0]> = {}) {
   return createOpenAIAdapter({

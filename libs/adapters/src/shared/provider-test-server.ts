@@ -39,8 +39,19 @@ export interface ProviderTestServer {
   close(): Promise<void>;
 }
 
+/** Options of {@link startProviderTestServer}. */
+export interface ProviderTestServerOptions {
+  /**
+   * The provider's request rules (see `provider-wire-rules.ts`): a request that breaks one is
+   * answered with HTTP 400 and the problems, as the provider would, and no queued reply is used.
+   */
+  validate?: (body: unknown) => string[];
+}
+
 /** Starts a server on a free port of 127.0.0.1. */
-export async function startProviderTestServer(): Promise<ProviderTestServer> {
+export async function startProviderTestServer(
+  options: ProviderTestServerOptions = {},
+): Promise<ProviderTestServer> {
   const requests: RecordedRequest[] = [];
   let queue: TestReply[] = [];
   const server = createServer((request, response) => {
@@ -51,6 +62,11 @@ export async function startProviderTestServer(): Promise<ProviderTestServer> {
         headers: request.headers,
         body: parse(text),
       });
+      const problems = options.validate?.(parse(text)) ?? [];
+      if (problems.length > 0) {
+        answer(response, rejection(problems));
+        return;
+      }
       const reply = queue.length > 1 ? queue.shift() : queue[0];
       answer(
         response,
@@ -86,6 +102,19 @@ export async function readChunksFixture(url: URL): Promise<unknown[]> {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line));
+}
+
+/** A 400 every SDK reads its message from (`error.message`, and Gemini's `status`). */
+function rejection(problems: string[]): TestReply {
+  const message = problems.join('; ');
+  return {
+    kind: 'json',
+    status: 400,
+    body: {
+      type: 'error',
+      error: { type: 'invalid_request_error', code: 400, status: 'INVALID_ARGUMENT', message },
+    },
+  };
 }
 
 function answer(response: ServerResponse, reply: TestReply): void {

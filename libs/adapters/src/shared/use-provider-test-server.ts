@@ -5,17 +5,23 @@
  */
 import type { ToolDefinition } from '@flotilla/ir';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import type { ProviderTestServer, RecordedRequest, TestReply } from './provider-test-server.js';
+import type {
+  ProviderTestServer,
+  ProviderTestServerOptions,
+  RecordedRequest,
+  TestReply,
+} from './provider-test-server.js';
 import { startProviderTestServer } from './provider-test-server.js';
 
 /**
  * Registers the server's lifecycle hooks in the calling test file and returns a handle that
- * reaches the running server; use it only inside tests and hooks.
+ * reaches the running server; use it only inside tests and hooks. With `validate`, requests
+ * that break the provider's rules are answered with 400.
  */
-export function useProviderTestServer(): ProviderTestServer {
+export function useProviderTestServer(options: ProviderTestServerOptions = {}): ProviderTestServer {
   let started: ProviderTestServer | undefined;
   beforeAll(async () => {
-    started = await startProviderTestServer();
+    started = await startProviderTestServer(options);
   });
   afterAll(async () => {
     await started?.close();
