@@ -4,6 +4,7 @@ import { type ThinkingAsTextOptions, textWithThinking } from '../shared/thinking
 import { TOOL_MEDIA_FOLLOWS_TEXT } from '../shared/tool-media-follows-text.js';
 import { toolMessageRunEnd } from '../shared/tool-message-run.js';
 import { warnDroppedAttachments } from '../shared/warn-dropped-attachments.js';
+import { warnDroppedCompaction } from '../shared/warn-dropped-compaction.js';
 import { WarningSink } from '../shared/warning-sink.js';
 import type { Message } from '../types/message.js';
 import type { CompileContext, CompileMeta, ITargetAdapter, TargetPayload } from '../types/target-adapter.js';
@@ -63,6 +64,7 @@ export class GeminiAdapter implements ITargetAdapter<GeminiPayload> {
 
   compile(messages: Message[], context?: CompileContext): GeminiPayload {
     const sink = new WarningSink('gemini', context);
+    warnDroppedCompaction(messages, sink);
     const prepared = degradePrefill(messages, sink, { roles: ['user'] });
     const list = prepared.messages;
     const callNames = collectCallNames(list);

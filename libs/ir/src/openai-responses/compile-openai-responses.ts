@@ -3,6 +3,7 @@ import { reportRedactedThinking } from '../shared/thinking-as-text.js';
 import { TOOL_MEDIA_FOLLOWS_TEXT } from '../shared/tool-media-follows-text.js';
 import { toolMessageRunEnd } from '../shared/tool-message-run.js';
 import { warnDroppedAttachments } from '../shared/warn-dropped-attachments.js';
+import { warnDroppedCompaction } from '../shared/warn-dropped-compaction.js';
 import { WarningSink } from '../shared/warning-sink.js';
 import type { Message } from '../types/message.js';
 import type { CompileContext, CompileMeta, ITargetAdapter, TargetPayload } from '../types/target-adapter.js';
@@ -57,6 +58,7 @@ export interface OpenAIResponsesPayload extends TargetPayload {
 export class OpenAIResponsesAdapter implements ITargetAdapter<OpenAIResponsesPayload> {
   compile(messages: Message[], context?: CompileContext): OpenAIResponsesPayload {
     const sink = new WarningSink('openai-responses', context);
+    warnDroppedCompaction(messages, sink);
     const prepared = degradePrefill(messages, sink, { roles: ['user'], isPrefill: isResponsesPrefill });
     const list = prepared.messages;
     const instructions: string[] = [];

@@ -3,6 +3,7 @@ import { type ThinkingAsTextOptions, textWithThinking } from '../shared/thinking
 import { TOOL_MEDIA_FOLLOWS_TEXT } from '../shared/tool-media-follows-text.js';
 import { toolMessageRunEnd } from '../shared/tool-message-run.js';
 import { warnDroppedAttachments } from '../shared/warn-dropped-attachments.js';
+import { warnDroppedCompaction } from '../shared/warn-dropped-compaction.js';
 import { WarningSink } from '../shared/warning-sink.js';
 import type { Message } from '../types/message.js';
 import type { CompileContext, CompileMeta, ITargetAdapter, TargetPayload } from '../types/target-adapter.js';
@@ -58,6 +59,7 @@ export class OpenAIAdapter implements ITargetAdapter<OpenAIPayload> {
 
   compile(messages: Message[], context?: CompileContext): OpenAIPayload {
     const sink = new WarningSink('openai', context);
+    warnDroppedCompaction(messages, sink);
     const prepared = degradePrefill(messages, sink, { roles: ['user', 'system'] });
     const output: OpenAIChatMessageParam[] = [];
     if (prepared.unplacedInstruction) output.push({ role: 'system', content: prepared.unplacedInstruction });
