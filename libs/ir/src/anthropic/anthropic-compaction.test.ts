@@ -98,7 +98,9 @@ describe('Anthropic server-side compaction blocks', () => {
     it(`is dropped with an anthropic-compaction-dropped warning on the ${name} target`, () => {
       const { history } = fromAnthropic(compacted);
       const { payload, warnings } = compileCollectingWarnings(adapter, history);
-      expect(warnings).toEqual([expect.objectContaining({ code: 'anthropic-compaction-dropped', messageIndex: 1 })]);
+      expect(warnings).toEqual([
+        expect.objectContaining({ code: 'anthropic-compaction-dropped', messageIndex: 1 }),
+      ]);
       expect(JSON.stringify(payload)).not.toContain('"S"');
       expect(JSON.stringify(payload)).toContain('"T"');
     });

@@ -91,7 +91,10 @@ function systemBlocks(message: Message, index: number, sink: WarningSink): Anthr
 function toTurn(message: Message, index: number, sink: WarningSink): AnthropicTurn {
   switch (message.role) {
     case 'assistant':
-      return { role: 'assistant', content: [...compactionBlocks(message), ...assistantBlocks(message, index, sink)] };
+      return {
+        role: 'assistant',
+        content: [...compactionBlocks(message), ...assistantBlocks(message, index, sink)],
+      };
     case 'tool':
       return { role: 'user', content: [toolResultBlock(message, index, sink)] };
     default:
