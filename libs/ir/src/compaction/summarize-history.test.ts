@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { IRValidationError } from '../errors.js';
 import type { Message } from '../types/message.js';
 import { type SummarizeRequest, summarizeHistory } from './summarize-history.js';
 
@@ -175,6 +176,71 @@ describe('summarizeHistory', () => {
       content: '[image: cat.png]\n[document]\n[attachment]\nlook',
     });
     expect(history[0]?.attachments).toHaveLength(3);
+  });
+
+  describe('toolResultStubThreshold', () => {
+    const longOutput = 'x'.repeat(120);
+    function withLongResults(): Message[] {
+      return [
+        { role: 'user', content: 'dig' },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [
+            call('c1'),
+            call('c2'),
+            { ...call('c3'), function: { name: 'grep', arguments: '{}' } },
+          ],
+        },
+        { role: 'tool', content: longOutput, tool_call_id: 'c1' },
+        { role: 'tool', content: 'short', tool_call_id: 'c2' },
+        { role: 'tool', content: longOutput, tool_call_id: 'c3' },
+        { role: 'tool', content: longOutput, tool_call_id: 'gone', name: 'fetch' },
+        { role: 'tool', content: longOutput },
+        { role: 'user', content: 'so?' },
+      ];
+    }
+
+    it('sends tool results longer than the threshold as a stub naming the tool and the length', async () => {
+      const { requests, summarize } = recordingSummarizer();
+      const history = withLongResults();
+      const result = await summarizeHistory(history, { summarize, toolResultStubThreshold: 100 });
+      expect(requests[0]?.messages.slice(2).map((message) => message.content)).toEqual([
+        '[Tool lookup returned 120 chars; omitted before summarization]',
+        'short',
+        '[Tool grep returned 120 chars; omitted before summarization]',
+        '[Tool fetch returned 120 chars; omitted before summarization]',
+        '[Tool unknown returned 120 chars; omitted before summarization]',
+      ]);
+      expect(requests[0]?.messages[2]).toMatchObject({ role: 'tool', tool_call_id: 'c1' });
+      expect(result.replaced).toEqual(history.slice(0, 7));
+      expect(history[2]?.content).toBe(longOutput);
+    });
+
+    it('stubs every non-empty tool result at 0, and none without a threshold', async () => {
+      const zero = recordingSummarizer();
+      await summarizeHistory(withLongResults(), { summarize: zero.summarize, toolResultStubThreshold: 0 });
+      expect(zero.requests[0]?.messages[3]?.content).toBe(
+        '[Tool lookup returned 5 chars; omitted before summarization]',
+      );
+      const none = recordingSummarizer();
+      await summarizeHistory(withLongResults(), { summarize: none.summarize });
+      expect(none.requests[0]?.messages.slice(2, 7)).toEqual(withLongResults().slice(2, 7));
+    });
+
+    it('refuses a threshold that is not a number from 0, before calling the summariser', async () => {
+      const { requests, summarize } = recordingSummarizer();
+      for (const bad of [-1, Number.NaN, '100']) {
+        const attempt = summarizeHistory(withLongResults(), {
+          summarize,
+          toolResultStubThreshold: bad as number,
+        });
+        await expect(attempt).rejects.toSatisfy(
+          (error) => IRValidationError.is(error) && error.path === 'toolResultStubThreshold',
+        );
+      }
+      expect(requests).toEqual([]);
+    });
   });
 
   it('rethrows a summariser failure and leaves the input untouched', async () => {

@@ -1,6 +1,7 @@
 import type { Message } from '../types/message.js';
 import { groupIntoTurns, type Turn } from './group-into-turns.js';
 import { withMediaPlaceholders } from './media-placeholders.js';
+import { readStubThreshold, stubLongToolResults } from './stub-long-tool-results.js';
 import { cleanSummaryText, continuationText } from './summary-text.js';
 
 /** What a {@link Summarizer} is asked to do. */
@@ -37,6 +38,13 @@ export interface SummarizeHistoryOptions {
    * @default 'attach'
    */
   media?: 'attach' | 'placeholder';
+  /**
+   * Tool results longer than this many characters reach the summariser as
+   * `[Tool <name> returned <N> chars; omitted before summarization]` instead of their text
+   * (`0` stubs every non-empty one). The history keeps them whole: only what the summariser
+   * reads is shortened. Absent: tool results are sent whole.
+   */
+  toolResultStubThreshold?: number;
 }
 
 /** What {@link summarizeHistory} produced. */
@@ -78,6 +86,7 @@ export const SUMMARY_INSTRUCTIONS = [
  *   summariser at most once (never when there is nothing to summarise).
  *
  * Pure apart from `summarize`; the input is never mutated.
+ * @throws {IRValidationError} when `toolResultStubThreshold` is not a number from 0.
  * @throws whatever `summarize` throws (the history is then left as it was).
  */
 export async function summarizeHistory(
@@ -89,13 +98,15 @@ export async function summarizeHistory(
     replaced: [],
     summary: undefined,
   };
+  const stubThreshold = readStubThreshold(options.toolResultStubThreshold);
   const turns = groupIntoTurns(history);
   const keptFrom = firstKeptTurn(turns, keepCount(options.keepRecentTurns));
   const summarised = turns.slice(0, keptFrom).filter(isSummarisable);
   if (summarised.length === 0) return unchanged;
 
   const replaced = summarised.flatMap((turn) => turn.messages);
-  const messages = options.media === 'placeholder' ? replaced.map(withMediaPlaceholders) : [...replaced];
+  const stubbed = stubThreshold === undefined ? [...replaced] : stubLongToolResults(replaced, stubThreshold);
+  const messages = options.media === 'placeholder' ? stubbed.map(withMediaPlaceholders) : stubbed;
   const text = cleanSummaryText(
     await options.summarize({ messages, instructions: instructionsFor(options.additionalInstructions) }),
   );
