@@ -29,6 +29,8 @@ interface Features {
   toolResultMedia?: boolean;
   /** Gemini: function responses are JSON objects, so tool results are JSON object text. */
   jsonToolResults?: boolean;
+  /** Chat Completions: the participant `name` of user messages. */
+  participantNames?: boolean;
 }
 
 const base64 = fc
@@ -74,9 +76,15 @@ function conversation(features: Features): fc.Arbitrary<ParsedMessages> {
     features.attachments.length > 0
       ? fc.array(fc.oneof(...features.attachments), { maxLength: 2 })
       : fc.constant([]);
+  const participant = features.participantNames
+    ? fc.option(word, { nil: undefined })
+    : fc.constant(undefined);
   const user = fc
-    .tuple(text, attachments)
-    .map(([content, media]): Message => withMedia({ role: 'user', content }, media));
+    .tuple(text, attachments, participant)
+    .map(
+      ([content, media, name]): Message =>
+        withMedia(name === undefined ? { role: 'user', content } : { role: 'user', content, name }, media),
+    );
   const assistantExtras = fc.record(
     {
       thinking: features.thinking ? fc.record({ thinking: text, signature: word }) : fc.constant(undefined),
@@ -180,7 +188,7 @@ interface TargetCase {
 const cases: TargetCase[] = [
   {
     target: 'openai',
-    features: { attachments: [pngInline, jpegUrl, pdfInline(true)] },
+    features: { attachments: [pngInline, jpegUrl, pdfInline(true)], participantNames: true },
     back: (payload) => fromOpenAI(payload.messages),
   },
   {

@@ -39,6 +39,7 @@ export interface OpenAIAdapterOptions extends ThinkingAsTextOptions {}
  *   `redacted-thinking-dropped` warning per compile.
  * - A trailing assistant message without tool calls (a prefill) becomes a `[System Note]`
  *   instruction at the end of the last user (or system) text.
+ * - `name` on user, system and assistant messages is sent as the participant `name`.
  * - Tool results become `tool` messages. Tool messages take only text, so media in a tool
  *   result is moved into one user message right after the run of tool messages (the tool
  *   message then says {@link TOOL_MEDIA_FOLLOWS_TEXT} when it had no text).
@@ -82,12 +83,12 @@ export class OpenAIAdapter implements ITargetAdapter<OpenAIPayload> {
   #message(message: Message, index: number, sink: WarningSink): OpenAIChatMessageParam {
     switch (message.role) {
       case 'user':
-        return { role: 'user', content: userContent(message, index, sink) };
+        return withName({ role: 'user', content: userContent(message, index, sink) }, message);
       case 'assistant':
-        return this.#assistant(message, index, sink);
+        return withName(this.#assistant(message, index, sink), message);
       default:
         warnDroppedAttachments(message, index, sink, DROPPED_MEDIA_REASON);
-        return { role: 'system', content: message.content };
+        return withName({ role: 'system', content: message.content }, message);
     }
   }
 
@@ -122,6 +123,11 @@ export class OpenAIAdapter implements ITargetAdapter<OpenAIPayload> {
     if (media.length > 0) output.push({ role: 'user', content: media });
     return output;
   }
+}
+
+/** The participant name, on the roles that take one (tool messages have none on the wire). */
+function withName<Param extends OpenAIChatMessageParam>(param: Param, message: Message): Param {
+  return message.name === undefined ? param : { ...param, name: message.name };
 }
 
 function userContent(message: Message, index: number, sink: WarningSink): string | OpenAIUserContentPart[] {

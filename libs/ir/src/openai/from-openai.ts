@@ -40,6 +40,7 @@ interface Walk {
  * - `assistant` text and refusal (parts or the `refusal` field) become `content`; function
  *   `tool_calls` are copied with `arguments` kept as text, even when it is not valid JSON.
  *   Custom (non-function) tool calls are skipped, so their results are dropped as orphans.
+ * - The participant `name` of system, developer, user and assistant messages is kept in `name`.
  * - `tool` messages become tool results, named after the call they answer.
  * - The deprecated `function_call` / `function` role pair becomes a tool call with a generated
  *   id `openai-fn-<name>-<n>` and its result.
@@ -62,11 +63,15 @@ function readMessage(value: unknown, path: string, walk: Walk): Message {
   switch (role) {
     case 'system':
     case 'developer':
-      return { role: 'system', content: readTextContent(message.content, contentPath) };
+      return withName(
+        { role: 'system', content: readTextContent(message.content, contentPath) },
+        message,
+        path,
+      );
     case 'user':
-      return readUserMessage(message.content, contentPath);
+      return withName(readUserMessage(message.content, contentPath), message, path);
     case 'assistant':
-      return readAssistantMessage(message, path, walk);
+      return withName(readAssistantMessage(message, path, walk), message, path);
     case 'tool':
       return {
         role: 'tool',
@@ -76,6 +81,12 @@ function readMessage(value: unknown, path: string, walk: Walk): Message {
     case 'function':
       return readFunctionResult(message, path, walk);
   }
+}
+
+/** The participant `name` a system, user or assistant message may carry. */
+function withName(converted: Message, message: InputRecord, path: string): Message {
+  const name = optionalString(message.name, inputPath(path, 'name'));
+  return name === undefined ? converted : { ...converted, name };
 }
 
 /** A string, or an array whose text parts are joined; other part types are skipped. */
