@@ -130,5 +130,7 @@ export interface AnthropicTool {
   name: string;
   description?: string;
   input_schema: { type: 'object'; properties?: unknown; required?: string[]; [key: string]: unknown };
+  /** Loaded only when the tool-search server tool finds it. */
+  defer_loading?: boolean;
   cache_control?: AnthropicCacheControl;
 }

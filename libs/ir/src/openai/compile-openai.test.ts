@@ -358,7 +358,7 @@ describe('OpenAIAdapter', () => {
   });
 
   describe('tools and warnings', () => {
-    it('converts tools to { type: "function", function } and leaves out tags', () => {
+    it('converts tools to { type: "function", function } and leaves out tags and deferLoading', () => {
       const payload = new OpenAIAdapter().compile([{ role: 'user', content: 'q' }], {
         tools: [
           {
@@ -366,6 +366,7 @@ describe('OpenAIAdapter', () => {
             description: 'Search the web',
             parameters: { type: 'object', properties: { q: { type: 'string' } } },
             tags: ['web'],
+            deferLoading: true,
           },
           { name: 'now', description: '' },
         ],
