@@ -8,6 +8,7 @@ import {
   fromOpenAI,
   fromOpenAIResponses,
   getAdapter,
+  type ImageDetail,
   type Message,
   type ParsedMessages,
   type ToolCall,
@@ -31,6 +32,16 @@ interface Features {
   jsonToolResults?: boolean;
   /** Chat Completions: the participant `name` of user messages. */
   participantNames?: boolean;
+}
+
+/** Images with an OpenAI `detail` picked from `details` (or none). */
+function withDetail(
+  images: fc.Arbitrary<Attachment>,
+  details: readonly ImageDetail[],
+): fc.Arbitrary<Attachment> {
+  return fc
+    .tuple(images, fc.option(fc.constantFrom(...details), { nil: undefined }))
+    .map(([image, detail]) => (detail === undefined ? image : { ...image, detail }));
 }
 
 const base64 = fc
@@ -188,7 +199,14 @@ interface TargetCase {
 const cases: TargetCase[] = [
   {
     target: 'openai',
-    features: { attachments: [pngInline, jpegUrl, pdfInline(true)], participantNames: true },
+    features: {
+      attachments: [
+        withDetail(pngInline, ['auto', 'low', 'high']),
+        withDetail(jpegUrl, ['low']),
+        pdfInline(true),
+      ],
+      participantNames: true,
+    },
     back: (payload) => fromOpenAI(payload.messages),
   },
   {
@@ -211,7 +229,15 @@ const cases: TargetCase[] = [
   },
   {
     target: 'openai-responses',
-    features: { attachments: [pngInline, jpegUrl, pdfInline(true), pdfUrl], reasoning: true },
+    features: {
+      attachments: [
+        withDetail(pngInline, ['original', 'high']),
+        withDetail(jpegUrl, ['auto']),
+        pdfInline(true),
+        pdfUrl,
+      ],
+      reasoning: true,
+    },
     back: (payload) => fromOpenAIResponses(payload.input, payload.instructions as string | undefined),
     // Responses has one `instructions` string: the system messages come back as one.
     expectedSystem: (system) =>

@@ -86,7 +86,7 @@ describe('fromOpenAI', () => {
     expect(history[0]).toEqual({
       role: 'user',
       content: 'What is in this image?',
-      attachments: [{ mediaType: 'image/png', data: PNG_BASE64, source: 'base64' }],
+      attachments: [{ mediaType: 'image/png', data: PNG_BASE64, source: 'base64', detail: 'low' }],
     });
   });
 
