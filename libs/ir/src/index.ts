@@ -23,6 +23,8 @@ export { compact, TOOL_RESULT_CLEARED, TOOL_RESULT_CLEARED_INSTRUCTION } from '.
 export type { CompactTarget, ToolResultsTarget } from './compaction/compact-targets.js';
 export type { Turn } from './compaction/group-into-turns.js';
 export { groupIntoTurns } from './compaction/group-into-turns.js';
+export type { CompactionPlan, PlanCompactionOptions } from './compaction/plan-compaction.js';
+export { compactHistory, planCompaction } from './compaction/plan-compaction.js';
 export type {
   SummarizeHistoryOptions,
   SummarizeHistoryResult,

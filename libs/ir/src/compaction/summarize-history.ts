@@ -1,6 +1,7 @@
 import type { Message } from '../types/message.js';
-import { groupIntoTurns, type Turn } from './group-into-turns.js';
+import type { Turn } from './group-into-turns.js';
 import { withMediaPlaceholders } from './media-placeholders.js';
+import { selectSummarisedTurns } from './select-summarised-turns.js';
 import { readStubThreshold, stubLongToolResults } from './stub-long-tool-results.js';
 import { cleanSummaryText, continuationText } from './summary-text.js';
 
@@ -99,9 +100,7 @@ export async function summarizeHistory(
     summary: undefined,
   };
   const stubThreshold = readStubThreshold(options.toolResultStubThreshold);
-  const turns = groupIntoTurns(history);
-  const keptFrom = firstKeptTurn(turns, keepCount(options.keepRecentTurns));
-  const summarised = turns.slice(0, keptFrom).filter(isSummarisable);
+  const { turns, summarised } = selectSummarisedTurns(history, options.keepRecentTurns);
   if (summarised.length === 0) return unchanged;
 
   const replaced = summarised.flatMap((turn) => turn.messages);
@@ -114,26 +113,6 @@ export async function summarizeHistory(
 
   const summary: Message = { role: 'user', content: continuationText(text), [SUMMARY_MARKER]: true };
   return { history: replaceTurns(turns, new Set(summarised), summary), replaced, summary };
-}
-
-function keepCount(keepRecentTurns: number | undefined): number {
-  if (keepRecentTurns === undefined || Number.isNaN(keepRecentTurns)) return 1;
-  return Math.max(0, Math.floor(keepRecentTurns));
-}
-
-/** Index of the first turn that stays because it is one of the last `keep` non-system turns. */
-function firstKeptTurn(turns: readonly Turn[], keep: number): number {
-  let remaining = keep;
-  let index = turns.length;
-  while (remaining > 0 && index > 0) {
-    index -= 1;
-    if (turns[index]?.messages[0]?.role !== 'system') remaining -= 1;
-  }
-  return index;
-}
-
-function isSummarisable(turn: Turn): boolean {
-  return turn.messages[0]?.role !== 'system' && !turn.messages.some((message) => message.pinned === true);
 }
 
 function instructionsFor(additional: string | undefined): string {
