@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { IRValidationError } from '../errors.js';
 import { PNG } from '../testing/sample-media.js';
 import { toolCall } from '../testing/tool-call.js';
+import { validationRejection } from '../testing/validation-rejection.js';
 import { CHEF_SNAPSHOT_SCHEMA_VERSION, parseChefSnapshot } from './chef-snapshot.js';
 import { ContextChef } from './context-chef.js';
 
@@ -48,14 +48,8 @@ function contextChefSnapshot() {
   };
 }
 
-function rejection(snapshot: unknown): IRValidationError {
-  try {
-    new ContextChef().restore(snapshot);
-  } catch (error) {
-    if (IRValidationError.is(error)) return error;
-    throw error;
-  }
-  throw new Error('restore accepted the snapshot');
+function rejection(snapshot: unknown) {
+  return validationRejection(() => new ContextChef().restore(snapshot));
 }
 
 describe('restoring a snapshot saved by the public ContextChef', () => {

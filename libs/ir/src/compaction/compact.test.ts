@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IRValidationError } from '../errors.js';
+import { validationRejection } from '../testing/validation-rejection.js';
 import type { Message } from '../types/message.js';
 import { type CompactOptions, compact, TOOL_RESULT_CLEARED } from './compact.js';
 
@@ -141,15 +141,8 @@ describe('compact', () => {
   });
 
   describe('when the clear option is not one it knows', () => {
-    function rejection(options: unknown): IRValidationError {
-      try {
-        compact(toolConversation(), options as CompactOptions);
-      } catch (error) {
-        if (IRValidationError.is(error)) return error;
-        throw error;
-      }
-      throw new Error('compact accepted the options');
-    }
+    const rejection = (options: unknown) =>
+      validationRejection(() => compact(toolConversation(), options as CompactOptions));
 
     it('refuses a misspelt target instead of clearing nothing, naming the entry and what it accepts', () => {
       const error = rejection({ clear: ['thinking', 'tool_results'] });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { recordingSummarizer } from '../testing/recording-summarizer.js';
 import { toolCall } from '../testing/tool-call.js';
 import type { Message } from '../types/message.js';
 import { compactHistory, planCompaction } from './plan-compaction.js';
-import { type SummarizeRequest, summarizeHistory } from './summarize-history.js';
+import { summarizeHistory } from './summarize-history.js';
 
 function conversation(): Message[] {
   return [
@@ -16,16 +17,7 @@ function conversation(): Message[] {
   ];
 }
 
-function recorder(answer = 'the user asked about the weather') {
-  const requests: SummarizeRequest[] = [];
-  return {
-    requests,
-    summarize: async (request: SummarizeRequest) => {
-      requests.push(request);
-      return answer;
-    },
-  };
-}
+const recorder = (answer = 'the user asked about the weather') => recordingSummarizer(answer);
 
 describe('planCompaction', () => {
   it('keeps system messages out and the last turn by default, splitting only between turns', () => {

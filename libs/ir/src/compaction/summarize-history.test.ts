@@ -1,23 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { IRValidationError } from '../errors.js';
+import { recordingSummarizer } from '../testing/recording-summarizer.js';
 import type { Message } from '../types/message.js';
-import { type SummarizeRequest, summarizeHistory } from './summarize-history.js';
+import { summarizeHistory } from './summarize-history.js';
 
 const call = (id: string) => ({
   id,
   type: 'function' as const,
   function: { name: 'lookup', arguments: '{}' },
 });
-
-/** A summariser that records what it was asked and answers with a fixed text. */
-function recordingSummarizer(answer = '<summary>the user asked about cats</summary>') {
-  const requests: SummarizeRequest[] = [];
-  const summarize = async (request: SummarizeRequest) => {
-    requests.push(request);
-    return answer;
-  };
-  return { requests, summarize };
-}
 
 function conversation(): Message[] {
   return [
@@ -38,7 +29,7 @@ describe('summarizeHistory', () => {
     const result = await summarizeHistory(history, { summarize });
     expect(result.history).toHaveLength(2);
     expect(result.history[0]).toMatchObject({ role: 'user', _compaction_summary: true });
-    expect(result.history[0]?.content).toContain('the user asked about cats');
+    expect(result.history[0]?.content).toContain('earlier talk');
     expect(result.history[1]).toBe(history[6]);
     expect(result.replaced).toEqual(history.slice(0, 6));
     expect(result.summary).toBe(result.history[0]);
@@ -60,7 +51,7 @@ describe('summarizeHistory', () => {
     history[2] = { ...history[2], pinned: true } as Message;
     const result = await summarizeHistory(history, { summarize, keepRecentTurns: 1 });
     expect(result.history.map((m) => m.content)).toEqual([
-      expect.stringContaining('the user asked about cats'),
+      expect.stringContaining('earlier talk'),
       '',
       'cats purr',
       'cats sleep',
@@ -100,7 +91,7 @@ describe('summarizeHistory', () => {
     const result = await summarizeHistory(history, { summarize, keepRecentTurns: 1 });
     expect(result.history.map((m) => m.content)).toEqual([
       'be brief',
-      expect.stringContaining('cats'),
+      expect.stringContaining('earlier talk'),
       'two',
       'late note',
     ]);

@@ -19,11 +19,11 @@ import {
   OpenAIAdapter,
   OpenAIResponsesAdapter,
   planCompaction,
-  type SummarizeRequest,
   summarizeHistory,
   TOOL_RESULT_CLEARED,
   UnknownTargetError,
 } from '../index.js';
+import { recordingSummarizer } from '../testing/recording-summarizer.js';
 import { PDF, PNG } from '../testing/sample-media.js';
 import { toolCall } from '../testing/tool-call.js';
 
@@ -44,16 +44,7 @@ const gemini = (messages: Message[]) => new GeminiAdapter().compile(messages, qu
 const responses = (messages: Message[]) => new OpenAIResponsesAdapter().compile(messages, quiet);
 
 /** A summariser that records its requests and answers with `answer`. */
-function summariser(answer = '<summary>earlier talk</summary>') {
-  const requests: SummarizeRequest[] = [];
-  return {
-    requests,
-    summarize: async (request: SummarizeRequest) => {
-      requests.push(request);
-      return answer;
-    },
-  };
-}
+const summariser = recordingSummarizer;
 
 function turns(count: number): Message[] {
   return Array.from({ length: count }, (_, index): Message[] => [

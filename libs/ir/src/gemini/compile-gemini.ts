@@ -48,6 +48,7 @@ export interface GeminiAdapterOptions extends ThinkingAsTextOptions {}
  *   `fileData` parts (function responses take no media).
  * - A trailing plain assistant (prefill) becomes a `[System Note]` in the last user text (or the
  *   system instruction when there is no user message).
+ * - `_anthropic_compaction` is dropped with an `anthropic-compaction-dropped` warning.
  * - Consecutive same-role contents are merged (see {@link mergeGeminiContents}); empty ones are
  *   not sent. Output fields are whitelisted.
  *

@@ -48,6 +48,7 @@ export interface OpenAIResponsesPayload extends TargetPayload {
  *   into one user message of `input_image` / `input_file` parts after the run of outputs, so
  *   `output` stays the plain text the IR stores and every model that takes text outputs works.
  * - User: `input_text` (when there is text or no media) followed by media parts.
+ * - `_anthropic_compaction` is dropped with an `anthropic-compaction-dropped` warning.
  * - A trailing assistant without calls or reasoning (a prefill) becomes a `[System Note]` in the
  *   last user text, or in `instructions` when there is no user message.
  * - Output fields are whitelisted: nothing else of a message reaches the payload.

@@ -45,6 +45,7 @@ export interface OpenAIAdapterOptions extends ThinkingAsTextOptions {}
  *   message then says {@link TOOL_MEDIA_FOLLOWS_TEXT} when it had no text).
  * - Attachments on user messages become content parts (see `toOpenAIContentPart`); on system
  *   and assistant messages they are dropped with an `attachment-unsupported` warning.
+ * - `_anthropic_compaction` is dropped with an `anthropic-compaction-dropped` warning.
  * - Output fields are whitelisted: nothing else of a message reaches the payload.
  *
  * Never throws on well-typed IR; degradations go to `context.onWarning` (else `console.warn`)

@@ -1,28 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { AnthropicAdapter } from '../anthropic/compile-anthropic.js';
 import { parseChefSnapshot } from '../chef/chef-snapshot.js';
-import { IRValidationError } from '../errors.js';
 import { GeminiAdapter } from '../gemini/compile-gemini.js';
 import { OpenAIResponsesAdapter } from '../openai-responses/compile-openai-responses.js';
 import { fromOpenAIResponses } from '../openai-responses/from-openai-responses.js';
 import { compileCollectingWarnings } from '../testing/compile-collecting-warnings.js';
 import { PNG } from '../testing/sample-media.js';
 import { toolCall } from '../testing/tool-call.js';
+import { validationRejection as rejection } from '../testing/validation-rejection.js';
 import type { Message } from '../types/message.js';
 import { OpenAIAdapter } from './compile-openai.js';
 import { fromOpenAI } from './from-openai.js';
 
 const dataUrl = `data:image/png;base64,${PNG}`;
-
-function rejection(read: () => unknown): IRValidationError {
-  try {
-    read();
-  } catch (error) {
-    if (IRValidationError.is(error)) return error;
-    throw error;
-  }
-  throw new Error('the input was accepted');
-}
 
 /** A user message with a low-detail inline image and a high-detail image by URL. */
 const looking: Message = {
