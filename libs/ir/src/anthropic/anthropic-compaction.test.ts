@@ -5,6 +5,7 @@ import { OpenAIAdapter } from '../openai/compile-openai.js';
 import { OpenAIResponsesAdapter } from '../openai-responses/compile-openai-responses.js';
 import { compileCollectingWarnings } from '../testing/compile-collecting-warnings.js';
 import type { Message } from '../types/message.js';
+import type { ITargetAdapter } from '../types/target-adapter.js';
 import { AnthropicAdapter } from './compile-anthropic.js';
 import { fromAnthropic } from './from-anthropic.js';
 
@@ -89,11 +90,11 @@ describe('Anthropic server-side compaction blocks', () => {
     ]);
   });
 
-  const others = [
+  const others: Array<[string, ITargetAdapter]> = [
     ['openai', new OpenAIAdapter()],
     ['gemini', new GeminiAdapter()],
     ['openai-responses', new OpenAIResponsesAdapter()],
-  ] as const;
+  ];
   for (const [name, adapter] of others) {
     it(`is dropped with an anthropic-compaction-dropped warning on the ${name} target`, () => {
       const { history } = fromAnthropic(compacted);

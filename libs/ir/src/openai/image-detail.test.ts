@@ -9,6 +9,7 @@ import { PNG } from '../testing/sample-media.js';
 import { toolCall } from '../testing/tool-call.js';
 import { validationRejection as rejection } from '../testing/validation-rejection.js';
 import type { Message } from '../types/message.js';
+import type { ITargetAdapter } from '../types/target-adapter.js';
 import { OpenAIAdapter } from './compile-openai.js';
 import { fromOpenAI } from './from-openai.js';
 
@@ -144,7 +145,8 @@ describe('image detail', () => {
     });
 
     it('anthropic and gemini have no such setting: the image is sent without it, with no warning', () => {
-      for (const adapter of [new AnthropicAdapter(), new GeminiAdapter()]) {
+      const adapters: ITargetAdapter[] = [new AnthropicAdapter(), new GeminiAdapter()];
+      for (const adapter of adapters) {
         const { payload, codes } = compileCollectingWarnings(adapter, [looking]);
         expect(codes).toEqual([]);
         expect(JSON.stringify(payload)).not.toContain('detail');
