@@ -55,8 +55,8 @@ function parseVersion(value: unknown): number {
   if (value === undefined) {
     throw new IRValidationError(
       'schemaVersion',
-      'missing, and this is not a snapshot of the public ContextChef either (it has `systemPrompt`); ' +
-        'pass the object that ContextChef.snapshot() returned',
+      'missing, and there is no `systemPrompt` either (what marks a snapshot of the public ContextChef, ' +
+        'which restore migrates); pass the object that ContextChef.snapshot() returned',
     );
   }
   const shown = typeof value === 'number' ? String(value) : describeValue(value);
