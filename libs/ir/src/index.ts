@@ -18,10 +18,13 @@ export { CHEF_SNAPSHOT_SCHEMA_VERSION, parseChefSnapshot } from './chef/chef-sna
 export type { ChefConfig, ChefTarget, CompileOptions, PayloadFor } from './chef/context-chef.js';
 export { ContextChef } from './chef/context-chef.js';
 export { UnsupportedSnapshotVersionError } from './chef/unsupported-snapshot-version-error.js';
-export type { CompactOptions, CompactTarget } from './compaction/compact.js';
+export type { CompactOptions } from './compaction/compact.js';
 export { compact, TOOL_RESULT_CLEARED, TOOL_RESULT_CLEARED_INSTRUCTION } from './compaction/compact.js';
+export type { CompactTarget, ToolResultsTarget } from './compaction/compact-targets.js';
 export type { Turn } from './compaction/group-into-turns.js';
 export { groupIntoTurns } from './compaction/group-into-turns.js';
+export type { CompactionPlan, PlanCompactionOptions } from './compaction/plan-compaction.js';
+export { compactHistory, planCompaction } from './compaction/plan-compaction.js';
 export type {
   SummarizeHistoryOptions,
   SummarizeHistoryResult,

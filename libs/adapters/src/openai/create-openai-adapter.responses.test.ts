@@ -1,4 +1,4 @@
-import type { Message } from '@flotilla/ir';
+import { fromOpenAIResponses, type Message } from '@flotilla/ir';
 import type { ModelDelta } from '@flotilla/runtime';
 import { describe, expect, it } from 'vitest';
 import { readChunksFixture, readJsonFixture } from '../shared/provider-test-server.js';
@@ -101,6 +101,35 @@ describe('createOpenAIAdapter with api: responses', () => {
       recorded.output[0],
       expect.objectContaining({ type: 'function_call', call_id: 'call_Zx9Yw8Vu7Ts6', name: 'get_weather' }),
       { type: 'function_call_output', call_id: 'call_Zx9Yw8Vu7Ts6', output: '18°C' },
+    ]);
+  });
+
+  it('sends an image’s detail read from a Responses payload on its input_image', async () => {
+    server.reply({
+      kind: 'json',
+      body: await readJsonFixture(fixture('responses-reasoning-tool-call.json')),
+    });
+    const { history } = fromOpenAIResponses([
+      {
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'What is this?' },
+          { type: 'input_image', image_url: 'https://example.com/cat.jpg', detail: 'original' },
+          { type: 'input_image', file_id: 'file-abc', detail: 'low' },
+        ],
+      },
+    ]);
+    await adapter().generate({ messages: history });
+    expect((server.requests[0]!.body as ResponsesBody).input).toEqual([
+      {
+        type: 'message',
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'What is this?' },
+          { type: 'input_image', image_url: 'https://example.com/cat.jpg', detail: 'original' },
+          { type: 'input_image', file_id: 'file-abc', detail: 'low' },
+        ],
+      },
     ]);
   });
 

@@ -1,4 +1,4 @@
-import type { Message } from '@flotilla/ir';
+import { fromOpenAI, type Message } from '@flotilla/ir';
 import type { ModelDelta } from '@flotilla/runtime';
 import { ModelCallError } from '@flotilla/runtime';
 import { describe, expect, it, vi } from 'vitest';
@@ -121,6 +121,33 @@ describe('createOpenAIAdapter (Chat Completions)', () => {
       {
         role: 'user',
         content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }],
+      },
+    ]);
+  });
+
+  it('sends an image’s detail and a user’s participant name read from a chat payload', async () => {
+    server.reply({ kind: 'json', body: await readJsonFixture(fixture('chat-text.json')) });
+    const { history } = fromOpenAI([
+      {
+        role: 'user',
+        name: 'alice',
+        content: [
+          { type: 'text', text: 'What is this?' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'low' } },
+          { type: 'image_url', image_url: { url: 'https://example.com/cat.jpg', detail: 'high' } },
+        ],
+      },
+    ]);
+    await adapter().generate({ messages: history });
+    expect((server.requests[0]!.body as { messages: unknown[] }).messages).toEqual([
+      {
+        role: 'user',
+        name: 'alice',
+        content: [
+          { type: 'text', text: 'What is this?' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'low' } },
+          { type: 'image_url', image_url: { url: 'https://example.com/cat.jpg', detail: 'high' } },
+        ],
       },
     ]);
   });

@@ -98,6 +98,16 @@ export interface AnthropicRedactedThinkingBlock {
   data: string;
 }
 
+/**
+ * A summary the API wrote in place of earlier turns (server-side compaction, beta). Send it
+ * back unchanged: the API then reads the summary instead of what came before it.
+ */
+export interface AnthropicCompactionBlock {
+  type: 'compaction';
+  content: string;
+  cache_control?: AnthropicCacheControl;
+}
+
 /** Any content block of a request message. */
 export type AnthropicContentBlock =
   | AnthropicTextBlock
@@ -106,7 +116,8 @@ export type AnthropicContentBlock =
   | AnthropicToolUseBlock
   | AnthropicToolResultBlock
   | AnthropicThinkingBlock
-  | AnthropicRedactedThinkingBlock;
+  | AnthropicRedactedThinkingBlock
+  | AnthropicCompactionBlock;
 
 /** One message of `messages`; there is no system role (system is a top-level parameter). */
 export interface AnthropicMessageParam {
@@ -119,5 +130,7 @@ export interface AnthropicTool {
   name: string;
   description?: string;
   input_schema: { type: 'object'; properties?: unknown; required?: string[]; [key: string]: unknown };
+  /** Loaded only when the tool-search server tool finds it. */
+  defer_loading?: boolean;
   cache_control?: AnthropicCacheControl;
 }

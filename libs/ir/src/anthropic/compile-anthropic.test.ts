@@ -325,6 +325,26 @@ describe('AnthropicAdapter', () => {
     ]);
   });
 
+  it('sends defer_loading for tools marked deferLoading, and only for them', () => {
+    const { payload } = compile([{ role: 'user', content: 'q' }], {
+      tools: [
+        { name: 'rare', description: 'Rarely needed', deferLoading: true },
+        { name: 'common', description: 'Always there', deferLoading: false },
+        { name: 'plain', description: 'Unmarked' },
+      ],
+    });
+    expect(payload.tools).toEqual([
+      {
+        name: 'rare',
+        description: 'Rarely needed',
+        input_schema: { type: 'object', properties: {} },
+        defer_loading: true,
+      },
+      { name: 'common', description: 'Always there', input_schema: { type: 'object', properties: {} } },
+      { name: 'plain', description: 'Unmarked', input_schema: { type: 'object', properties: {} } },
+    ]);
+  });
+
   it('does not mutate the input messages', () => {
     const messages: Message[] = [
       { role: 'system', content: 's', _cache_breakpoint: true },

@@ -38,6 +38,8 @@ export interface AnthropicPayload extends TargetPayload {
  * - Assistant messages: signed `thinking` and `redacted_thinking` blocks first, then the text
  *   (empty text is not emitted), then `tool_use` blocks with parsed input. Attachments on
  *   assistant messages are dropped with a warning (the API takes media only from the user).
+ * - `_anthropic_compaction` is sent back as the `compaction` block it came from, first in its
+ *   message (the other targets drop it with a warning).
  * - Tool results become `tool_result` blocks in a user message, media included natively;
  *   `_tool_error` becomes `is_error: true`.
  * - Consecutive messages of the same role are merged (the API wants alternating turns), and a
@@ -89,12 +91,24 @@ function systemBlocks(message: Message, index: number, sink: WarningSink): Anthr
 function toTurn(message: Message, index: number, sink: WarningSink): AnthropicTurn {
   switch (message.role) {
     case 'assistant':
-      return { role: 'assistant', content: assistantBlocks(message, index, sink) };
+      return {
+        role: 'assistant',
+        content: [...compactionBlocks(message), ...assistantBlocks(message, index, sink)],
+      };
     case 'tool':
       return { role: 'user', content: [toolResultBlock(message, index, sink)] };
     default:
-      return { role: 'user', content: userBlocks(message, index, sink) };
+      return { role: 'user', content: [...compactionBlocks(message), ...userBlocks(message, index, sink)] };
   }
+}
+
+/**
+ * The server-side compaction block, first: the API ignores every block before it, so nothing
+ * of this message may precede it.
+ */
+function compactionBlocks(message: Message): AnthropicContentBlock[] {
+  const summary = message._anthropic_compaction;
+  return summary === undefined ? [] : [{ type: 'compaction', content: summary }];
 }
 
 function userBlocks(message: Message, index: number, sink: WarningSink): AnthropicContentBlock[] {

@@ -27,6 +27,8 @@ interface MessageParts {
   toolCalls: ToolCall[];
   thinking?: ThinkingContent;
   redactedThinking?: RedactedThinking;
+  /** The summary of a server-side `compaction` block (the last one, which the API honours). */
+  compaction?: string;
   cacheBreakpoint: boolean;
   /** Tool messages, one per `tool_result` block, emitted before the message itself. */
   toolResults: Message[];
@@ -50,6 +52,10 @@ function emptyParts(): MessageParts {
  *   `_tool_error: true`, named after the call it answers.
  * - `thinking` / `redacted_thinking` become `thinking` / `redacted_thinking`; when a message
  *   has several, the last one is kept (the IR has one of each per message).
+ * - A server-side `compaction` block becomes `_anthropic_compaction` (its summary) on a message
+ *   marked `pinned: true`, so `summarizeHistory` never folds it into a summary of its own; the
+ *   Anthropic target sends it back as the same block. A block with `null` content (a failed
+ *   compaction, which the API ignores) is skipped.
  * - `cache_control` on any block marks the message (or that tool result) `_cache_breakpoint`.
  * - Blocks of other types (server tools, search results …) are skipped. A message whose blocks
  *   leave nothing (no text, media, calls or thinking) adds no message.
@@ -129,6 +135,12 @@ function readContentBlock(type: string, block: InputRecord, path: string, parts:
     case 'redacted_thinking':
       parts.redactedThinking = { data: expectString(block.data, inputPath(path, 'data')) };
       return true;
+    case 'compaction': {
+      const summary = optionalString(block.content, inputPath(path, 'content'));
+      if (summary === undefined) return false;
+      parts.compaction = summary;
+      return true;
+    }
     default:
       return false;
   }
@@ -179,13 +191,18 @@ function toMessage(role: 'user' | 'assistant', parts: MessageParts): Message | u
     parts.attachments.length === 0 &&
     parts.toolCalls.length === 0 &&
     !parts.thinking &&
-    !parts.redactedThinking;
+    !parts.redactedThinking &&
+    parts.compaction === undefined;
   if (empty) return undefined;
   const message: Message = { role, content };
   if (parts.toolCalls.length > 0) message.tool_calls = parts.toolCalls;
   if (parts.attachments.length > 0) message.attachments = parts.attachments;
   if (parts.thinking) message.thinking = parts.thinking;
   if (parts.redactedThinking) message.redacted_thinking = parts.redactedThinking;
+  if (parts.compaction !== undefined) {
+    message._anthropic_compaction = parts.compaction;
+    message.pinned = true;
+  }
   return withCacheBreakpoint(message, parts.cacheBreakpoint);
 }
 

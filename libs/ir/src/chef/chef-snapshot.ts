@@ -3,6 +3,7 @@ import type { Message } from '../types/message.js';
 import { describeValue } from '../validation/describe-value.js';
 import { expectArray, expectRecord, expectString } from '../validation/expect-value.js';
 import { inputPath } from '../validation/input-path.js';
+import { isContextChefSnapshot, migrateContextChefSnapshot } from './migrate-context-chef-snapshot.js';
 import { parseMessage } from './parse-message.js';
 import { UnsupportedSnapshotVersionError } from './unsupported-snapshot-version-error.js';
 
@@ -23,12 +24,15 @@ export interface ChefSnapshot {
 
 /**
  * Validates data read back as a {@link ChefSnapshot} (it does not sanitise the history: a
- * snapshot taken while tool calls are pending restores with them pending).
+ * snapshot taken while tool calls are pending restores with them pending). A snapshot written
+ * by the public ContextChef (no `schemaVersion`, a `systemPrompt`) is migrated first, see
+ * {@link migrateContextChefSnapshot}, so a conversation saved with it can be imported.
  * @throws {UnsupportedSnapshotVersionError} when `schemaVersion` is newer than this package reads.
  * @throws {IRValidationError} naming the offending path (`history[2].content`) for anything else.
  */
 export function parseChefSnapshot(value: unknown): ChefSnapshot {
-  const snapshot = expectRecord(value, 'snapshot', 'a ContextChef snapshot object');
+  const record = expectRecord(value, 'snapshot', 'a ContextChef snapshot object');
+  const snapshot = isContextChefSnapshot(record) ? migrateContextChefSnapshot(record) : record;
   const version = parseVersion(snapshot.schemaVersion);
   if (version > CHEF_SNAPSHOT_SCHEMA_VERSION) {
     throw new UnsupportedSnapshotVersionError(version, CHEF_SNAPSHOT_SCHEMA_VERSION);
@@ -48,6 +52,13 @@ export function parseChefSnapshot(value: unknown): ChefSnapshot {
 
 function parseVersion(value: unknown): number {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 1) return value;
+  if (value === undefined) {
+    throw new IRValidationError(
+      'schemaVersion',
+      'missing, and there is no `systemPrompt` either (what marks a snapshot of the public ContextChef, ' +
+        'which restore migrates); pass the object that ContextChef.snapshot() returned',
+    );
+  }
   const shown = typeof value === 'number' ? String(value) : describeValue(value);
   throw new IRValidationError(
     'schemaVersion',

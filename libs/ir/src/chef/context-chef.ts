@@ -141,7 +141,9 @@ export class ContextChef<Default extends ChefTarget = 'openai'> {
   /**
    * Replaces the chef's state with a snapshot's (validated, then copied: the snapshot can be
    * restored again). The default target is replaced only when the snapshot names one. The
-   * history is not sanitised, so pending tool calls stay pending.
+   * history is not sanitised, so pending tool calls stay pending. A snapshot of the public
+   * ContextChef (`systemPrompt`, no `schemaVersion`) is migrated: its system prompt and history
+   * are imported, its other state is not (see {@link parseChefSnapshot}).
    * @throws {UnsupportedSnapshotVersionError} for a snapshot from a newer schema version.
    * @throws {IRValidationError} naming the path of anything else that is not a valid snapshot.
    */

@@ -1,5 +1,5 @@
 import { IRValidationError } from '../errors.js';
-import type { Attachment } from '../types/attachment.js';
+import { type Attachment, IMAGE_DETAILS } from '../types/attachment.js';
 import type { Message, ToolCall } from '../types/message.js';
 import {
   expectArray,
@@ -12,7 +12,12 @@ import { inputPath } from '../validation/input-path.js';
 
 const ROLES = ['system', 'user', 'assistant', 'tool'] as const;
 const SOURCES = ['base64', 'url', 'file-id'] as const;
-const OPTIONAL_STRINGS = ['name', 'tool_call_id', '_gemini_thought_signature'] as const;
+const OPTIONAL_STRINGS = [
+  'name',
+  'tool_call_id',
+  '_gemini_thought_signature',
+  '_anthropic_compaction',
+] as const;
 const OPTIONAL_BOOLEANS = ['_cache_breakpoint', 'pinned', '_positional', '_tool_error'] as const;
 const OPTIONAL_ARRAYS = ['_openai_reasoning', '_openai_responses_items'] as const;
 
@@ -78,6 +83,9 @@ function parseAttachments(value: unknown, path: string): Attachment[] {
     expectString(attachment.data, inputPath(at, 'data'));
     optional(attachment, 'filename', at, expectString);
     optional(attachment, 'source', at, (source, sourcePath) => expectOneOf(source, sourcePath, SOURCES));
+    optional(attachment, 'detail', at, (detail, detailPath) =>
+      expectOneOf(detail, detailPath, IMAGE_DETAILS),
+    );
     return attachment as unknown as Attachment;
   });
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { validationRejection } from '../testing/validation-rejection.js';
 import type { Message } from '../types/message.js';
-import { compact, TOOL_RESULT_CLEARED } from './compact.js';
+import { type CompactOptions, compact, TOOL_RESULT_CLEARED } from './compact.js';
 
 const call = (id: string, name = 'search') => ({
   id,
@@ -121,6 +122,49 @@ describe('compact', () => {
     it('produces messages whose JSON has no thinking keys at all', () => {
       const json = JSON.stringify(compact(toolConversation(), { clear: ['thinking'] }));
       expect(json).not.toContain('thinking');
+    });
+  });
+
+  describe("ContextChef's spelling 'tool-result'", () => {
+    it('clears every tool result, like tool-results', () => {
+      expect(toolContents(compact(toolConversation(), { clear: ['tool-result'] }))).toEqual([
+        TOOL_RESULT_CLEARED,
+        TOOL_RESULT_CLEARED,
+        TOOL_RESULT_CLEARED,
+      ]);
+    });
+
+    it('keeps the last N results in the keepRecent form too', () => {
+      const result = compact(toolConversation(), { clear: [{ target: 'tool-result', keepRecent: 1 }] });
+      expect(toolContents(result)).toEqual([TOOL_RESULT_CLEARED, TOOL_RESULT_CLEARED, 'result three']);
+    });
+  });
+
+  describe('when the clear option is not one it knows', () => {
+    const rejection = (options: unknown) =>
+      validationRejection(() => compact(toolConversation(), options as CompactOptions));
+
+    it('refuses a misspelt target instead of clearing nothing, naming the entry and what it accepts', () => {
+      const error = rejection({ clear: ['thinking', 'tool_results'] });
+      expect(error.path).toBe('clear[1]');
+      expect(error.message).toContain('"tool_results"');
+      expect(error.message).toContain("'tool-results'");
+    });
+
+    it('refuses an object form with an unknown target or a keepRecent that is not a number', () => {
+      expect(rejection({ clear: [{ target: 'messages', keepRecent: 2 }] }).path).toBe('clear[0]');
+      expect(rejection({ clear: [{ target: 'tool-results', keepRecent: '2' }] }).path).toBe(
+        'clear[0].keepRecent',
+      );
+      expect(rejection({ clear: [{ target: 'tool-results' }] }).path).toBe('clear[0].keepRecent');
+      expect(rejection({ clear: [{ target: 'tool-results', keepRecent: Number.NaN }] }).path).toBe(
+        'clear[0].keepRecent',
+      );
+    });
+
+    it('refuses a clear option that is not a list', () => {
+      expect(rejection({ clear: 'tool-results' }).path).toBe('clear');
+      expect(rejection({}).path).toBe('clear');
     });
   });
 

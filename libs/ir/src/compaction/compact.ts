@@ -1,4 +1,5 @@
 import type { Message } from '../types/message.js';
+import { type CompactTarget, readCompactTargets } from './compact-targets.js';
 
 /** The text a cleared tool result is replaced with. */
 export const TOOL_RESULT_CLEARED = '[Old tool result content cleared]';
@@ -11,18 +12,9 @@ export const TOOL_RESULT_CLEARED_INSTRUCTION =
   `Some older tool results in this conversation were replaced with "${TOOL_RESULT_CLEARED}" ` +
   'to save space. The tool calls did run; call the tool again if you need its output.';
 
-/**
- * What {@link compact} clears:
- * - `'thinking'`: `thinking` and `redacted_thinking` on assistant messages (content is kept);
- * - `'tool-results'`: the content (and attachments) of every tool message;
- * - `{ target: 'tool-results', keepRecent }`: every tool message except the last `keepRecent`
- *   (floored to a whole number, at least 1, as the reference behaviour does).
- */
-export type CompactTarget = 'thinking' | 'tool-results' | { target: 'tool-results'; keepRecent: number };
-
 /** Options of {@link compact}. */
 export interface CompactOptions {
-  /** What to clear; an empty list changes nothing. */
+  /** What to clear; an empty list changes nothing. Checked: an unknown target throws. */
   clear: readonly CompactTarget[];
 }
 
@@ -38,10 +30,11 @@ export interface CompactOptions {
  *
  * Pure: the input and its messages are never mutated; changed messages are copies. Returns the
  * input array itself when nothing had to change, so callers can skip a write.
+ * @throws {IRValidationError} when `clear` holds anything but the {@link CompactTarget}s, naming
+ * the entry (`clear[1]`), so a misspelt target fails instead of silently clearing nothing.
  */
 export function compact<M extends Message>(history: readonly M[], options: CompactOptions): M[] {
-  const clearThinking = options.clear.includes('thinking');
-  const keepRecent = toolResultsToKeep(options.clear);
+  const { clearThinking, keepToolResults: keepRecent } = readCompactTargets(options?.clear);
   const toolMessageCount = history.filter((message) => message.role === 'tool').length;
   let toolMessagesSeen = 0;
   let changed = false;
@@ -58,19 +51,6 @@ export function compact<M extends Message>(history: readonly M[], options: Compa
     return next;
   });
   return changed ? result : (history as M[]);
-}
-
-/** How many trailing tool results survive: `Infinity` when tool results are not cleared. */
-function toolResultsToKeep(targets: readonly CompactTarget[]): number {
-  let keep = Number.POSITIVE_INFINITY;
-  for (const target of targets) {
-    if (target === 'tool-results') keep = 0;
-    else if (typeof target === 'object' && target.target === 'tool-results') {
-      const floored = Number.isFinite(target.keepRecent) ? Math.floor(target.keepRecent) : 1;
-      keep = Math.min(keep, Math.max(1, floored));
-    }
-  }
-  return keep;
 }
 
 function clearToolResult<M extends Message>(message: M): M {

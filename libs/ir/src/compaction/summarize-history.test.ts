@@ -1,22 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { IRValidationError } from '../errors.js';
+import { recordingSummarizer } from '../testing/recording-summarizer.js';
 import type { Message } from '../types/message.js';
-import { type SummarizeRequest, summarizeHistory } from './summarize-history.js';
+import { summarizeHistory } from './summarize-history.js';
 
 const call = (id: string) => ({
   id,
   type: 'function' as const,
   function: { name: 'lookup', arguments: '{}' },
 });
-
-/** A summariser that records what it was asked and answers with a fixed text. */
-function recordingSummarizer(answer = '<summary>the user asked about cats</summary>') {
-  const requests: SummarizeRequest[] = [];
-  const summarize = async (request: SummarizeRequest) => {
-    requests.push(request);
-    return answer;
-  };
-  return { requests, summarize };
-}
 
 function conversation(): Message[] {
   return [
@@ -37,7 +29,7 @@ describe('summarizeHistory', () => {
     const result = await summarizeHistory(history, { summarize });
     expect(result.history).toHaveLength(2);
     expect(result.history[0]).toMatchObject({ role: 'user', _compaction_summary: true });
-    expect(result.history[0]?.content).toContain('the user asked about cats');
+    expect(result.history[0]?.content).toContain('earlier talk');
     expect(result.history[1]).toBe(history[6]);
     expect(result.replaced).toEqual(history.slice(0, 6));
     expect(result.summary).toBe(result.history[0]);
@@ -59,7 +51,7 @@ describe('summarizeHistory', () => {
     history[2] = { ...history[2], pinned: true } as Message;
     const result = await summarizeHistory(history, { summarize, keepRecentTurns: 1 });
     expect(result.history.map((m) => m.content)).toEqual([
-      expect.stringContaining('the user asked about cats'),
+      expect.stringContaining('earlier talk'),
       '',
       'cats purr',
       'cats sleep',
@@ -99,7 +91,7 @@ describe('summarizeHistory', () => {
     const result = await summarizeHistory(history, { summarize, keepRecentTurns: 1 });
     expect(result.history.map((m) => m.content)).toEqual([
       'be brief',
-      expect.stringContaining('cats'),
+      expect.stringContaining('earlier talk'),
       'two',
       'late note',
     ]);
@@ -175,6 +167,71 @@ describe('summarizeHistory', () => {
       content: '[image: cat.png]\n[document]\n[attachment]\nlook',
     });
     expect(history[0]?.attachments).toHaveLength(3);
+  });
+
+  describe('toolResultStubThreshold', () => {
+    const longOutput = 'x'.repeat(120);
+    function withLongResults(): Message[] {
+      return [
+        { role: 'user', content: 'dig' },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [
+            call('c1'),
+            call('c2'),
+            { ...call('c3'), function: { name: 'grep', arguments: '{}' } },
+          ],
+        },
+        { role: 'tool', content: longOutput, tool_call_id: 'c1' },
+        { role: 'tool', content: 'short', tool_call_id: 'c2' },
+        { role: 'tool', content: longOutput, tool_call_id: 'c3' },
+        { role: 'tool', content: longOutput, tool_call_id: 'gone', name: 'fetch' },
+        { role: 'tool', content: longOutput },
+        { role: 'user', content: 'so?' },
+      ];
+    }
+
+    it('sends tool results longer than the threshold as a stub naming the tool and the length', async () => {
+      const { requests, summarize } = recordingSummarizer();
+      const history = withLongResults();
+      const result = await summarizeHistory(history, { summarize, toolResultStubThreshold: 100 });
+      expect(requests[0]?.messages.slice(2).map((message) => message.content)).toEqual([
+        '[Tool lookup returned 120 chars; omitted before summarization]',
+        'short',
+        '[Tool grep returned 120 chars; omitted before summarization]',
+        '[Tool fetch returned 120 chars; omitted before summarization]',
+        '[Tool unknown returned 120 chars; omitted before summarization]',
+      ]);
+      expect(requests[0]?.messages[2]).toMatchObject({ role: 'tool', tool_call_id: 'c1' });
+      expect(result.replaced).toEqual(history.slice(0, 7));
+      expect(history[2]?.content).toBe(longOutput);
+    });
+
+    it('stubs every non-empty tool result at 0, and none without a threshold', async () => {
+      const zero = recordingSummarizer();
+      await summarizeHistory(withLongResults(), { summarize: zero.summarize, toolResultStubThreshold: 0 });
+      expect(zero.requests[0]?.messages[3]?.content).toBe(
+        '[Tool lookup returned 5 chars; omitted before summarization]',
+      );
+      const none = recordingSummarizer();
+      await summarizeHistory(withLongResults(), { summarize: none.summarize });
+      expect(none.requests[0]?.messages.slice(2, 7)).toEqual(withLongResults().slice(2, 7));
+    });
+
+    it('refuses a threshold that is not a number from 0, before calling the summariser', async () => {
+      const { requests, summarize } = recordingSummarizer();
+      for (const bad of [-1, Number.NaN, '100']) {
+        const attempt = summarizeHistory(withLongResults(), {
+          summarize,
+          toolResultStubThreshold: bad as number,
+        });
+        await expect(attempt).rejects.toSatisfy(
+          (error) => IRValidationError.is(error) && error.path === 'toolResultStubThreshold',
+        );
+      }
+      expect(requests).toEqual([]);
+    });
   });
 
   it('rethrows a summariser failure and leaves the input untouched', async () => {

@@ -1,6 +1,8 @@
 import type { Message } from '../types/message.js';
-import { groupIntoTurns, type Turn } from './group-into-turns.js';
+import type { Turn } from './group-into-turns.js';
 import { withMediaPlaceholders } from './media-placeholders.js';
+import { selectSummarisedTurns } from './select-summarised-turns.js';
+import { readStubThreshold, stubLongToolResults } from './stub-long-tool-results.js';
 import { cleanSummaryText, continuationText } from './summary-text.js';
 
 /** What a {@link Summarizer} is asked to do. */
@@ -37,6 +39,13 @@ export interface SummarizeHistoryOptions {
    * @default 'attach'
    */
   media?: 'attach' | 'placeholder';
+  /**
+   * Tool results longer than this many characters reach the summariser as
+   * `[Tool <name> returned <N> chars; omitted before summarization]` instead of their text
+   * (`0` stubs every non-empty one). The history keeps them whole: only what the summariser
+   * reads is shortened. Absent: tool results are sent whole.
+   */
+  toolResultStubThreshold?: number;
 }
 
 /** What {@link summarizeHistory} produced. */
@@ -78,6 +87,7 @@ export const SUMMARY_INSTRUCTIONS = [
  *   summariser at most once (never when there is nothing to summarise).
  *
  * Pure apart from `summarize`; the input is never mutated.
+ * @throws {IRValidationError} when `toolResultStubThreshold` is not a number from 0.
  * @throws whatever `summarize` throws (the history is then left as it was).
  */
 export async function summarizeHistory(
@@ -89,13 +99,13 @@ export async function summarizeHistory(
     replaced: [],
     summary: undefined,
   };
-  const turns = groupIntoTurns(history);
-  const keptFrom = firstKeptTurn(turns, keepCount(options.keepRecentTurns));
-  const summarised = turns.slice(0, keptFrom).filter(isSummarisable);
+  const stubThreshold = readStubThreshold(options.toolResultStubThreshold);
+  const { turns, summarised } = selectSummarisedTurns(history, options.keepRecentTurns);
   if (summarised.length === 0) return unchanged;
 
   const replaced = summarised.flatMap((turn) => turn.messages);
-  const messages = options.media === 'placeholder' ? replaced.map(withMediaPlaceholders) : [...replaced];
+  const stubbed = stubThreshold === undefined ? [...replaced] : stubLongToolResults(replaced, stubThreshold);
+  const messages = options.media === 'placeholder' ? stubbed.map(withMediaPlaceholders) : stubbed;
   const text = cleanSummaryText(
     await options.summarize({ messages, instructions: instructionsFor(options.additionalInstructions) }),
   );
@@ -103,26 +113,6 @@ export async function summarizeHistory(
 
   const summary: Message = { role: 'user', content: continuationText(text), [SUMMARY_MARKER]: true };
   return { history: replaceTurns(turns, new Set(summarised), summary), replaced, summary };
-}
-
-function keepCount(keepRecentTurns: number | undefined): number {
-  if (keepRecentTurns === undefined || Number.isNaN(keepRecentTurns)) return 1;
-  return Math.max(0, Math.floor(keepRecentTurns));
-}
-
-/** Index of the first turn that stays because it is one of the last `keep` non-system turns. */
-function firstKeptTurn(turns: readonly Turn[], keep: number): number {
-  let remaining = keep;
-  let index = turns.length;
-  while (remaining > 0 && index > 0) {
-    index -= 1;
-    if (turns[index]?.messages[0]?.role !== 'system') remaining -= 1;
-  }
-  return index;
-}
-
-function isSummarisable(turn: Turn): boolean {
-  return turn.messages[0]?.role !== 'system' && !turn.messages.some((message) => message.pinned === true);
 }
 
 function instructionsFor(additional: string | undefined): string {

@@ -6,6 +6,7 @@ import {
   CONVERSATION_CONTINUES,
   ContextChef,
   compact,
+  compactHistory,
   ensureValidHistory,
   fromAnthropic,
   fromGemini,
@@ -17,11 +18,12 @@ import {
   MISSING_TOOL_RESULT,
   OpenAIAdapter,
   OpenAIResponsesAdapter,
-  type SummarizeRequest,
+  planCompaction,
   summarizeHistory,
   TOOL_RESULT_CLEARED,
   UnknownTargetError,
 } from '../index.js';
+import { recordingSummarizer } from '../testing/recording-summarizer.js';
 import { PDF, PNG } from '../testing/sample-media.js';
 import { toolCall } from '../testing/tool-call.js';
 
@@ -42,16 +44,7 @@ const gemini = (messages: Message[]) => new GeminiAdapter().compile(messages, qu
 const responses = (messages: Message[]) => new OpenAIResponsesAdapter().compile(messages, quiet);
 
 /** A summariser that records its requests and answers with `answer`. */
-function summariser(answer = '<summary>earlier talk</summary>') {
-  const requests: SummarizeRequest[] = [];
-  return {
-    requests,
-    summarize: async (request: SummarizeRequest) => {
-      requests.push(request);
-      return answer;
-    },
-  };
-}
+const summariser = recordingSummarizer;
 
 function turns(count: number): Message[] {
   return Array.from({ length: count }, (_, index): Message[] => [
@@ -690,9 +683,10 @@ describe('compact', () => {
     { role: 'tool', content: 'big result 2', tool_call_id: 'c2' },
   ];
 
-  it('36: a cleared tool result becomes the placeholder, keeping its id and the call arguments; other roles are untouched; no mutation; empty lists are no-ops', () => {
+  it("36: a cleared tool result becomes the placeholder, keeping its id and the call arguments; other roles are untouched; no mutation; empty lists are no-ops (ContextChef's 'tool-result' spelling works too)", () => {
     const copy = structuredClone(history);
     const result = compact(history, { clear: ['tool-results'] });
+    expect(compact(history, { clear: ['tool-result'] })).toEqual(result);
     expect(result[2]).toEqual({ role: 'tool', content: TOOL_RESULT_CLEARED, tool_call_id: 'c1' });
     expect(result[1]).toBe(history[1]);
     expect(history).toEqual(copy);
@@ -777,7 +771,7 @@ describe('summarising compaction (Flotilla: summarizeHistory, caller-owned and d
     }
   });
 
-  it("43: with media: 'placeholder' the summarised slice shows [image: photo.png] / [document] / [attachment]; kept messages keep their media; nothing is mutated", async () => {
+  it("43: with media: 'placeholder' the summarised slice shows [image: photo.png] / [document] / [attachment]; kept messages keep their media; nothing is mutated; tool results over toolResultStubThreshold are stubbed only in what the summariser reads, the name falling back to unknown", async () => {
     const history: Message[] = [
       {
         role: 'user',
@@ -797,6 +791,23 @@ describe('summarising compaction (Flotilla: summarizeHistory, caller-owned and d
     expect(requests[0]?.messages[0]?.content).toBe('[image: photo.png]\n[document]\n[attachment]\nlook');
     expect(result.history.at(-1)?.attachments).toHaveLength(1);
     expect(history).toEqual(copy);
+    const stubbed: Message[] = [
+      { role: 'user', content: 'dig' },
+      { role: 'assistant', content: '', tool_calls: [call('c1')] },
+      { role: 'tool', content: 'y'.repeat(50), tool_call_id: 'c1' },
+      { role: 'tool', content: 'z'.repeat(50) },
+      { role: 'user', content: 'so?' },
+    ];
+    const stubbing = summariser();
+    const stubResult = await summarizeHistory(stubbed, {
+      summarize: stubbing.summarize,
+      toolResultStubThreshold: 10,
+    });
+    expect(stubbing.requests[0]?.messages.slice(2).map((message) => message.content)).toEqual([
+      '[Tool lookup returned 50 chars; omitted before summarization]',
+      '[Tool unknown returned 50 chars; omitted before summarization]',
+    ]);
+    expect(stubResult.replaced[2]?.content).toBe('y'.repeat(50));
   });
 
   it('44: the summary drops <analysis> blocks, keeps only the inside of <summary>, collapses blank lines and trims', async () => {
@@ -808,7 +819,7 @@ describe('summarising compaction (Flotilla: summarizeHistory, caller-owned and d
     expect(result.summary?.content).not.toContain('scratch');
   });
 
-  it('45: keep 0 summarises everything, keep ≥ the turn count or an empty history is a no-op returning the same array, negatives clamp to 0, fractions floor', async () => {
+  it('45: keep 0 summarises everything, keep ≥ the turn count or an empty history is a no-op returning the same array, negatives clamp to 0, fractions floor; planCompaction splits on turns with system messages out, compactHistory returns the compacted history (Flotilla: neither sanitises)', async () => {
     const history = turns(2);
     expect((await summarizeHistory(history, { ...summariser(), keepRecentTurns: 0 })).history).toHaveLength(
       1,
@@ -825,8 +836,19 @@ describe('summarising compaction (Flotilla: summarizeHistory, caller-owned and d
     );
     const blank = await summarizeHistory(history, { ...summariser('   ') });
     expect(blank.history).toBe(history);
+    const withSystem: Message[] = [{ role: 'system', content: 'rules' }, ...turns(2)];
+    expect(planCompaction(withSystem, { keepRecentTurns: 1 })).toEqual({
+      system: [withSystem[0]],
+      toSummarize: withSystem.slice(1, 4),
+      toKeep: [withSystem[4]],
+    });
+    expect(planCompaction(withSystem, { keepRecentTurns: 0 }).toKeep).toEqual([]);
+    expect(planCompaction(withSystem, { keepRecentTurns: 4 }).toSummarize).toEqual([]);
+    const compacted = await compactHistory(withSystem, summariser());
+    expect(compacted.map((message) => message.role)).toEqual(['system', 'user', 'assistant']);
+    expect(await compactHistory(withSystem, { ...summariser(), keepRecentTurns: 4 })).toBe(withSystem);
+    expect(await compactHistory(empty, summariser())).toBe(empty);
   });
-
   it('46: the summariser gets the instructions and the slice in order, errors are rethrown, and an empty slice makes no call', async () => {
     const history = turns(2);
     const { requests, summarize } = summariser();

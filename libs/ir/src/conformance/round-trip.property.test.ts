@@ -8,6 +8,7 @@ import {
   fromOpenAI,
   fromOpenAIResponses,
   getAdapter,
+  type ImageDetail,
   type Message,
   type ParsedMessages,
   type ToolCall,
@@ -29,6 +30,18 @@ interface Features {
   toolResultMedia?: boolean;
   /** Gemini: function responses are JSON objects, so tool results are JSON object text. */
   jsonToolResults?: boolean;
+  /** Chat Completions: the participant `name` of user messages. */
+  participantNames?: boolean;
+}
+
+/** Images with an OpenAI `detail` picked from `details` (or none). */
+function withDetail(
+  images: fc.Arbitrary<Attachment>,
+  details: readonly ImageDetail[],
+): fc.Arbitrary<Attachment> {
+  return fc
+    .tuple(images, fc.option(fc.constantFrom(...details), { nil: undefined }))
+    .map(([image, detail]) => (detail === undefined ? image : { ...image, detail }));
 }
 
 const base64 = fc
@@ -74,9 +87,15 @@ function conversation(features: Features): fc.Arbitrary<ParsedMessages> {
     features.attachments.length > 0
       ? fc.array(fc.oneof(...features.attachments), { maxLength: 2 })
       : fc.constant([]);
+  const participant = features.participantNames
+    ? fc.option(word, { nil: undefined })
+    : fc.constant(undefined);
   const user = fc
-    .tuple(text, attachments)
-    .map(([content, media]): Message => withMedia({ role: 'user', content }, media));
+    .tuple(text, attachments, participant)
+    .map(
+      ([content, media, name]): Message =>
+        withMedia(name === undefined ? { role: 'user', content } : { role: 'user', content, name }, media),
+    );
   const assistantExtras = fc.record(
     {
       thinking: features.thinking ? fc.record({ thinking: text, signature: word }) : fc.constant(undefined),
@@ -180,7 +199,14 @@ interface TargetCase {
 const cases: TargetCase[] = [
   {
     target: 'openai',
-    features: { attachments: [pngInline, jpegUrl, pdfInline(true)] },
+    features: {
+      attachments: [
+        withDetail(pngInline, ['auto', 'low', 'high']),
+        withDetail(jpegUrl, ['low']),
+        pdfInline(true),
+      ],
+      participantNames: true,
+    },
     back: (payload) => fromOpenAI(payload.messages),
   },
   {
@@ -203,7 +229,15 @@ const cases: TargetCase[] = [
   },
   {
     target: 'openai-responses',
-    features: { attachments: [pngInline, jpegUrl, pdfInline(true), pdfUrl], reasoning: true },
+    features: {
+      attachments: [
+        withDetail(pngInline, ['original', 'high']),
+        withDetail(jpegUrl, ['auto']),
+        pdfInline(true),
+        pdfUrl,
+      ],
+      reasoning: true,
+    },
     back: (payload) => fromOpenAIResponses(payload.input, payload.instructions as string | undefined),
     // Responses has one `instructions` string: the system messages come back as one.
     expectedSystem: (system) =>

@@ -4,6 +4,7 @@ import { type ThinkingAsTextOptions, textWithThinking } from '../shared/thinking
 import { TOOL_MEDIA_FOLLOWS_TEXT } from '../shared/tool-media-follows-text.js';
 import { toolMessageRunEnd } from '../shared/tool-message-run.js';
 import { warnDroppedAttachments } from '../shared/warn-dropped-attachments.js';
+import { warnDroppedCompaction } from '../shared/warn-dropped-compaction.js';
 import { WarningSink } from '../shared/warning-sink.js';
 import type { Message } from '../types/message.js';
 import type { CompileContext, CompileMeta, ITargetAdapter, TargetPayload } from '../types/target-adapter.js';
@@ -47,6 +48,7 @@ export interface GeminiAdapterOptions extends ThinkingAsTextOptions {}
  *   `fileData` parts (function responses take no media).
  * - A trailing plain assistant (prefill) becomes a `[System Note]` in the last user text (or the
  *   system instruction when there is no user message).
+ * - `_anthropic_compaction` is dropped with an `anthropic-compaction-dropped` warning.
  * - Consecutive same-role contents are merged (see {@link mergeGeminiContents}); empty ones are
  *   not sent. Output fields are whitelisted.
  *
@@ -63,6 +65,7 @@ export class GeminiAdapter implements ITargetAdapter<GeminiPayload> {
 
   compile(messages: Message[], context?: CompileContext): GeminiPayload {
     const sink = new WarningSink('gemini', context);
+    warnDroppedCompaction(messages, sink);
     const prepared = degradePrefill(messages, sink, { roles: ['user'] });
     const list = prepared.messages;
     const callNames = collectCallNames(list);

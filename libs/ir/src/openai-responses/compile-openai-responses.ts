@@ -3,6 +3,7 @@ import { reportRedactedThinking } from '../shared/thinking-as-text.js';
 import { TOOL_MEDIA_FOLLOWS_TEXT } from '../shared/tool-media-follows-text.js';
 import { toolMessageRunEnd } from '../shared/tool-message-run.js';
 import { warnDroppedAttachments } from '../shared/warn-dropped-attachments.js';
+import { warnDroppedCompaction } from '../shared/warn-dropped-compaction.js';
 import { WarningSink } from '../shared/warning-sink.js';
 import type { Message } from '../types/message.js';
 import type { CompileContext, CompileMeta, ITargetAdapter, TargetPayload } from '../types/target-adapter.js';
@@ -47,6 +48,7 @@ export interface OpenAIResponsesPayload extends TargetPayload {
  *   into one user message of `input_image` / `input_file` parts after the run of outputs, so
  *   `output` stays the plain text the IR stores and every model that takes text outputs works.
  * - User: `input_text` (when there is text or no media) followed by media parts.
+ * - `_anthropic_compaction` is dropped with an `anthropic-compaction-dropped` warning.
  * - A trailing assistant without calls or reasoning (a prefill) becomes a `[System Note]` in the
  *   last user text, or in `instructions` when there is no user message.
  * - Output fields are whitelisted: nothing else of a message reaches the payload.
@@ -57,6 +59,7 @@ export interface OpenAIResponsesPayload extends TargetPayload {
 export class OpenAIResponsesAdapter implements ITargetAdapter<OpenAIResponsesPayload> {
   compile(messages: Message[], context?: CompileContext): OpenAIResponsesPayload {
     const sink = new WarningSink('openai-responses', context);
+    warnDroppedCompaction(messages, sink);
     const prepared = degradePrefill(messages, sink, { roles: ['user'], isPrefill: isResponsesPrefill });
     const list = prepared.messages;
     const instructions: string[] = [];

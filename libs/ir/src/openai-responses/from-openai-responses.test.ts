@@ -162,7 +162,7 @@ describe('fromOpenAIResponses', () => {
       role: 'user',
       content: 'Read these.',
       attachments: [
-        { mediaType: 'image/png', data: 'iVBORw0KGgo=', source: 'base64' },
+        { mediaType: 'image/png', data: 'iVBORw0KGgo=', source: 'base64', detail: 'auto' },
         { mediaType: 'image/png', data: 'https://example.com/chart.png', source: 'url' },
         { mediaType: 'image/*', data: 'file-img1', source: 'file-id' },
         { mediaType: 'application/pdf', data: 'JVBERi0x', source: 'base64', filename: 'a.pdf' },

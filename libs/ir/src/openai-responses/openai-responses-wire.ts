@@ -9,14 +9,14 @@ export interface ResponsesInputText {
 }
 
 /**
- * An image by URL (`http(s)` or `data:`) or uploaded `file_id`. `detail` is left out by our
- * target (the API defaults it to `auto`), so round-trips stay exact.
+ * An image by URL (`http(s)` or `data:`) or uploaded `file_id`. Our target sends `detail` only
+ * when the attachment has one (the API defaults it to `auto`), so round-trips stay exact.
  */
 export interface ResponsesInputImage {
   type: 'input_image';
   image_url?: string;
   file_id?: string;
-  detail?: 'low' | 'high' | 'auto' | 'original';
+  detail?: 'low' | 'high' | 'auto' | 'original' | null;
 }
 
 /** A file by `data:` URL (`file_data`), URL (`file_url`) or uploaded `file_id`. */

@@ -5,7 +5,8 @@ import {
   attachmentFromUrl,
 } from '../input/attachment-from-reference.js';
 import { joinText } from '../input/join-text.js';
-import type { Attachment } from '../types/attachment.js';
+import { withImageDetail } from '../input/with-image-detail.js';
+import { type Attachment, IMAGE_DETAILS } from '../types/attachment.js';
 import {
   expectArray,
   expectRecord,
@@ -26,7 +27,7 @@ const TEXT_PARTS = new Set(['input_text', 'output_text']);
 /**
  * Reads Responses content (a string, or parts; `value` is at `path`): `input_text` /
  * `output_text` (and `refusal`) parts are joined with `\n`; `input_image` / `input_file` parts
- * become normalised attachments (a data URL is split into media type and raw base64, an
+ * become normalised attachments (an image keeps its `detail`; a data URL is split into media type and raw base64, an
  * `http(s)` URL is `source: 'url'`, a `file_id` is `source: 'file-id'`; files without a known
  * type are `application/octet-stream`, images `image/*`). Other part types are skipped;
  * `null` / missing content is empty.
@@ -51,6 +52,10 @@ export function readResponsesContent(value: unknown, path: string): ResponsesCon
 }
 
 function readInputImage(part: InputRecord, path: string): Attachment {
+  return withImageDetail(readImageSource(part, path), part.detail, inputPath(path, 'detail'), IMAGE_DETAILS);
+}
+
+function readImageSource(part: InputRecord, path: string): Attachment {
   const imageUrl = optionalString(part.image_url, inputPath(path, 'image_url'));
   if (imageUrl !== undefined)
     return attachmentFromUrl(imageUrl, inputPath(path, 'image_url'), { mediaType: 'image/*' });

@@ -8,7 +8,7 @@ import type { ResponsesInputContentPart } from './openai-responses-wire.js';
 /**
  * The Responses API input part for an attachment:
  * - images: `input_image` with `image_url` (the `http(s)` URL, or a `data:` URL built from
- *   base64) or `file_id`;
+ *   base64) or `file_id`, and the attachment's `detail` when it has one;
  * - anything else: `input_file` with `file_data` (a `data:` URL, plus a filename), `file_url`
  *   or `file_id`.
  * Audio and video (no Responses input part takes them) and `gs://` URLs become a text note and
@@ -41,7 +41,8 @@ function convert(attachment: ResolvedAttachment): ResponsesInputContentPart | st
 }
 
 function image(attachment: ResolvedAttachment): ResponsesInputContentPart {
-  if (attachment.source === 'file-id') return { type: 'input_image', file_id: attachment.fileId };
-  if (attachment.source === 'url') return { type: 'input_image', image_url: attachment.url };
-  return { type: 'input_image', image_url: toDataUrl(attachment.mediaType, attachment.base64) };
+  const detail = attachment.detail === undefined ? {} : { detail: attachment.detail };
+  if (attachment.source === 'file-id') return { type: 'input_image', file_id: attachment.fileId, ...detail };
+  if (attachment.source === 'url') return { type: 'input_image', image_url: attachment.url, ...detail };
+  return { type: 'input_image', image_url: toDataUrl(attachment.mediaType, attachment.base64), ...detail };
 }

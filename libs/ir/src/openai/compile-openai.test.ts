@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TOOL_MEDIA_FOLLOWS_TEXT } from '../shared/tool-media-follows-text.js';
 import { compileCollectingWarnings } from '../testing/compile-collecting-warnings.js';
 import { PNG } from '../testing/sample-media.js';
+import { toolCall } from '../testing/tool-call.js';
 import type { Message } from '../types/message.js';
 import { OpenAIAdapter } from './compile-openai.js';
 
@@ -89,12 +90,33 @@ describe('OpenAIAdapter', () => {
       'thinking',
       'thoughtSignature',
       'attachments',
-      'name":"alice',
       '_tool_error',
     ]) {
       expect(text).not.toContain(field);
     }
     expect(payload.messages[2]).toEqual({ role: 'tool', tool_call_id: 'c', content: 'r' });
+  });
+
+  it('sends the participant name of user, system and assistant messages, never a tool name', () => {
+    const { payload } = compileWithWarnings([
+      { role: 'system', content: 'rules', name: 'moderator' },
+      { role: 'user', content: 'hi', name: 'alice' },
+      { role: 'assistant', content: '', name: 'helper', tool_calls: [toolCall('c1', 'lookup', '{}')] },
+      { role: 'tool', content: 'found', tool_call_id: 'c1', name: 'lookup' },
+      { role: 'user', content: 'thanks' },
+    ]);
+    expect(payload.messages).toEqual([
+      { role: 'system', content: 'rules', name: 'moderator' },
+      { role: 'user', content: 'hi', name: 'alice' },
+      {
+        role: 'assistant',
+        content: '',
+        name: 'helper',
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'lookup', arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: 'c1', content: 'found' },
+      { role: 'user', content: 'thanks' },
+    ]);
   });
 
   describe('prefill', () => {
@@ -336,7 +358,7 @@ describe('OpenAIAdapter', () => {
   });
 
   describe('tools and warnings', () => {
-    it('converts tools to { type: "function", function } and leaves out tags', () => {
+    it('converts tools to { type: "function", function } and leaves out tags and deferLoading', () => {
       const payload = new OpenAIAdapter().compile([{ role: 'user', content: 'q' }], {
         tools: [
           {
@@ -344,6 +366,7 @@ describe('OpenAIAdapter', () => {
             description: 'Search the web',
             parameters: { type: 'object', properties: { q: { type: 'string' } } },
             tags: ['web'],
+            deferLoading: true,
           },
           { name: 'now', description: '' },
         ],

@@ -3,6 +3,7 @@ import { type ThinkingAsTextOptions, textWithThinking } from '../shared/thinking
 import { TOOL_MEDIA_FOLLOWS_TEXT } from '../shared/tool-media-follows-text.js';
 import { toolMessageRunEnd } from '../shared/tool-message-run.js';
 import { warnDroppedAttachments } from '../shared/warn-dropped-attachments.js';
+import { warnDroppedCompaction } from '../shared/warn-dropped-compaction.js';
 import { WarningSink } from '../shared/warning-sink.js';
 import type { Message } from '../types/message.js';
 import type { CompileContext, CompileMeta, ITargetAdapter, TargetPayload } from '../types/target-adapter.js';
@@ -38,11 +39,13 @@ export interface OpenAIAdapterOptions extends ThinkingAsTextOptions {}
  *   `redacted-thinking-dropped` warning per compile.
  * - A trailing assistant message without tool calls (a prefill) becomes a `[System Note]`
  *   instruction at the end of the last user (or system) text.
+ * - `name` on user, system and assistant messages is sent as the participant `name`.
  * - Tool results become `tool` messages. Tool messages take only text, so media in a tool
  *   result is moved into one user message right after the run of tool messages (the tool
  *   message then says {@link TOOL_MEDIA_FOLLOWS_TEXT} when it had no text).
  * - Attachments on user messages become content parts (see `toOpenAIContentPart`); on system
  *   and assistant messages they are dropped with an `attachment-unsupported` warning.
+ * - `_anthropic_compaction` is dropped with an `anthropic-compaction-dropped` warning.
  * - Output fields are whitelisted: nothing else of a message reaches the payload.
  *
  * Never throws on well-typed IR; degradations go to `context.onWarning` (else `console.warn`)
@@ -58,6 +61,7 @@ export class OpenAIAdapter implements ITargetAdapter<OpenAIPayload> {
 
   compile(messages: Message[], context?: CompileContext): OpenAIPayload {
     const sink = new WarningSink('openai', context);
+    warnDroppedCompaction(messages, sink);
     const prepared = degradePrefill(messages, sink, { roles: ['user', 'system'] });
     const output: OpenAIChatMessageParam[] = [];
     if (prepared.unplacedInstruction) output.push({ role: 'system', content: prepared.unplacedInstruction });
@@ -80,12 +84,12 @@ export class OpenAIAdapter implements ITargetAdapter<OpenAIPayload> {
   #message(message: Message, index: number, sink: WarningSink): OpenAIChatMessageParam {
     switch (message.role) {
       case 'user':
-        return { role: 'user', content: userContent(message, index, sink) };
+        return withName({ role: 'user', content: userContent(message, index, sink) }, message);
       case 'assistant':
-        return this.#assistant(message, index, sink);
+        return withName(this.#assistant(message, index, sink), message);
       default:
         warnDroppedAttachments(message, index, sink, DROPPED_MEDIA_REASON);
-        return { role: 'system', content: message.content };
+        return withName({ role: 'system', content: message.content }, message);
     }
   }
 
@@ -120,6 +124,11 @@ export class OpenAIAdapter implements ITargetAdapter<OpenAIPayload> {
     if (media.length > 0) output.push({ role: 'user', content: media });
     return output;
   }
+}
+
+/** The participant name, on the roles that take one (tool messages have none on the wire). */
+function withName<Param extends OpenAIChatMessageParam>(param: Param, message: Message): Param {
+  return message.name === undefined ? param : { ...param, name: message.name };
 }
 
 function userContent(message: Message, index: number, sink: WarningSink): string | OpenAIUserContentPart[] {

@@ -41,6 +41,24 @@ describe('fromOpenAI', () => {
     });
   });
 
+  it('keeps the participant name of system, developer, user and assistant messages', () => {
+    const parsed = fromOpenAI([
+      { role: 'developer', content: 'rules', name: 'ops' },
+      { role: 'user', content: [{ type: 'text', text: 'hi' }], name: 'alice' },
+      { role: 'assistant', content: 'hello', name: 'helper' },
+      { role: 'user', content: 'hi again', name: 'bob' },
+    ]);
+    expect(parsed).toEqual({
+      system: [{ role: 'system', content: 'rules', name: 'ops' }],
+      history: [
+        { role: 'user', content: 'hi', name: 'alice' },
+        { role: 'assistant', content: 'hello', name: 'helper' },
+        { role: 'user', content: 'hi again', name: 'bob' },
+      ],
+    });
+    expect(rejection([{ role: 'user', content: 'x', name: 7 }]).path).toBe('messages[0].name');
+  });
+
   it('joins text parts with a newline and adds no attachments key when there is no media', () => {
     const { history } = fromOpenAI([
       {
@@ -68,7 +86,7 @@ describe('fromOpenAI', () => {
     expect(history[0]).toEqual({
       role: 'user',
       content: 'What is in this image?',
-      attachments: [{ mediaType: 'image/png', data: PNG_BASE64, source: 'base64' }],
+      attachments: [{ mediaType: 'image/png', data: PNG_BASE64, source: 'base64', detail: 'low' }],
     });
   });
 

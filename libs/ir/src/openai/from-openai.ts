@@ -7,6 +7,7 @@ import {
 import { CallIdQueue } from '../input/call-id-queue.js';
 import { joinText } from '../input/join-text.js';
 import { toParsedMessages } from '../input/to-parsed-messages.js';
+import { withImageDetail } from '../input/with-image-detail.js';
 import type { Attachment } from '../types/attachment.js';
 import type { Message, ParsedMessages, ToolCall } from '../types/message.js';
 import {
@@ -21,6 +22,8 @@ import { inputPath } from '../validation/input-path.js';
 import { stringifyJson } from '../validation/stringify-json.js';
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] as const;
+/** The image `detail` values Chat Completions takes. */
+const CHAT_IMAGE_DETAILS = ['auto', 'low', 'high'] as const;
 
 /** Walk state: the legacy `function_call` / `function` role pairs by name. */
 interface Walk {
@@ -36,10 +39,11 @@ interface Walk {
  * - `user` text parts are joined with `\n`; `image_url`, `file` (`file_data` or `file_id`) and
  *   `input_audio` parts become normalised attachments (a data URL is split into media type and
  *   raw base64; a `file_id` is `source: 'file-id'` with a media type from `filename`, else
- *   `application/octet-stream`).
+ *   `application/octet-stream`); an image's `detail` is kept.
  * - `assistant` text and refusal (parts or the `refusal` field) become `content`; function
  *   `tool_calls` are copied with `arguments` kept as text, even when it is not valid JSON.
  *   Custom (non-function) tool calls are skipped, so their results are dropped as orphans.
+ * - The participant `name` of system, developer, user and assistant messages is kept in `name`.
  * - `tool` messages become tool results, named after the call they answer.
  * - The deprecated `function_call` / `function` role pair becomes a tool call with a generated
  *   id `openai-fn-<name>-<n>` and its result.
@@ -62,11 +66,15 @@ function readMessage(value: unknown, path: string, walk: Walk): Message {
   switch (role) {
     case 'system':
     case 'developer':
-      return { role: 'system', content: readTextContent(message.content, contentPath) };
+      return withName(
+        { role: 'system', content: readTextContent(message.content, contentPath) },
+        message,
+        path,
+      );
     case 'user':
-      return readUserMessage(message.content, contentPath);
+      return withName(readUserMessage(message.content, contentPath), message, path);
     case 'assistant':
-      return readAssistantMessage(message, path, walk);
+      return withName(readAssistantMessage(message, path, walk), message, path);
     case 'tool':
       return {
         role: 'tool',
@@ -76,6 +84,12 @@ function readMessage(value: unknown, path: string, walk: Walk): Message {
     case 'function':
       return readFunctionResult(message, path, walk);
   }
+}
+
+/** The participant `name` a system, user or assistant message may carry. */
+function withName(converted: Message, message: InputRecord, path: string): Message {
+  const name = optionalString(message.name, inputPath(path, 'name'));
+  return name === undefined ? converted : { ...converted, name };
 }
 
 /** A string, or an array whose text parts are joined; other part types are skipped. */
@@ -122,7 +136,8 @@ function readMediaPart(type: string, part: InputRecord, path: string): Attachmen
 function readImagePart(part: InputRecord, path: string): Attachment {
   const image = expectRecord(part.image_url, path, 'an object with a `url`');
   const url = expectString(image.url, inputPath(path, 'url'), 'an http(s) or base64 data: URL');
-  return attachmentFromUrl(url, inputPath(path, 'url'), { mediaType: 'image/*' });
+  const attachment = attachmentFromUrl(url, inputPath(path, 'url'), { mediaType: 'image/*' });
+  return withImageDetail(attachment, image.detail, inputPath(path, 'detail'), CHAT_IMAGE_DETAILS);
 }
 
 function readFilePart(part: InputRecord, path: string): Attachment {

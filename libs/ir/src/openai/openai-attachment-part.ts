@@ -15,7 +15,8 @@ const AUDIO_FORMATS: Record<string, 'wav' | 'mp3'> = {
 
 /**
  * The Chat Completions content part for an attachment of a user message:
- * - images: `image_url` with the `http(s)` URL, or a `data:` URL built from base64;
+ * - images: `image_url` with the `http(s)` URL, or a `data:` URL built from base64, and the
+ *   attachment's `detail` (except `'original'`, which Chat Completions does not take);
  * - `wav` / `mp3` audio in base64: `input_audio`;
  * - anything else: `file` with a `data:` URL in `file_data` (plus a filename, which the API
  *   requires) or the uploaded `file_id`.
@@ -47,12 +48,14 @@ function convert(attachment: ResolvedAttachment): OpenAIUserContentPart | string
 }
 
 function imagePart(attachment: ResolvedAttachment): OpenAIUserContentPart | string {
-  if (attachment.source === 'base64') {
-    return { type: 'image_url', image_url: { url: toDataUrl(attachment.mediaType, attachment.base64) } };
-  }
   if (attachment.source === 'file-id') return 'Chat Completions does not take images by file id';
-  if (!isHttpUrl(attachment.url)) return 'Chat Completions fetches images only over http(s)';
-  return { type: 'image_url', image_url: { url: attachment.url } };
+  if (attachment.source === 'url' && !isHttpUrl(attachment.url))
+    return 'Chat Completions fetches images only over http(s)';
+  const url =
+    attachment.source === 'url' ? attachment.url : toDataUrl(attachment.mediaType, attachment.base64);
+  // 'original' is a Responses-only value: leave the API's default instead.
+  const detail = attachment.detail === 'original' ? undefined : attachment.detail;
+  return { type: 'image_url', image_url: detail === undefined ? { url } : { url, detail } };
 }
 
 function audioPart(

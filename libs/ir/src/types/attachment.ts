@@ -12,15 +12,36 @@ export interface Attachment {
   data: string;
   source?: AttachmentSource;
   filename?: string;
+  /**
+   * How closely an OpenAI model looks at an image (`image_url.detail` in Chat Completions,
+   * `input_image.detail` in Responses). Only those two targets send it, and only on images;
+   * Chat Completions has no `'original'`, so it sends nothing for that value (the API's
+   * default). Anthropic and Gemini have no such setting: they leave it out, as they leave
+   * out a hint like `filename` on images.
+   */
+  detail?: ImageDetail;
 }
 
 export type AttachmentSource = 'base64' | 'url' | 'file-id';
 
+/** The `detail` values OpenAI takes for images (`'original'`: Responses only). */
+export type ImageDetail = 'auto' | 'low' | 'high' | 'original';
+
+/** Every {@link ImageDetail}, for validation. */
+export const IMAGE_DETAILS: readonly ImageDetail[] = ['auto', 'low', 'high', 'original'];
+
+/** What every {@link ResolvedAttachment} carries besides its bytes or address. */
+interface ResolvedAttachmentBase {
+  mediaType: string;
+  filename?: string;
+  detail?: ImageDetail;
+}
+
 /** An attachment with its encoding made explicit; what targets switch on. */
 export type ResolvedAttachment =
-  | { source: 'base64'; mediaType: string; base64: string; filename?: string }
-  | { source: 'url'; mediaType: string; url: string; filename?: string }
-  | { source: 'file-id'; mediaType: string; fileId: string; filename?: string };
+  | (ResolvedAttachmentBase & { source: 'base64'; base64: string })
+  | (ResolvedAttachmentBase & { source: 'url'; url: string })
+  | (ResolvedAttachmentBase & { source: 'file-id'; fileId: string });
 
 const DATA_URL = /^data:([^;,]*)(?:;[^,]*)?;base64,(.*)$/s;
 const URL_SCHEME = /^(https?:|gs:)\/\//i;
@@ -39,20 +60,23 @@ export function toDataUrl(mediaType: string, base64: string): string {
 
 /** Makes an attachment's encoding explicit, inferring it from `data` when `source` is absent. */
 export function resolveAttachment(attachment: Attachment): ResolvedAttachment {
-  const filename = attachment.filename === undefined ? {} : { filename: attachment.filename };
+  const extras = {
+    ...(attachment.filename === undefined ? {} : { filename: attachment.filename }),
+    ...(attachment.detail === undefined ? {} : { detail: attachment.detail }),
+  };
   const source = attachment.source ?? inferSource(attachment.data);
-  if (source === 'url') return { source, mediaType: attachment.mediaType, url: attachment.data, ...filename };
+  if (source === 'url') return { source, mediaType: attachment.mediaType, url: attachment.data, ...extras };
   if (source === 'file-id')
-    return { source, mediaType: attachment.mediaType, fileId: attachment.data, ...filename };
+    return { source, mediaType: attachment.mediaType, fileId: attachment.data, ...extras };
   const dataUrl = parseDataUrl(attachment.data);
   return dataUrl
     ? {
         source: 'base64',
         mediaType: attachment.mediaType || dataUrl.mediaType,
         base64: dataUrl.base64,
-        ...filename,
+        ...extras,
       }
-    : { source: 'base64', mediaType: attachment.mediaType, base64: attachment.data, ...filename };
+    : { source: 'base64', mediaType: attachment.mediaType, base64: attachment.data, ...extras };
 }
 
 function inferSource(data: string): AttachmentSource {

@@ -1,4 +1,4 @@
-export type { Attachment, AttachmentSource, ResolvedAttachment } from './attachment.js';
+export type { Attachment, AttachmentSource, ImageDetail, ResolvedAttachment } from './attachment.js';
 export { parseDataUrl, resolveAttachment, toDataUrl } from './attachment.js';
 export type {
   HistoryMessage,

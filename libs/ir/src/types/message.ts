@@ -33,7 +33,10 @@ export interface RedactedThinking {
 export interface Message {
   role: Role;
   content: string;
-  /** Tool name on tool messages. */
+  /**
+   * On tool messages: the tool's name. On user, system and assistant messages: the participant
+   * name OpenAI Chat Completions takes (`name`); other targets have no place for it.
+   */
   name?: string;
   tool_calls?: ToolCall[];
   tool_call_id?: string;
@@ -61,6 +64,15 @@ export interface Message {
   _positional?: boolean;
   /** On a `tool` message: the tool reported failure (Anthropic `is_error: true`). */
   _tool_error?: boolean;
+  /**
+   * The summary text of an Anthropic server-side `compaction` block, re-sent to Anthropic as
+   * that block (first in the message). Other targets drop it with an
+   * `anthropic-compaction-dropped` warning: the API had summarised earlier turns that the
+   * IR still holds, and only Anthropic reads the block.
+   */
+  _anthropic_compaction?: string;
+  /** Keep this message (and its turn) verbatim when {@link summarizeHistory} compacts. */
+  pinned?: boolean;
   [key: string]: unknown;
 }
 
