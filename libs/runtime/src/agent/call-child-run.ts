@@ -7,14 +7,23 @@
  * run suspends and is replayed when its children end.
  */
 
+import type { AgentContext } from '../context/agent-context.js';
+import type { AgentDefinition } from '../context/agent-definition.js';
 import type { ChildResolution, ChildRunner } from '../context/child-runner.js';
 import { assertJsonValue } from '../context/clone-json-value.js';
 import type { RunState } from '../context/run-state.js';
 import { durableStep } from '../engine/durable-step.js';
 import { AbortError } from '../errors/run-errors.js';
 import { deserializeError, serializeError } from '../errors/serialize-error.js';
-import type { PositionedChildCall } from './call-child.js';
 
+/** One child call, positioned and fingerprinted. */
+export interface PositionedChildCall {
+  parent: AgentContext;
+  definition: AgentDefinition;
+  props: unknown;
+  position: string;
+  fingerprint: string;
+}
 /**
  * How many child runs one call may start when earlier ones failed transiently (their
  * resource owner's worker died); the last failure is then the call's outcome.

@@ -13,7 +13,7 @@ import { hashJson } from '../engine/fingerprint.js';
 import { MaxDepthExceededError } from '../errors/agent-errors.js';
 import { AbortError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
-import { callChildRun } from './call-child-run.js';
+import { callChildRun, type PositionedChildCall } from './call-child-run.js';
 import { invokeAgent } from './invoke-agent.js';
 
 /** How deep agents may nest before the call is refused. */
@@ -45,15 +45,6 @@ export async function callChild(
 /** What a child call asks for: the agent and a hash of its props. */
 export function childFingerprint(agentId: string, props: unknown): string {
   return `agent:${agentId}:${hashJson(props, `Props of child agent "${agentId}"`)}`;
-}
-
-/** One child call, positioned and fingerprinted. */
-export interface PositionedChildCall {
-  parent: AgentContext;
-  definition: AgentDefinition;
-  props: unknown;
-  position: string;
-  fingerprint: string;
 }
 
 async function callChildInProcess(call: PositionedChildCall): Promise<unknown> {

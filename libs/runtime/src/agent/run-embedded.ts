@@ -6,7 +6,8 @@ import type { AgentDefinition } from '../context/agent-definition.js';
 import type { RunOutcome } from '../context/run-services.js';
 import type { EmbeddedServicesOptions } from '../embedded/create-embedded-services.js';
 import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
-import { executeAgentDefinition } from './execute-run.js';
+import { executeDefinition } from '../engine/execute-run.js';
+import { invokeAgent } from './invoke-agent.js';
 
 /** Executes `definition` with in-memory services and returns its outcome. */
 export async function executeEmbedded(
@@ -15,7 +16,7 @@ export async function executeEmbedded(
   options: EmbeddedServicesOptions = {},
 ): Promise<RunOutcome> {
   const services = createEmbeddedServices(options);
-  return executeAgentDefinition(definition, input, services);
+  return executeDefinition(definition, input, services, invokeAgent);
 }
 
 /** Executes `definition` with in-memory services and returns its output. */

@@ -16,13 +16,13 @@ import { AbortError, NonDeterminismError } from '../errors/run-errors.js';
 import { deserializeError, type SerializedError, serializeError } from '../errors/serialize-error.js';
 import { encodeRunJobData } from '../jobs/run-job-data.js';
 import { runKeys } from '../keys.js';
+import type { ModelAdapter } from '../model/model-adapter.js';
 import type { ResourceDescriptor } from '../resources/resource-descriptor.js';
 import { ResourceOwnerGoneError } from '../resources/resource-errors.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isTerminalStatus } from '../runs/run-status.js';
 import { childRunIdOf } from './child-run-id.js';
-import { modelIdOf } from './model-id-of.js';
 
 /** What a {@link RedisChildRunner} needs. */
 export interface RedisChildRunnerOptions {
@@ -151,4 +151,18 @@ function finished(childRunId: string, record: RunRecord): ChildResolution {
     );
   if (record.status === 'failed' && isTransient(error)) return { state: 'retry', childRunId, error };
   return { state: 'finished', childRunId, outcome: { ok: false, error }, ...totals };
+}
+
+/**
+ * The id under which a child run on another worker finds `model` in its `models`: the key
+ * `model` is registered under, else its own `id` when an adapter is registered by that id;
+ * `undefined` when the model cannot be named (an adapter passed inline and not registered).
+ */
+function modelIdOf(
+  model: ModelAdapter | undefined,
+  models: ReadonlyMap<string, ModelAdapter>,
+): string | undefined {
+  if (model === undefined) return undefined;
+  for (const [id, registered] of models) if (registered === model) return id;
+  return models.has(model.id) ? model.id : undefined;
 }

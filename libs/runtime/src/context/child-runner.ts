@@ -12,7 +12,7 @@ import type { TokenUsage } from '@flotilla/ir';
 import type { SerializedError } from '../errors/serialize-error.js';
 import type { AgentContext } from './agent-context.js';
 import type { AgentDefinition } from './agent-definition.js';
-import type { JournalEntry } from './run-services.js';
+import type { JournalEntry } from './journal-entry.js';
 
 /** One child call the runner is asked about. */
 export interface ChildCall {

@@ -6,44 +6,15 @@
  */
 import type { TokenUsage } from '@flotilla/ir';
 import type { Logger } from 'pino';
-import type { SerializedError } from '../errors/serialize-error.js';
 import type { RunEventSink } from '../events/run-event.js';
 import type { FleetMemo } from '../memo/fleet-memo.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { RunResources } from '../resources/run-resources.js';
 import type { ConversationStore } from '../store/conversation-store.js';
 import type { ChildRunner, RunPlacement } from './child-runner.js';
+import type { RunJournal } from './journal-entry.js';
 
-/**
- * The kinds of durable effect the journal records. `conversation-load` pins the conversation
- * version a run started from, so a replay reads the same history even after its own appends.
- */
-export type JournalEntryKind =
-  | 'model-turn'
-  | 'tool'
-  | 'child'
-  | 'memo'
-  | 'reborn'
-  | 'conversation-load'
-  | 'conversation-append';
-
-/** One durable effect recorded at a deterministic position, e.g. `root/agent:writer:0/g0/model:2`. */
-export interface JournalEntry {
-  kind: JournalEntryKind;
-  /** What was asked (agent id, tool name + args hash, …); replay compares it → NonDeterminismError. */
-  fingerprint: string;
-  outcome: { ok: true; value: unknown /* JSON */ } | { ok: false; error: SerializedError };
-  /** Epoch milliseconds. */
-  at: number;
-}
-
-/** The durable log of one run. */
-export interface RunJournal {
-  /** The whole journal of the run (all generations), keyed by position. */
-  load(): Promise<Map<string, JournalEntry>>;
-  /** Records an entry; the first write at a position wins (HSETNX semantics). */
-  record(position: string, entry: JournalEntry): Promise<void>;
-}
+export type { JournalEntry, JournalEntryKind, RunJournal } from './journal-entry.js';
 
 /** `equipMemory` / `equipMemo` values of each agent invocation of the run, keyed by its callPath. */
 export interface RunMemoryStore {

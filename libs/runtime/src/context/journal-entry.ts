@@ -1,0 +1,33 @@
+/** What a run's journal holds: one recorded durable effect per deterministic position. */
+import type { SerializedError } from '../errors/serialize-error.js';
+
+/**
+ * The kinds of durable effect the journal records. `conversation-load` pins the conversation
+ * version a run started from, so a replay reads the same history even after its own appends.
+ */
+export type JournalEntryKind =
+  | 'model-turn'
+  | 'tool'
+  | 'child'
+  | 'memo'
+  | 'reborn'
+  | 'conversation-load'
+  | 'conversation-append';
+
+/** One durable effect recorded at a deterministic position, e.g. `root/agent:writer:0/g0/model:2`. */
+export interface JournalEntry {
+  kind: JournalEntryKind;
+  /** What was asked (agent id, tool name + args hash, …); replay compares it → NonDeterminismError. */
+  fingerprint: string;
+  outcome: { ok: true; value: unknown /* JSON */ } | { ok: false; error: SerializedError };
+  /** Epoch milliseconds. */
+  at: number;
+}
+
+/** The durable log of one run. */
+export interface RunJournal {
+  /** The whole journal of the run (all generations), keyed by position. */
+  load(): Promise<Map<string, JournalEntry>>;
+  /** Records an entry; the first write at a position wins (HSETNX semantics). */
+  record(position: string, entry: JournalEntry): Promise<void>;
+}
