@@ -29,7 +29,10 @@ export interface CreateClientOptions {
 }
 
 /** Options of {@link FlotillaClient.submit}: the optional fields of a submission (see `submitRequestSchema`). */
-export type SubmitOptions = Pick<z.input<typeof submitRequestSchema>, 'runId' | 'conversationId' | 'scope'>;
+export type SubmitOptions = Pick<
+  z.input<typeof submitRequestSchema>,
+  'runId' | 'conversationId' | 'scope' | 'timeoutMs'
+>;
 
 /** Submits runs and reads, waits for and cancels them. */
 export interface FlotillaClient {
@@ -121,7 +124,8 @@ class RedisFlotillaClient implements FlotillaClient {
     });
     const { agentId } = request;
     const runId = request.runId ?? randomUUID();
-    const data = encodeRunJobData(request.input, request);
+    const deadline = request.timeoutMs === undefined ? undefined : Date.now() + request.timeoutMs;
+    const data = encodeRunJobData(request.input, { ...request, deadline });
     if (data.input === undefined)
       throw new TypeError('The run input has no JSON form; pass JSON values only.');
     const created = await this.#records.create({ runId, agentId, conversationId: request.conversationId });
