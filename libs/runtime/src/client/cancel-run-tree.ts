@@ -31,24 +31,23 @@ export interface CancelRunTreeOptions {
   flagSeconds: number;
 }
 
-/** How the root of a cancelled tree ends (a deadline ends it `failed` with `RunTimeoutError`). */
-export interface TreeRootEnding {
+/** How a run of a cancelled tree ends (a deadline ends them `failed` with `RunTimeoutError`). */
+export interface TreeRunEnding {
   status: 'cancelled' | 'failed';
   error: SerializedError;
 }
 
-/** Cancels `root` and its descendants; `rootEnding` @default cancelled with an AbortError */
+/** Cancels `root` and its descendants; `endingOf` @default cancelled with an AbortError */
 export async function cancelRunTree(
   options: CancelRunTreeOptions,
   root: RunRecord,
-  rootEnding?: TreeRootEnding,
+  endingOf?: (record: RunRecord) => TreeRunEnding,
 ): Promise<void> {
   const tree = await collectTree(options, root.runId);
   await raiseFlags(options, tree);
   for (const runId of tree) {
     const record = runId === root.runId ? root : await options.records.get(runId);
-    if (record && !isTerminalStatus(record.status))
-      await cancelOne(options, record, runId === root.runId ? rootEnding : undefined);
+    if (record && !isTerminalStatus(record.status)) await cancelOne(options, record, endingOf?.(record));
   }
 }
 
@@ -78,7 +77,7 @@ async function raiseFlags(options: CancelRunTreeOptions, tree: string[]): Promis
 async function cancelOne(
   options: CancelRunTreeOptions,
   record: RunRecord,
-  ending: TreeRootEnding = {
+  ending: TreeRunEnding = {
     status: 'cancelled',
     error: serializeError(new AbortError(`run ${record.runId} was cancelled`)),
   },

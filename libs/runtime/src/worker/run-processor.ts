@@ -380,7 +380,7 @@ export class RunProcessor {
     const data: DeadlineJobData = { runId, deadline };
     await this.#deps.queue.add(DEADLINE_JOB_NAME, data, {
       jobId: deadlineJobId(runId),
-      delay: Math.max(0, deadline - Date.now()),
+      delay: Math.max(0, deadline - Date.now()) + DEADLINE_JOB_MARGIN_MS,
       removeOnComplete: true,
       removeOnFail: true,
     });
@@ -388,7 +388,10 @@ export class RunProcessor {
 
   /**
    * A deadline job fired: a run still waiting on its children (or queued) ends `failed` with
-   * `RunTimeoutError` and its tree is cancelled. A running run is left to its worker, which
+   * `RunTimeoutError`, and so does its tree. It fires {@link DEADLINE_JOB_MARGIN_MS} after the
+   * deadline: the children, which watch the same deadline where they execute, end first with
+   * their own timeout (the parent then fails at its replay); the job is the backstop when they
+   * cannot (their worker froze). A running run is left to its worker, which
    * watches the same deadline (and a worker that takes a stalled run over fails it at start).
    */
   async #expire(job: Job): Promise<void> {
@@ -400,7 +403,11 @@ export class RunProcessor {
     if (!record || isTerminalStatus(record.status) || record.status === 'running') return;
     const error = new RunTimeoutError(runId, deadline, Date.now() - record.createdAt);
     const options = { redis, prefix: config.prefix, queue, records, flagSeconds: config.runRetentionSeconds };
-    await cancelRunTree(options, record, { status: 'failed', error: serializeError(error) });
+    // Its descendants share the deadline (they inherit it): they time out too.
+    await cancelRunTree(options, record, (run) => ({
+      status: 'failed',
+      error: serializeError(new RunTimeoutError(run.runId, deadline, Date.now() - run.createdAt)),
+    }));
     const logger = this.#deps.logger.child({ runId, agentId: record.agentId });
     logger.error({ err: error }, 'run failed: deadline passed while it waited');
     await this.#reportEnd(runId, logger);
@@ -487,6 +494,9 @@ export class RunProcessor {
     else logger.info(fields, `run ${ending.status}`);
   }
 }
+
+/** How long after a suspended run's deadline its deadline job fires (see `#expire`). */
+const DEADLINE_JOB_MARGIN_MS = 1000;
 
 /** How long a cancelled or timed-out execution may take to end before it is abandoned. */
 export const DEFAULT_ABANDON_GRACE_MS = 500;
