@@ -70,6 +70,7 @@ export async function superviseExecution<T>(execution: Promise<T>, supervision: 
       signal.addEventListener('abort', onAbort, { once: true });
     }
   });
+  abandoned.catch(() => {}); // settles only while raced below; never unhandled
   if (deadline !== undefined && !signal.aborted) {
     timers.push(
       setTimeout(() => controller.abort(supervision.onDeadline()), Math.max(0, deadline - Date.now())),
