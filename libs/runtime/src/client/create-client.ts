@@ -55,7 +55,9 @@ export interface FlotillaClient {
   /**
    * Cancels a run and every child run below it, across workers: a queued or suspended run is
    * removed and ends `cancelled` at once; a running one is aborted by its worker (through
-   * pub/sub and a cancel flag) and ends `cancelled` soon after. Runs that already ended are
+   * pub/sub and a cancel flag) and ends `cancelled` soon after — within the worker's
+   * `abandonGraceMs` (default 500 ms) plus a few round trips even when its code ignores the
+   * signal (the code is then abandoned and its writes refused). Runs that already ended are
    * left as they are.
    * @throws RunNotFoundError when there is no such run
    */
