@@ -56,7 +56,12 @@ describe('the worker app process', () => {
   it('reports healthy on /healthz while it takes runs', async () => {
     const health = await get('/healthz');
     expect(health.status).toBe(200);
-    expect(JSON.parse(health.text)).toEqual({ healthy: true, state: 'running', redis: 'ok' });
+    expect(JSON.parse(health.text)).toEqual({
+      healthy: true,
+      state: 'running',
+      redis: 'ok',
+      eventLoopDelayMs: expect.any(Number),
+    });
   });
 
   it('counts completed and failed runs by agent on /metrics, in Prometheus text format', async () => {

@@ -56,6 +56,19 @@ export class WorkerProcesses {
     await exited;
   }
 
+  /**
+   * SIGTERMs the process with id `pid` (a graceful shutdown) and resolves with its exit code once it exited.
+   * @throws Error when `pid` is not one of the processes started here.
+   */
+  async terminate(pid: number): Promise<number | null> {
+    const child = this.processes.find((candidate) => candidate.pid === pid);
+    if (!child) throw new Error(`process ${pid} is not one of the test's workers`);
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    const [code] = await exited;
+    return code as number | null;
+  }
+
   /** SIGTERMs every live process, waits until they exited, forgets them all, and returns the live ones' exit codes. */
   async stop(): Promise<(number | null)[]> {
     const live = this.processes

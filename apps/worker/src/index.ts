@@ -6,6 +6,11 @@
 export { AgentModuleError } from './agent-module-error.js';
 export { createWorkerLogger } from './create-worker-logger.js';
 export {
+  type EventLoopWatchdog,
+  type EventLoopWatchdogOptions,
+  startEventLoopWatchdog,
+} from './event-loop-watchdog.js';
+export {
   type HealthReport,
   type HealthServer,
   type HealthServerOptions,

@@ -2,6 +2,7 @@ import { createWorker, type FlotillaWorker } from '@flotilla/runtime/worker';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createWorkerLogger } from './create-worker-logger.js';
+import { type EventLoopWatchdog, startEventLoopWatchdog } from './event-loop-watchdog.js';
 import { type HealthReport, type HealthServer, startHealthServer } from './health-server.js';
 import { loadAgentModules } from './load-agent-modules.js';
 import { RunMetrics } from './run-metrics.js';
@@ -46,17 +47,20 @@ export async function startWorkerApp(
     eventStreamMaxLength: runtime.eventStreamMaxLength,
     runRetentionSeconds: runtime.runRetentionSeconds,
     journalRetentionSeconds: runtime.journalRetentionSeconds,
+    // Runs still active near the shutdown timeout are handed back before the process exits.
+    shutdownGraceMs: Math.max(0, config.shutdownTimeoutMs - SHUTDOWN_HAND_BACK_MARGIN_MS),
     env: {}, // resolved above, once; nothing is read again
     ...metrics.hooks(),
   });
   // Its own connection, so a health probe never queues behind a blocking BullMQ command.
   const probe = new Redis(runtime.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
   probe.on('error', () => {}); // reported by /healthz, not as an unhandled error
+  const watchdog = startEventLoopWatchdog({ blockMs: config.eventLoopBlockMs });
   let ready = false;
   const health = await startHealthServer({
     port: config.healthPort,
     host: config.healthHost,
-    health: () => healthReport(worker, probe, ready),
+    health: () => healthReport(worker, probe, ready, loopHealth(watchdog, config.eventLoopBlockMs)),
     metrics: () =>
       metrics.render({
         flotilla_worker_up: {
@@ -91,11 +95,26 @@ export async function startWorkerApp(
       await worker.close();
       await health.close();
       await probe.quit().catch(() => probe.disconnect());
+      await watchdog.stop();
     },
   };
 }
 
-async function healthReport(worker: FlotillaWorker, probe: Redis, ready: boolean): Promise<HealthReport> {
+/** Time left for the handed-back runs' moves and the connections' close before the process exits. */
+const SHUTDOWN_HAND_BACK_MARGIN_MS = 2000;
+
+/** The loop delay since the previous probe, and whether it stayed under half the block threshold. */
+function loopHealth(watchdog: EventLoopWatchdog, blockMs: number) {
+  const eventLoopDelayMs = watchdog.takeMaxDelayMs();
+  return { eventLoopDelayMs, ok: blockMs === 0 || eventLoopDelayMs < blockMs / 2 };
+}
+
+async function healthReport(
+  worker: FlotillaWorker,
+  probe: Redis,
+  ready: boolean,
+  loop: { eventLoopDelayMs: number; ok: boolean },
+): Promise<HealthReport> {
   const redis = await Promise.race([
     probe.ping().then(
       () => 'ok',
@@ -104,8 +123,9 @@ async function healthReport(worker: FlotillaWorker, probe: Redis, ready: boolean
     new Promise<string>((resolve) => setTimeout(() => resolve('timeout'), 1000).unref()),
   ]);
   return {
-    healthy: ready && worker.state === 'running' && redis === 'ok',
+    healthy: ready && worker.state === 'running' && redis === 'ok' && loop.ok,
     state: ready ? worker.state : 'starting',
     redis,
+    eventLoopDelayMs: loop.eventLoopDelayMs,
   };
 }

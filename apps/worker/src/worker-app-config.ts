@@ -33,6 +33,16 @@ export const workerAppSettings = {
     configRules.wholeNumber({ expected: 'a whole number of milliseconds, 0 or more' }),
     30_000,
   ),
+  /**
+   * `FLOTILLA_EVENT_LOOP_BLOCK_MS`: when the event loop is blocked this long (a synchronous
+   * infinite loop), the process logs `fatal` and exits (SIGKILL), and other workers take its runs
+   * over; `/healthz` answers 503 once the loop was blocked half as long. 0 turns it off. @default 10000
+   */
+  eventLoopBlockMs: setting(
+    'FLOTILLA_EVENT_LOOP_BLOCK_MS',
+    configRules.wholeNumber({ expected: 'a whole number of milliseconds, 0 (off) or more' }),
+    10_000,
+  ),
 };
 
 const workerAppSchema = configSchema(workerAppSettings);

@@ -55,15 +55,18 @@ export {
   InvalidToolOutputError,
   LoopMissingToolOutputError,
   ToolLoopExceededError,
+  ToolTimeoutError,
   TurnBudgetExceededError,
   type ValidationFailureType,
 } from './errors/policy-errors.js';
 export {
   AbortError,
+  ExecutionAbandonedError,
   JournalCorruptedError,
   NonDeterminismError,
   RunNotFoundError,
   RunStalledError,
+  RunTimeoutError,
   UnknownAgentError,
 } from './errors/run-errors.js';
 export type { EquipFleetMemoOptions } from './hooks/equip-fleet-memo.js';

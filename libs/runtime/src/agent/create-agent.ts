@@ -22,7 +22,8 @@ const DEFINITION_CONFIG = Symbol.for('@flotilla/runtime/agent-config/v1');
 
 /**
  * Creates an agent.
- * @throws Error when `config.id` is missing or blank, or `config.retry.attempts` is not a whole number ≥ 1
+ * @throws Error when `config.id` is missing or blank, `config.retry.attempts` is not a whole number ≥ 1,
+ *   or `config.timeoutMs` is not a whole number ≥ 1
  * @example
  * const Summarizer = createAgent({
  *   id: 'summarizer',
@@ -89,6 +90,7 @@ function resolveDefinition<Props, Result>(config: AgentConfig<Props, Result>): A
     maxReborns: config.maxReborns ?? 100,
     middlewares: (config.middlewares ?? []) as AgentDefinition['middlewares'],
     retry: resolveRetry(config.id, config.retry),
+    timeoutMs: resolveTimeout(config.id, config.timeoutMs),
   };
 }
 
@@ -100,4 +102,14 @@ function resolveRetry(agentId: string, retry: AgentRetryPolicy | undefined): Age
     );
   }
   return retry;
+}
+
+function resolveTimeout(agentId: string, timeoutMs: number | undefined): number | undefined {
+  if (timeoutMs === undefined) return undefined;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
+    throw new Error(
+      `Agent "${agentId}": timeoutMs must be a whole number of milliseconds ≥ 1, got ${timeoutMs}.`,
+    );
+  }
+  return timeoutMs;
 }

@@ -39,6 +39,8 @@ export interface RedisChildRunnerOptions {
   maxChildrenPerRun: number;
   /** Descriptors of the resources a child of `parent` inherits (the resource registry fills them). */
   exposedResources?: (parent: AgentContext) => ResourceDescriptor[];
+  /** The calling run's deadline (epoch ms): its children inherit it. @default none */
+  deadline?: number | undefined;
 }
 
 /** Ended child jobs kept in BullMQ (the run record keeps the outcome longer). */
@@ -110,6 +112,7 @@ export class RedisChildRunner implements ChildRunner {
       scope: scopeLayersOf(parent),
       child: placement,
       resources: this.#options.exposedResources?.(parent),
+      deadline: this.#options.deadline,
     });
     await queue.add(definition.id, data, {
       ...retryOptions(definition),

@@ -14,7 +14,7 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { rootCallPath } from '../engine/execute-run.js';
 import { AbortError } from '../errors/run-errors.js';
-import { serializeError } from '../errors/serialize-error.js';
+import { type SerializedError, serializeError } from '../errors/serialize-error.js';
 import { cancelChannel, runKeys } from '../keys.js';
 import { RedisRunMemoryStore } from '../memory/redis-run-memory-store.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
@@ -31,13 +31,23 @@ export interface CancelRunTreeOptions {
   flagSeconds: number;
 }
 
-/** Cancels `root` and its descendants. */
-export async function cancelRunTree(options: CancelRunTreeOptions, root: RunRecord): Promise<void> {
+/** How a run of a cancelled tree ends (a deadline ends them `failed` with `RunTimeoutError`). */
+export interface TreeRunEnding {
+  status: 'cancelled' | 'failed';
+  error: SerializedError;
+}
+
+/** Cancels `root` and its descendants; `endingOf` @default cancelled with an AbortError */
+export async function cancelRunTree(
+  options: CancelRunTreeOptions,
+  root: RunRecord,
+  endingOf?: (record: RunRecord) => TreeRunEnding,
+): Promise<void> {
   const tree = await collectTree(options, root.runId);
   await raiseFlags(options, tree);
   for (const runId of tree) {
     const record = runId === root.runId ? root : await options.records.get(runId);
-    if (record && !isTerminalStatus(record.status)) await cancelOne(options, record);
+    if (record && !isTerminalStatus(record.status)) await cancelOne(options, record, endingOf?.(record));
   }
 }
 
@@ -64,12 +74,18 @@ async function raiseFlags(options: CancelRunTreeOptions, tree: string[]): Promis
  * Removes the run's job unless a worker holds it; a run no worker executes ends `cancelled`
  * here (a running one ends itself when its signal aborts).
  */
-async function cancelOne(options: CancelRunTreeOptions, record: RunRecord): Promise<void> {
+async function cancelOne(
+  options: CancelRunTreeOptions,
+  record: RunRecord,
+  ending: TreeRunEnding = {
+    status: 'cancelled',
+    error: serializeError(new AbortError(`run ${record.runId} was cancelled`)),
+  },
+): Promise<void> {
   const removed = await options.queue.remove(record.runId, { removeChildren: false });
   if (removed !== 1 && record.status === 'running') return;
   const ended = await options.records.finish(record.runId, record.callPath ?? rootCallPath(record.agentId), {
-    status: 'cancelled',
-    error: serializeError(new AbortError(`run ${record.runId} was cancelled`)),
+    ...ending,
     usage: emptyUsage(),
     modelCalls: 0,
   });

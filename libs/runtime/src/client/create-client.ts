@@ -29,7 +29,10 @@ export interface CreateClientOptions {
 }
 
 /** Options of {@link FlotillaClient.submit}: the optional fields of a submission (see `submitRequestSchema`). */
-export type SubmitOptions = Pick<z.input<typeof submitRequestSchema>, 'runId' | 'conversationId' | 'scope'>;
+export type SubmitOptions = Pick<
+  z.input<typeof submitRequestSchema>,
+  'runId' | 'conversationId' | 'scope' | 'timeoutMs'
+>;
 
 /** Submits runs and reads, waits for and cancels them. */
 export interface FlotillaClient {
@@ -52,7 +55,9 @@ export interface FlotillaClient {
   /**
    * Cancels a run and every child run below it, across workers: a queued or suspended run is
    * removed and ends `cancelled` at once; a running one is aborted by its worker (through
-   * pub/sub and a cancel flag) and ends `cancelled` soon after. Runs that already ended are
+   * pub/sub and a cancel flag) and ends `cancelled` soon after — within the worker's
+   * `abandonGraceMs` (default 500 ms) plus a few round trips even when its code ignores the
+   * signal (the code is then abandoned and its writes refused). Runs that already ended are
    * left as they are.
    * @throws RunNotFoundError when there is no such run
    */
@@ -121,7 +126,8 @@ class RedisFlotillaClient implements FlotillaClient {
     });
     const { agentId } = request;
     const runId = request.runId ?? randomUUID();
-    const data = encodeRunJobData(request.input, request);
+    const deadline = request.timeoutMs === undefined ? undefined : Date.now() + request.timeoutMs;
+    const data = encodeRunJobData(request.input, { ...request, deadline });
     if (data.input === undefined)
       throw new TypeError('The run input has no JSON form; pass JSON values only.');
     const created = await this.#records.create({ runId, agentId, conversationId: request.conversationId });

@@ -30,6 +30,8 @@ describe('parseSubmitRequest', () => {
       'is invalid',
     ],
     ['a scope layer that is not an object', { agentId: 'a', scope: [[1]] }, 'scope.0', 'must be an object'],
+    ['a timeoutMs of 0', { agentId: 'a', timeoutMs: 0 }, 'timeoutMs', 'whole number of milliseconds'],
+    ['a fractional timeoutMs', { agentId: 'a', timeoutMs: 1.5 }, 'timeoutMs', 'whole number of milliseconds'],
     ['a body that is not an object', [], '', 'must be an object'],
   ])('rejects %s, naming the field', (_what, value, field, problem) => {
     const error = rejection(value);

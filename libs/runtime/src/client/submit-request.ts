@@ -31,8 +31,19 @@ export const submitRequestSchema = z.object(
     conversationId: idSchema.optional(),
     /** Scope layers for every agent of the run, outermost first (JSON objects). */
     scope: scopeSchema.optional(),
+    /**
+     * The run's deadline, in ms from now: past it the run (and its child runs) ends `failed` with
+     * `RunTimeoutError`. The agent's own `timeoutMs`, if smaller, wins. @default the agent's, else none
+     */
+    timeoutMs: z
+      .int({ error: 'must be a whole number of milliseconds ≥ 1' })
+      .min(1, { error: 'must be a whole number of milliseconds ≥ 1' })
+      .optional(),
   },
-  { error: 'the submission must be an object: { agentId, input, runId?, conversationId?, scope? }' },
+  {
+    error:
+      'the submission must be an object: { agentId, input, runId?, conversationId?, scope?, timeoutMs? }',
+  },
 );
 
 /** A checked submission. */

@@ -118,7 +118,7 @@ export class AgentContext {
 }
 
 /** Aborts `child` when `parent` aborts; returns the unlink function. */
-function linkSignal(parent: AbortSignal, child: AbortController): () => void {
+export function linkSignal(parent: AbortSignal, child: AbortController): () => void {
   if (parent.aborted) {
     child.abort(parent.reason);
     return () => {};

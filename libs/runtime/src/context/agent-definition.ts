@@ -51,6 +51,13 @@ export interface AgentConfig<Props, Result> {
    * @default { attempts: 1 } (no retry)
    */
   retry?: AgentRetryPolicy;
+  /**
+   * Deadline of a run of this agent on a worker, in ms from its submission (a `submit(…, {
+   * timeoutMs })` or the remaining time of a parent run, if smaller, wins). Past it the run ends
+   * `failed` with `RunTimeoutError`, even when its code ignores the abort signal or it waits on
+   * child runs. Embedded runs (`runAgent`) have no deadline. @default none
+   */
+  timeoutMs?: number;
 }
 
 /** The retry policy of an agent's runs on workers; see {@link AgentConfig.retry}. */
@@ -71,6 +78,7 @@ export interface AgentDefinition {
   maxReborns: number;
   middlewares: AgentMiddleware[];
   retry: AgentRetryPolicy | undefined;
+  timeoutMs: number | undefined;
 }
 
 /** Removes the reborn signal from a handler's return type. */

@@ -47,7 +47,7 @@ export class InvalidToolDefinitionError extends FlotillaError {
   /** The tool's name as given (`<unnamed>` when it has none). */
   readonly toolName: string;
   /** The missing or wrong field. */
-  readonly field: 'name' | 'parameters' | 'handler';
+  readonly field: 'name' | 'parameters' | 'handler' | 'timeoutMs';
 
   constructor(toolName: string, field: InvalidToolDefinitionError['field'], site: string) {
     super(`${site}: tool "${toolName}" ${REMEDY[field]}`);
@@ -62,6 +62,7 @@ const REMEDY: Record<InvalidToolDefinitionError['field'], string> = {
     'needs `parameters`, a zod schema of its arguments (e.g. `z.object({ query: z.string() })`); ' +
     'a JSON Schema (`inputSchema`) is not accepted: convert it to zod, or wrap the tool with `defineTool`.',
   handler: 'needs `handler`, a function `(args, context) => result` that runs the tool.',
+  timeoutMs: 'has an invalid `timeoutMs`: give a whole number of milliseconds ≥ 1, or leave it out.',
 };
 
 /**

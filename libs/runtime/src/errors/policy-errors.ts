@@ -145,3 +145,23 @@ export class TurnBudgetExceededError extends FlotillaError {
     this.actualTurns = actualTurns;
   }
 }
+
+/**
+ * A tool call took longer than its `timeoutMs` (tool definition or `equipTool` option). The
+ * model sees it as the tool's error and may try again; the tool's signal is aborted.
+ */
+export class ToolTimeoutError extends FlotillaError {
+  static override readonly errorName = 'ToolTimeoutError';
+  static override readonly is = errorGuard(this);
+  readonly toolName: string;
+  readonly timeoutMs: number;
+
+  constructor(toolName: string, timeoutMs: number) {
+    super(
+      `Tool "${toolName}" did not finish within ${timeoutMs} ms and was abandoned. Raise its \`timeoutMs\`, ` +
+        'or make the tool return sooner.',
+    );
+    this.toolName = toolName;
+    this.timeoutMs = timeoutMs;
+  }
+}

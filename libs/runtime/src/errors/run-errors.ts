@@ -109,3 +109,46 @@ export class RunNotFoundError extends FlotillaError {
     this.runId = runId;
   }
 }
+
+/**
+ * The run passed its deadline (`createAgent({ timeoutMs })`, `submit(…, { timeoutMs })`, or the
+ * remaining time inherited from its parent run) before it ended. It ends `failed`; whatever it
+ * still executed was abandoned and its writes refused.
+ */
+export class RunTimeoutError extends FlotillaError {
+  static override readonly errorName = 'RunTimeoutError';
+  static override readonly is = errorGuard(this);
+  readonly runId: string;
+  /** The deadline, epoch ms. */
+  readonly deadline: number;
+  /** Milliseconds from the run's creation to when the timeout was noticed. */
+  readonly elapsedMs: number;
+
+  constructor(runId: string, deadline: number, elapsedMs: number) {
+    super(
+      `Run "${runId}" passed its deadline (${new Date(deadline).toISOString()}, ${elapsedMs} ms after it was ` +
+        'submitted) and was stopped. Raise `timeoutMs` (createAgent or submit), or make the agent finish sooner.',
+    );
+    this.runId = runId;
+    this.deadline = deadline;
+    this.elapsedMs = elapsedMs;
+  }
+}
+
+/**
+ * A write came from an execution its worker already abandoned (the run was cancelled or timed
+ * out while the code ignored its abort signal). The write is refused; the run already ended.
+ */
+export class ExecutionAbandonedError extends FlotillaError {
+  static override readonly errorName = 'ExecutionAbandonedError';
+  static override readonly is = errorGuard(this);
+  readonly runId: string;
+
+  constructor(runId: string, what: string) {
+    super(
+      `Refused ${what} from an abandoned execution of run "${runId}": the run already ended (cancelled or ` +
+        'timed out). Honour the abort signal (`signal` in tools) so the work stops when the run does.',
+    );
+    this.runId = runId;
+  }
+}

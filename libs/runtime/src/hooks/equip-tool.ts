@@ -12,6 +12,8 @@ import { requireOpenDraft } from './require-draft.js';
 export interface EquipToolOptions {
   /** Dynamic middlewares: they wrap the tool's own (static) middlewares. @default [] */
   middleware?: ToolMiddleware[];
+  /** The handler's time limit, over the tool's own `timeoutMs` (see `ToolDefinition.timeoutMs`). @default the tool's */
+  timeoutMs?: number;
 }
 
 /**
@@ -28,7 +30,10 @@ export function equipTool<S extends z.ZodType>(
   const context = requireOpenDraft('equipTool');
   assertToolDefinition(tool, 'equipTool');
   if (context.draft.tools.has(tool.name)) throw new DuplicateToolNameError(tool.name, 'equipTool');
-  context.draft.tools.set(tool.name, equippedTool(tool, options.middleware ?? []));
+  const equipped = equippedTool(tool, options.middleware ?? []);
+  const timeoutMs = options.timeoutMs ?? tool.timeoutMs;
+  if (timeoutMs !== undefined) equipped.timeoutMs = assertTimeout(tool.name, timeoutMs);
+  context.draft.tools.set(tool.name, equipped);
 }
 
 /**
@@ -41,6 +46,11 @@ export function assertToolDefinition(tool: ToolDefinition<z.ZodType>, site: stri
   if (toolName === '<unnamed>') throw new InvalidToolDefinitionError(toolName, 'name', site);
   if (!isZodSchema(parameters)) throw new InvalidToolDefinitionError(toolName, 'parameters', site);
   if (typeof handler !== 'function') throw new InvalidToolDefinitionError(toolName, 'handler', site);
+}
+
+function assertTimeout(toolName: string, timeoutMs: number): number {
+  if (Number.isInteger(timeoutMs) && timeoutMs >= 1) return timeoutMs;
+  throw new InvalidToolDefinitionError(toolName, 'timeoutMs', 'equipTool');
 }
 
 /** Zod v4 schemas (classic and mini) carry their internals under `_zod`. */

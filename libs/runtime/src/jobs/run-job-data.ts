@@ -37,6 +37,12 @@ export const runJobDataSchema = z.object(
     resources: z
       .array(resourceDescriptorSchema, { error: 'must be an array of resource descriptors' })
       .optional(),
+    /**
+     * The run's deadline (epoch ms): from `submit(…, { timeoutMs })`, or for a child run its
+     * parent's deadline. Every attempt on every worker enforces the same one (with the agent's
+     * own `timeoutMs` counted from the job's creation, if sooner).
+     */
+    deadline: z.int({ error: 'must be a whole number of epoch milliseconds' }).min(0).optional(),
     /** For a root run: failed attempts so far, written by the worker that retries it. */
     failedAttempts: z.int({ error: wholeCount }).min(0, { error: wholeCount }).optional(),
   },
@@ -57,6 +63,7 @@ export function encodeRunJobData(
   if (options.conversationId !== undefined) data.conversationId = options.conversationId;
   if (options.scope !== undefined) data.scope = options.scope;
   if (options.child !== undefined) data.child = options.child;
+  if (options.deadline !== undefined) data.deadline = options.deadline;
   if (options.resources !== undefined && options.resources.length > 0) data.resources = options.resources;
   return data;
 }

@@ -7,10 +7,10 @@
 
 import type { ToolCall } from '@flotilla/ir';
 import { errorGuard, FlotillaError } from '@flotilla/ir';
-import type { AgentContext } from '../context/agent-context.js';
+import { type AgentContext, linkSignal } from '../context/agent-context.js';
 import { findNonJson } from '../context/clone-json-value.js';
 import { executeToolDurably } from '../engine/tool-execution.js';
-import { InvalidToolOutputError } from '../errors/policy-errors.js';
+import { InvalidToolOutputError, ToolTimeoutError } from '../errors/policy-errors.js';
 import { AbortError, NonDeterminismError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
 import type { EquippedTool } from '../tools/equipped-tool.js';
@@ -96,9 +96,12 @@ async function runChain(
   onReplay: (replayed: boolean) => void,
 ): Promise<unknown> {
   const { definition } = tool;
+  // The tool's own signal: aborted with the agent's, or alone when the call times out.
+  const toolController = new AbortController();
+  const unlink = linkSignal(context.signal, toolController);
   const runContext: ToolRunContext = {
     idempotencyKey: `${context.run.runId}:${call.id}`,
-    signal: context.signal,
+    signal: toolController.signal,
     toolCallId: call.id,
     agentId: context.agentId,
   };
@@ -120,7 +123,9 @@ async function runChain(
       toolName: definition.name,
       args,
       execute: async () => {
-        const result = await definition.handler(args, runContext);
+        const result = await withTimeout(definition.name, tool.timeoutMs, toolController, async () =>
+          definition.handler(args, runContext),
+        );
         // Checked here so an invalid output is journaled as the tool's error.
         assertToolOutput(definition.name, result);
         return result;
@@ -134,7 +139,39 @@ async function runChain(
     (next, middleware) => () => middleware.handler(toolContext, next),
     handler,
   );
-  return chain();
+  try {
+    return await chain();
+  } finally {
+    unlink();
+  }
+}
+
+/**
+ * Runs the handler, or fails with {@link ToolTimeoutError} after `timeoutMs` (aborting the
+ * tool's signal); a late result is ignored.
+ */
+async function withTimeout(
+  toolName: string,
+  timeoutMs: number | undefined,
+  controller: AbortController,
+  run: () => Promise<unknown>,
+): Promise<unknown> {
+  if (timeoutMs === undefined) return run();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new ToolTimeoutError(toolName, timeoutMs);
+      controller.abort(error);
+      reject(error);
+    }, timeoutMs);
+  });
+  const handled = run();
+  handled.catch(() => {}); // a late failure of an abandoned call is nobody's to handle
+  try {
+    return await Promise.race([handled, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function assertToolOutput(toolName: string, result: unknown): void {

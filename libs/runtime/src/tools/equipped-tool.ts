@@ -12,4 +12,6 @@ export interface EquippedTool {
   middlewares: ToolMiddleware[];
   /** Name, description and JSON Schema parameters, as sent to the model. */
   ir: IrToolDefinition;
+  /** The handler's time limit (`equipTool` option, else the definition's). @default none */
+  timeoutMs?: number;
 }

@@ -49,6 +49,12 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
   handler: (args: z.infer<Schema>, context: ToolRunContext) => Promise<unknown> | unknown;
   /** Static middlewares (inner: they wrap the handler, inside the equipTool middlewares). @default [] */
   middlewares?: ToolMiddleware[];
+  /**
+   * Longest a call of the handler may take: past it the call fails with `ToolTimeoutError`
+   * (which the model sees as the tool's error), its `signal` is aborted and the handler's late
+   * result is ignored. `equipTool(tool, { timeoutMs })` overrides it. @default none
+   */
+  timeoutMs?: number;
 }
 
 /**

@@ -26,7 +26,10 @@ export interface FlotillaWorker {
   readonly config: FlotillaConfig;
   /** Resolves when the worker listens for jobs and cancels. */
   waitUntilReady(): Promise<void>;
-  /** Stops taking jobs, waits for active runs to finish, then closes every connection. */
+  /**
+   * Stops taking jobs, waits for active runs to finish (at most `shutdownGraceMs`, then the runs
+   * still executing are handed back to the queue for another worker), then closes every connection.
+   */
   close(): Promise<void>;
 }
 
@@ -89,6 +92,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     resources,
     logger,
     hooks: { onRunStart: options.onRunStart, onRunEnd: options.onRunEnd },
+    ...(options.abandonGraceMs !== undefined && { abandonGraceMs: options.abandonGraceMs }),
   });
   const bullConnection = openRedis(connection);
   const worker = new Worker(config.queueName, (job, token) => processor.process(job, token), {
@@ -106,7 +110,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
   );
   return new RunningWorker(
     config,
-    worker,
+    { worker, processor, graceMs: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS },
     [cancels, fleetMemo, queue, resources],
     [redis, queueConnection, bullConnection],
     listening,
@@ -118,6 +122,8 @@ class RunningWorker implements FlotillaWorker {
   state: WorkerState = 'running';
   readonly config: FlotillaConfig;
   readonly #worker: Worker;
+  readonly #processor: RunProcessor;
+  readonly #graceMs: number;
   readonly #closables: { close(): Promise<void> }[];
   readonly #connections: Redis[];
   readonly #listening: Promise<void>;
@@ -126,7 +132,7 @@ class RunningWorker implements FlotillaWorker {
 
   constructor(
     config: FlotillaConfig,
-    worker: Worker,
+    { worker, processor, graceMs }: { worker: Worker; processor: RunProcessor; graceMs: number },
     closables: { close(): Promise<void> }[],
     connections: Redis[],
     listening: Promise<void>,
@@ -134,6 +140,8 @@ class RunningWorker implements FlotillaWorker {
   ) {
     this.config = config;
     this.#worker = worker;
+    this.#processor = processor;
+    this.#graceMs = graceMs;
     this.#closables = closables;
     this.#connections = connections;
     this.#listening = listening;
@@ -151,7 +159,17 @@ class RunningWorker implements FlotillaWorker {
 
   async #close(): Promise<void> {
     this.state = 'closing';
-    await this.#worker.close();
+    const closed = this.#worker.close();
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'grace-over'>((resolve) => {
+      timer = setTimeout(() => resolve('grace-over'), this.#graceMs);
+    });
+    if ((await Promise.race([closed, graceOver])) === 'grace-over') {
+      this.#logger.warn({ graceMs: this.#graceMs }, 'shutdown grace period over: active runs handed back');
+      this.#processor.handBackAll();
+    }
+    clearTimeout(timer);
+    await closed;
     await Promise.all(this.#closables.map((closable) => closable.close()));
     await Promise.all(
       this.#connections.map((connection) => connection.quit().catch(() => connection.disconnect())),
@@ -160,6 +178,9 @@ class RunningWorker implements FlotillaWorker {
     this.#logger.info('worker closed');
   }
 }
+
+/** How long `close()` waits for active runs before handing them back. */
+const DEFAULT_SHUTDOWN_GRACE_MS = 25_000;
 
 function watch(worker: Worker, processor: RunProcessor, logger: Logger): void {
   // Without an 'error' listener an emitted error would crash the process.

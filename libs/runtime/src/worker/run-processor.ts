@@ -1,19 +1,33 @@
 import { emptyUsage } from '@flotilla/ir';
-import { DelayedError, type Job, type Queue, UnrecoverableError, WaitingChildrenError } from 'bullmq';
+import {
+  DelayedError,
+  type Job,
+  type Queue,
+  UnrecoverableError,
+  WaitingChildrenError,
+  WaitingError,
+} from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { agentDefinitionOf } from '../agent/create-agent.js';
 import { executeRun } from '../agent/execute-run.js';
 import { RedisChildRunner } from '../children/redis-child-runner.js';
+import { cancelRunTree } from '../client/cancel-run-tree.js';
 import type { FlotillaConfig } from '../config/flotilla-config.js';
 import type { AnyAgent } from '../context/agent-definition.js';
 import { currentAgentContext } from '../context/context-store.js';
 import { exposedDescriptors } from '../context/exposed-descriptors.js';
 import type { RunOutcome, RunServices } from '../context/run-services.js';
 import { rootCallPath } from '../engine/execute-run.js';
-import { AbortError, RunStalledError, UnknownAgentError } from '../errors/run-errors.js';
+import { AbortError, RunStalledError, RunTimeoutError, UnknownAgentError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
 import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
+import {
+  DEADLINE_JOB_NAME,
+  type DeadlineJobData,
+  deadlineJobDataSchema,
+  deadlineJobId,
+} from '../jobs/deadline-job.js';
 import { type DecodedRunJob, decodeRunJobData } from '../jobs/run-job-data.js';
 import { RedisRunJournal } from '../journal/redis-run-journal.js';
 import { runKeys } from '../keys.js';
@@ -26,8 +40,10 @@ import type { RunEnding } from '../runs/run-script-args.js';
 import { isTerminalStatus } from '../runs/run-status.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import type { CancelListener } from './cancel-listener.js';
+import { ExecutionFence, fenceServices } from './execution-fence.js';
 import { hasAttemptsLeft, retryDelayMs } from './root-run-retry.js';
 import { RunEndCapturingSink } from './run-end-capturing-sink.js';
+import { RunHandedBackError, superviseExecution } from './supervise-execution.js';
 import type { WorkerRunEndInfo, WorkerRunHooks } from './worker-run-hooks.js';
 
 /** What a {@link RunProcessor} needs from its worker. */
@@ -47,6 +63,11 @@ export interface RunProcessorDependencies {
   logger: Logger;
   /** The worker's lifecycle hooks. @default none */
   hooks?: WorkerRunHooks;
+  /**
+   * How long a cancelled or timed-out execution may take to end by itself before the worker
+   * abandons it (ends the run, frees the slot, refuses its later writes). @default 500
+   */
+  abandonGraceMs?: number;
 }
 
 /** What one job's executions share: its decoded data, event sink and memory store. */
@@ -59,6 +80,8 @@ interface JobRun {
   sink: RunEndCapturingSink;
   memory: RedisRunMemoryStore;
   controller: AbortController;
+  /** The run's deadline (epoch ms), see {@link deadlineOf}. */
+  deadline: number | undefined;
   logger: Logger;
   /** The record's totals as the latest start of this job read them (for `finish`). */
   carried: { totals: RunTotals };
@@ -78,6 +101,8 @@ interface JobRun {
  */
 export class RunProcessor {
   readonly #deps: RunProcessorDependencies;
+  /** Hand-back switches of the executions in progress, by run id. */
+  readonly #handBacks = new Map<string, AbortController>();
 
   constructor(dependencies: RunProcessorDependencies) {
     this.#deps = dependencies;
@@ -85,6 +110,7 @@ export class RunProcessor {
 
   /** The BullMQ processor. Throws (so BullMQ marks the job failed) when the run failed. */
   async process(job: Job, token?: string): Promise<void> {
+    if (job.name === DEADLINE_JOB_NAME) return this.#expire(job);
     const runId = job.id ?? '';
     const agentId = job.name;
     const logger = this.#deps.logger.child({ runId, agentId, jobId: job.id });
@@ -109,11 +135,19 @@ export class RunProcessor {
   }
 
   /**
+   * Abandons every execution in progress and moves its job back to wait, for another worker to
+   * replay (the end of a shutdown grace period). Their records stay `running`.
+   */
+  handBackAll(): void {
+    for (const [runId, controller] of this.#handBacks) controller.abort(new RunHandedBackError(runId));
+  }
+
+  /**
    * Ends a run whose job BullMQ failed outside the processor (stalled too often). Failures
    * BullMQ will retry, and runs already ended by the processor, are left alone.
    */
   async failOutside(job: Job | undefined, error: Error): Promise<void> {
-    if (!job?.id) return;
+    if (!job?.id || job.name === DEADLINE_JOB_NAME) return;
     const stalled = /stalled/i.test(error.message);
     if (!stalled && job.attemptsMade < (job.opts.attempts ?? 1)) return;
     const reason = stalled ? new RunStalledError(job.id, error.message) : error;
@@ -160,22 +194,40 @@ export class RunProcessor {
         controller.abort();
         throw new AbortError(`run ${runId} was cancelled before it started`);
       }
+      const deadline = deadlineOf(job, agent, decoded);
+      if (deadline !== undefined && Date.now() >= deadline) {
+        controller.abort(timeoutError(job, deadline));
+        throw controller.signal.reason;
+      }
       const { carried } = cancel;
-      const run: JobRun = { job, token, runId, agent, decoded, sink, memory, controller, logger, carried };
+      const run: JobRun = {
+        ...{ job, token, runId, agent, decoded, sink, memory, controller, deadline, logger, carried },
+      };
       const ended = await this.#runUntilEnded(run);
       if (ended === 'left') return;
       ending = ended;
     } catch (error) {
       if (error instanceof WaitingChildrenError) throw error;
+      if (RunHandedBackError.is(error)) {
+        await job.moveToWait(token);
+        logger.warn('run handed back to the queue: the worker is shutting down');
+        throw new WaitingError();
+      }
+      // A deadline ends the run failed with its RunTimeoutError, whatever the code threw then.
+      const timedOut: unknown = RunTimeoutError.is(controller.signal.reason)
+        ? controller.signal.reason
+        : undefined;
       ending = {
-        status: controller.signal.aborted ? 'cancelled' : 'failed',
-        error: serializeError(error),
+        status: controller.signal.aborted && !timedOut ? 'cancelled' : 'failed',
+        error: serializeError(timedOut ?? error),
         usage: sink.runEnd?.usage ?? emptyUsage(),
         modelCalls: sink.runEnd?.modelCalls ?? 0,
       };
     }
     await sink.flush();
-    if (ending.status === 'failed' && willRetry(job)) {
+    // Past its deadline a run is not attempted again.
+    const retriable = ending.status === 'failed' && ending.error?.name !== RunTimeoutError.errorName;
+    if (retriable && willRetry(job)) {
       // Memory and journal stay: the next attempt replays from them.
       logger.warn(
         { err: ending.error, attemptsMade: job.attemptsMade },
@@ -183,7 +235,7 @@ export class RunProcessor {
       );
       throw new Error(`${ending.error?.name}: ${ending.error?.message}`);
     }
-    if (ending.status === 'failed' && root) await this.#retryRoot({ job, token, logger }, root, ending);
+    if (retriable && root) await this.#retryRoot({ job, token, logger }, root, ending);
     await this.#end(job, { ending, carried: cancel.carried.totals }, memory, logger);
   }
 
@@ -247,16 +299,35 @@ export class RunProcessor {
       run.decoded.resources,
       () => currentAgentContext()?.signal,
     );
-    const services = this.#services(run);
+    const fence = new ExecutionFence(run.runId);
+    const services = fenceServices(this.#services(run), fence);
     services.resources = resources;
     let outcome: RunOutcome;
+    const handBack = new AbortController();
+    this.#handBacks.set(run.runId, handBack);
     try {
       // The root invocation's memory is read alongside the journal that executeRun loads first.
       run.memory.prefetch(callPathOf(run.job));
-      outcome = await executeRun({ agent: run.agent, input: run.decoded.input, services });
+      outcome = await superviseExecution(
+        executeRun({ agent: run.agent, input: run.decoded.input, services }),
+        {
+          controller: run.controller,
+          deadline: run.deadline,
+          onDeadline: () => timeoutError(run.job, run.deadline ?? Date.now()),
+          graceMs: this.#deps.abandonGraceMs ?? DEFAULT_ABANDON_GRACE_MS,
+          fence,
+          handBack: handBack.signal,
+        },
+      );
     } catch (error) {
-      await resources.end();
+      // An abandoned execution may still hold its resources: end them without waiting.
+      if (fence.abandoned) {
+        run.logger.warn({ err: error }, 'execution ignored its abort signal; abandoned, its writes refused');
+        resources.end().catch((cause: unknown) => run.logger.warn({ err: cause }, 'resources not ended'));
+      } else await resources.end();
       throw error;
+    } finally {
+      this.#handBacks.delete(run.runId);
     }
     if (outcome.suspended) resources.suspend();
     else await resources.end();
@@ -266,6 +337,8 @@ export class RunProcessor {
   /** `false` when every child already ended, so the run replays right away. */
   async #moveToWaitingChildren(run: JobRun, outcome: RunOutcome): Promise<boolean> {
     await run.sink.flush();
+    // While it waits no worker watches its deadline: a delayed job does.
+    if (run.deadline !== undefined) await this.#addDeadlineJob(run.runId, run.deadline);
     const waiting = await run.job.moveToWaitingChildren(run.token ?? '');
     run.logger.info({ pendingChildren: outcome.suspended?.pendingChildren.length, waiting }, 'run suspended');
     return waiting;
@@ -294,12 +367,50 @@ export class RunProcessor {
         rootRunId,
         maxChildrenPerRun: config.maxChildrenPerRun,
         exposedResources: exposedDescriptors,
+        deadline: run.deadline,
       }),
     };
     if (decoded.conversationId !== undefined) services.conversationId = decoded.conversationId;
     if (decoded.scope !== undefined) services.scope = decoded.scope;
     if (decoded.child !== undefined) services.placement = decoded.child;
     return services;
+  }
+
+  async #addDeadlineJob(runId: string, deadline: number): Promise<void> {
+    const data: DeadlineJobData = { runId, deadline };
+    await this.#deps.queue.add(DEADLINE_JOB_NAME, data, {
+      jobId: deadlineJobId(runId),
+      delay: Math.max(0, deadline - Date.now()) + DEADLINE_JOB_MARGIN_MS,
+      removeOnComplete: true,
+      removeOnFail: true,
+    });
+  }
+
+  /**
+   * A deadline job fired: a run still waiting on its children (or queued) ends `failed` with
+   * `RunTimeoutError`, and so does its tree. It fires {@link DEADLINE_JOB_MARGIN_MS} after the
+   * deadline: the children, which watch the same deadline where they execute, end first with
+   * their own timeout (the parent then fails at its replay); the job is the backstop when they
+   * cannot (their worker froze). A running run is left to its worker, which
+   * watches the same deadline (and a worker that takes a stalled run over fails it at start).
+   */
+  async #expire(job: Job): Promise<void> {
+    const parsed = deadlineJobDataSchema.safeParse(job.data);
+    if (!parsed.success) return;
+    const { runId, deadline } = parsed.data;
+    const { records, redis, config, queue } = this.#deps;
+    const record = await records.get(runId);
+    if (!record || isTerminalStatus(record.status) || record.status === 'running') return;
+    const error = new RunTimeoutError(runId, deadline, Date.now() - record.createdAt);
+    const options = { redis, prefix: config.prefix, queue, records, flagSeconds: config.runRetentionSeconds };
+    // Its descendants share the deadline (they inherit it): they time out too.
+    await cancelRunTree(options, record, (run) => ({
+      status: 'failed',
+      error: serializeError(new RunTimeoutError(run.runId, deadline, Date.now() - run.createdAt)),
+    }));
+    const logger = this.#deps.logger.child({ runId, agentId: record.agentId });
+    logger.error({ err: error }, 'run failed: deadline passed while it waited');
+    await this.#reportEnd(runId, logger);
   }
 
   /**
@@ -382,6 +493,28 @@ export class RunProcessor {
     if (ending.status === 'failed') logger.error({ ...fields, err: ending.error }, 'run failed');
     else logger.info(fields, `run ${ending.status}`);
   }
+}
+
+/** How long after a suspended run's deadline its deadline job fires (see `#expire`). */
+const DEADLINE_JOB_MARGIN_MS = 1000;
+
+/** How long a cancelled or timed-out execution may take to end before it is abandoned. */
+export const DEFAULT_ABANDON_GRACE_MS = 500;
+
+/**
+ * The run's deadline: the one in its job data (a submit's `timeoutMs`, or its parent's), or
+ * its agent's `timeoutMs` from the job's creation, whichever comes first. The same on every
+ * attempt and every worker.
+ */
+function deadlineOf(job: Job, agent: AnyAgent, decoded: DecodedRunJob): number | undefined {
+  const timeoutMs = agentDefinitionOf(agent).timeoutMs;
+  const own = timeoutMs === undefined ? undefined : job.timestamp + timeoutMs;
+  if (own === undefined) return decoded.deadline;
+  return decoded.deadline === undefined ? own : Math.min(own, decoded.deadline);
+}
+
+function timeoutError(job: Job, deadline: number): RunTimeoutError {
+  return new RunTimeoutError(job.id ?? '', deadline, Date.now() - job.timestamp);
 }
 
 /** Whether BullMQ will attempt the job again after this failure (its agent's `retry`). */

@@ -54,6 +54,19 @@ export interface CreateWorkerOptions extends WorkerRunHooks {
    * @default { heartbeatIntervalMs: 1000, heartbeatTtlMs: 5000, callTimeoutMs: 60000, suspendedLeaseTtlMs: 600000 }
    */
   resourceBroker?: ResourceBrokerTiming & { suspendedLeaseTtlMs?: number };
+  /**
+   * How long a cancelled or timed-out run's code may take to stop by itself once its signal is
+   * aborted; past it the worker abandons the execution (the run ends, the slot is freed, the
+   * code's later writes are refused), so `cancel()` ends a run within about this long even when
+   * its code ignores the signal. @default 500
+   */
+  abandonGraceMs?: number;
+  /**
+   * How long `close()` lets active runs finish; past it each one still executing is abandoned and
+   * its job moved back to wait at once, so another worker replays it from its journal (the record
+   * stays `running`). @default 25000
+   */
+  shutdownGraceMs?: number;
   /** Where unset options are read from. @default process.env */
   env?: Readonly<Record<string, string | undefined>>;
 }

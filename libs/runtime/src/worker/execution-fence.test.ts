@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { RunServices } from '../context/run-services.js';
+import type { CollectingEventSink } from '../embedded/collecting-event-sink.js';
+import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
+import { ExecutionAbandonedError } from '../errors/run-errors.js';
+import type { RunEvent } from '../events/run-event.js';
+import { ExecutionFence, fenceServices } from './execution-fence.js';
+
+const entry = { kind: 'memo', fingerprint: 'memo:k', outcome: { ok: true, value: 1 }, at: 0 } as const;
+const event = {
+  type: 'run-start',
+  runId: 'r-1',
+  at: 0,
+  callPath: 'root',
+  agentId: 'a',
+  input: {},
+} as RunEvent;
+
+function fenced(): { fence: ExecutionFence; services: RunServices; events: CollectingEventSink } {
+  const inner = createEmbeddedServices({ runId: 'r-1' });
+  const fence = new ExecutionFence('r-1');
+  return { fence, services: fenceServices(inner, fence), events: inner.events };
+}
+
+describe('fenceServices', () => {
+  it('passes every write through until the execution is abandoned', async () => {
+    const { services, events } = fenced();
+    await services.journal.record('p1', entry);
+    await services.memory.set('root', 'k', 1);
+    services.events.emit(event);
+    expect((await services.journal.load()).has('p1')).toBe(true);
+    expect(await services.memory.load('root')).toEqual({ k: 1 });
+    expect(events.events).toHaveLength(1);
+  });
+
+  it('refuses journal, memory and conversation writes and drops events once abandoned', async () => {
+    const { fence, services, events } = fenced();
+    fence.abandon();
+    await expect(services.journal.record('p1', entry)).rejects.toSatisfy(ExecutionAbandonedError.is);
+    await expect(services.memory.set('root', 'k', 1)).rejects.toSatisfy(ExecutionAbandonedError.is);
+    await expect(services.memory.clear('root')).rejects.toSatisfy(ExecutionAbandonedError.is);
+    await expect(
+      services.conversations.append('c-1', { expectedVersion: 0, appendId: 'a-1', messages: [] }),
+    ).rejects.toSatisfy(ExecutionAbandonedError.is);
+    services.events.emit(event);
+    expect((await services.journal.load()).size).toBe(0);
+    expect(await services.memory.load('root')).toEqual({});
+    expect(events.events).toEqual([]);
+  });
+});

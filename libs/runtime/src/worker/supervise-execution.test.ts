@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { AbortError, RunTimeoutError } from '../errors/run-errors.js';
+import { ExecutionFence } from './execution-fence.js';
+import { RunHandedBackError, type Supervision, superviseExecution } from './supervise-execution.js';
+
+const never = new Promise<never>(() => {});
+
+function supervision(overrides: Partial<Supervision> = {}): Supervision {
+  return {
+    controller: new AbortController(),
+    onDeadline: () => new RunTimeoutError('r-1', 0, 0),
+    graceMs: 20,
+    fence: new ExecutionFence('r-1'),
+    ...overrides,
+  };
+}
+
+describe('superviseExecution', () => {
+  it('settles with the execution while nothing aborts it', async () => {
+    const watched = supervision({ deadline: Date.now() + 60_000 });
+    await expect(superviseExecution(Promise.resolve('done'), watched)).resolves.toBe('done');
+    expect(watched.fence.abandoned).toBe(false);
+  });
+
+  it('abandons an execution that ignores a cancel, rejecting with the abort reason', async () => {
+    const watched = supervision();
+    const settled = superviseExecution(never, watched);
+    watched.controller.abort(new AbortError('run r-1 was cancelled'));
+    await expect(settled).rejects.toMatchObject({ name: 'AbortError' });
+    expect(watched.fence.abandoned).toBe(true);
+  });
+
+  it('lets an aborted execution that stops by itself end its own way', async () => {
+    const watched = supervision({ graceMs: 60_000 });
+    let stop: (error: Error) => void = () => {};
+    const execution = new Promise<never>((_, reject) => {
+      stop = reject;
+    });
+    const settled = superviseExecution(execution, watched);
+    watched.controller.abort(new AbortError('cancelled'));
+    stop(new Error('stopped at the next step'));
+    await expect(settled).rejects.toThrow('stopped at the next step');
+    expect(watched.fence.abandoned).toBe(false);
+  });
+
+  it('aborts the signal with the deadline error at the deadline, then abandons', async () => {
+    const watched = supervision({ deadline: Date.now() + 10 });
+    await expect(superviseExecution(never, watched)).rejects.toMatchObject({ name: 'RunTimeoutError' });
+    expect(RunTimeoutError.is(watched.controller.signal.reason)).toBe(true);
+    expect(watched.fence.abandoned).toBe(true);
+  });
+
+  it('abandons at once when the execution is handed back', async () => {
+    const handBack = new AbortController();
+    const watched = supervision({ graceMs: 60_000, handBack: handBack.signal });
+    const settled = superviseExecution(never, watched);
+    handBack.abort(new RunHandedBackError('r-1'));
+    await expect(settled).rejects.toMatchObject({ name: 'RunHandedBackError' });
+    expect(watched.fence.abandoned).toBe(true);
+    expect(watched.controller.signal.aborted).toBe(true);
+  });
+});
