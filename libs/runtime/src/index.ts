@@ -84,7 +84,8 @@ export { expectScope } from './hooks/expect-scope.js';
 export { expectValidator } from './hooks/expect-validator.js';
 export type { OnStreamOptions, StreamConsumer } from './hooks/on-stream.js';
 export { onStream } from './hooks/on-stream.js';
-export { InvalidRunInputError, PayloadTooLargeError } from './jobs/job-data-errors.js';
+export { InvalidRunInputError } from './jobs/job-data-errors.js';
+export { NotJsonError, PayloadTooLargeError, ValueTooDeepError } from './json/json-bounds-errors.js';
 export { NonPortableJsonError } from './json/non-portable-json-error.js';
 export { FleetMemoValueError } from './memo/fleet-memo-value-error.js';
 export type {
@@ -95,6 +96,7 @@ export type {
   OutputSchema,
   ToolChoice,
 } from './model/model-adapter.js';
+export { InvalidModelResponseError } from './model/invalid-model-response-error.js';
 export { ModelCallError } from './model/model-call-error.js';
 export type { AgentPolicyConfig } from './policy/create-agent-policy.js';
 export { createAgentPolicy } from './policy/create-agent-policy.js';
