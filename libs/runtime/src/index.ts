@@ -88,6 +88,7 @@ export { InvalidRunInputError } from './jobs/job-data-errors.js';
 export { NotJsonError, PayloadTooLargeError, ValueTooDeepError } from './json/json-bounds-errors.js';
 export { NonPortableJsonError } from './json/non-portable-json-error.js';
 export { FleetMemoValueError } from './memo/fleet-memo-value-error.js';
+export { InvalidModelResponseError } from './model/invalid-model-response-error.js';
 export type {
   ModelAdapter,
   ModelDelta,
@@ -96,7 +97,6 @@ export type {
   OutputSchema,
   ToolChoice,
 } from './model/model-adapter.js';
-export { InvalidModelResponseError } from './model/invalid-model-response-error.js';
 export { ModelCallError } from './model/model-call-error.js';
 export type { AgentPolicyConfig } from './policy/create-agent-policy.js';
 export { createAgentPolicy } from './policy/create-agent-policy.js';

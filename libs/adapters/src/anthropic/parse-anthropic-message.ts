@@ -53,7 +53,9 @@ export function parseAnthropicMessage(answer: AnthropicAnswer, options: ParseOpt
       else message.redacted_thinking = { data: block.data };
     } else if (isBlock(block, 'tool_use')) {
       const input =
-        block.inputJson !== undefined ? block.inputJson || '{}' : toolArgumentsText(block.input ?? {}, 'anthropic');
+        block.inputJson !== undefined
+          ? block.inputJson || '{}'
+          : toolArgumentsText(block.input ?? {}, 'anthropic');
       if (block.name === options.outputTool) text.push(input);
       else
         toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: input } });

@@ -1,7 +1,7 @@
-import { toolArgumentsText } from '../shared/tool-arguments-text.js';
 import type { Message, ToolCall } from '@flotilla/ir';
 import type { ModelDelta, ModelResponse } from '@flotilla/runtime';
 import type { GenerateContentResponse, Part } from '@google/genai';
+import { toolArgumentsText } from '../shared/tool-arguments-text.js';
 import { convertGeminiUsage } from './convert-gemini-usage.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 

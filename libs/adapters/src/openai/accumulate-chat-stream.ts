@@ -27,7 +27,9 @@ export async function accumulateChatStream(
   for await (const chunk of stream) {
     if (chunk?.usage) usage = chunk.usage;
     const choices: unknown = chunk?.choices;
-    const choice = Array.isArray(choices) ? (choices[0] as ChatCompletionChunk.Choice | undefined) : undefined;
+    const choice = Array.isArray(choices)
+      ? (choices[0] as ChatCompletionChunk.Choice | undefined)
+      : undefined;
     if (!choice) continue;
     const delta: ChunkDelta = choice.delta ?? {};
     if (delta.reasoning_content) {
@@ -90,5 +92,7 @@ function assistantMessage(
 }
 
 function isFragment(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && typeof (value as { index?: unknown }).index === 'number';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { index?: unknown }).index === 'number'
+  );
 }

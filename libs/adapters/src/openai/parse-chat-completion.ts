@@ -27,7 +27,7 @@ export function parseChatCompletion(completion: ChatCompletion): ModelResponse {
   };
   if (answer?.reasoning_content) message.thinking = { thinking: answer.reasoning_content };
   const toolCalls = toIRToolCalls(answer?.tool_calls);
-  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  if (!Array.isArray(toolCalls) || toolCalls.length > 0) message.tool_calls = toolCalls;
   return {
     message,
     usage: convertChatUsage(completion?.usage),
@@ -47,7 +47,8 @@ function toIRToolCall(call: unknown): ToolCall[] {
   const { id, type, function: fn } = call as { id?: unknown; type?: unknown; function?: unknown };
   // Custom (free-text) tools are never offered by us, so only function calls can come back.
   if (type !== undefined && type !== 'function') return [];
-  const named = typeof fn === 'object' && fn !== null ? (fn as { name?: unknown; arguments?: unknown }) : undefined;
+  const named =
+    typeof fn === 'object' && fn !== null ? (fn as { name?: unknown; arguments?: unknown }) : undefined;
   return [
     {
       id,

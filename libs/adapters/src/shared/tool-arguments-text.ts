@@ -1,5 +1,5 @@
-import { MAX_JSON_DEPTH_CEILING } from '@flotilla/runtime/worker';
 import { checkJsonBounds } from '@flotilla/runtime/internals';
+import { MAX_JSON_DEPTH_CEILING } from '@flotilla/runtime/worker';
 
 /**
  * The JSON text of tool-call arguments a provider sent as an object (Gemini `args`, Anthropic

@@ -112,7 +112,9 @@ export class ResourceSlots {
     if (!unregister) {
       lease
         .release()
-        .catch((error: unknown) => this.owner.run.services.logger?.warn({ err: error }, 'lease release failed'));
+        .catch((error: unknown) =>
+          this.owner.run.services.logger?.warn({ err: error }, 'lease release failed'),
+        );
       throw new AbortError(`agent ended while resource "${key}" was being created`);
     }
     return async () => {

@@ -13,8 +13,8 @@ export {
 export {
   type FlotillaConfig,
   flotillaConfigSchema,
-  jsonLimitsOf,
   flotillaSettings,
+  jsonLimitsOf,
   LOG_LEVELS,
   type LogLevel,
 } from '../config/flotilla-config.js';

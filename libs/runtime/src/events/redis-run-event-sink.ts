@@ -76,7 +76,15 @@ export class RedisRunEventSink implements RunEventSink {
     try {
       const pipeline = this.#redis.pipeline();
       for (const event of batch) {
-        pipeline.xadd(this.#key, 'MAXLEN', '~', this.#maxLength, '*', RUN_EVENT_FIELD, this.#serialize(event));
+        pipeline.xadd(
+          this.#key,
+          'MAXLEN',
+          '~',
+          this.#maxLength,
+          '*',
+          RUN_EVENT_FIELD,
+          this.#serialize(event),
+        );
       }
       const results = (await pipeline.exec()) ?? [];
       const failed = results.find(([error]) => error);

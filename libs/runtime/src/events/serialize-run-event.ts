@@ -30,10 +30,17 @@ export function serializeRunEvent(event: RunEvent, limits: JsonLimits): Serializ
   const reason = problem ? describeProblem(problem, bounds) : 'not writable as JSON';
   const reduced: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(event)) {
-    const field = inspectJson(value, { maxDepth: bounds.maxDepth, maxBytes: MAX_KEPT_FIELD_BYTES, lenient: true });
+    const field = inspectJson(value, {
+      maxDepth: bounds.maxDepth,
+      maxBytes: MAX_KEPT_FIELD_BYTES,
+      lenient: true,
+    });
     reduced[key] = field.problem ? { $omitted: reason } : value;
   }
-  return { text: stringify(reduced) ?? JSON.stringify({ type: event.type, $omitted: reason }), omitted: reason };
+  return {
+    text: stringify(reduced) ?? JSON.stringify({ type: event.type, $omitted: reason }),
+    omitted: reason,
+  };
 }
 
 function stringify(value: unknown): string | undefined {
@@ -44,7 +51,10 @@ function stringify(value: unknown): string | undefined {
   }
 }
 
-function describeProblem(problem: NonNullable<ReturnType<typeof inspectJson>['problem']>, bounds: { maxDepth: number; maxBytes: number }): string {
+function describeProblem(
+  problem: NonNullable<ReturnType<typeof inspectJson>['problem']>,
+  bounds: { maxDepth: number; maxBytes: number },
+): string {
   switch (problem.kind) {
     case 'too-deep':
       return `nested deeper than ${bounds.maxDepth} levels at "${problem.path}"`;

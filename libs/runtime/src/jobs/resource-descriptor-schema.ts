@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedText, runIdSchema, MAX_CALL_PATH_LENGTH } from './id-rule.js';
+import { boundedText, MAX_CALL_PATH_LENGTH, runIdSchema } from './id-rule.js';
 
 const MAX_KEY_LENGTH = 500;
 

@@ -25,7 +25,10 @@ describe('run job data', () => {
       modelId: 'gpt',
     };
     const data = encodeRunJobData({ n: 1 }, { scope: [{ tenant: 't' }], child });
-    expect(decodeRunJobData(JSON.parse(JSON.stringify(data)), within(100))).toMatchObject({ input: { n: 1 }, child });
+    expect(decodeRunJobData(JSON.parse(JSON.stringify(data)), within(100))).toMatchObject({
+      input: { n: 1 },
+      child,
+    });
   });
 
   it('rejects a child placement without its parent', () => {
@@ -35,7 +38,9 @@ describe('run job data', () => {
   });
 
   it('names the field that is wrong, down to a nested one', () => {
-    expect(() => decodeRunJobData({ input: '1', conversationId: '' }, within(100))).toThrow('`conversationId`');
+    expect(() => decodeRunJobData({ input: '1', conversationId: '' }, within(100))).toThrow(
+      '`conversationId`',
+    );
     expect(() => decodeRunJobData({ input: '1', child: { callPath: 'x', depth: 1 } }, within(100))).toThrow(
       '`child.parentRunId`',
     );
@@ -50,7 +55,9 @@ describe('run job data', () => {
     expect(() => decodeRunJobData(data, within(60))).toThrowError(
       expect.objectContaining({ name: 'PayloadTooLargeError', bytes: 82 }),
     );
-    expect(() => decodeRunJobData({ input: `{${'x'.repeat(100)}` }, within(10))).toThrow(PayloadTooLargeError);
+    expect(() => decodeRunJobData({ input: `{${'x'.repeat(100)}` }, within(10))).toThrow(
+      PayloadTooLargeError,
+    );
   });
 
   it('refuses input, scope and resource descriptors nested past maxDepth, naming each', () => {
@@ -64,9 +71,9 @@ describe('run job data', () => {
     expect(() => decodeRunJobData({ input: '1', scope: [layer] }, within(100_000))).toThrowError(
       expect.objectContaining({ name: 'ValueTooDeepError', source: 'the run scope' }),
     );
-    expect(() => decodeRunJobData({ input: '1', scope: [{ big: 'x'.repeat(200) }] }, within(100))).toThrowError(
-      expect.objectContaining({ name: 'PayloadTooLargeError', source: 'the run scope' }),
-    );
+    expect(() =>
+      decodeRunJobData({ input: '1', scope: [{ big: 'x'.repeat(200) }] }, within(100)),
+    ).toThrowError(expect.objectContaining({ name: 'PayloadTooLargeError', source: 'the run scope' }));
   });
 
   it('bounds every id and text field', () => {
@@ -74,7 +81,9 @@ describe('run job data', () => {
     expect(() => decodeRunJobData({ input: '1', conversationId: 'c'.repeat(201) }, within(100))).toThrow(
       '`conversationId` is invalid: expected 1 to 200',
     );
-    expect(() => decodeRunJobData({ input: '1', conversationId: 'a b' }, within(100))).toThrow(InvalidRunInputError);
+    expect(() => decodeRunJobData({ input: '1', conversationId: 'a b' }, within(100))).toThrow(
+      InvalidRunInputError,
+    );
     expect(() =>
       decodeRunJobData({ input: '1', child: { ...child, parentRunId: 'p'.repeat(5_000_000) } }, within(100)),
     ).toThrow('`child.parentRunId` is invalid');
@@ -83,8 +92,10 @@ describe('run job data', () => {
     ).toThrow('`child.callPath` must be a string of 1 to 2000 characters');
     // A child run's id is its root's id plus 17 characters.
     expect(
-      decodeRunJobData({ input: '1', child: { ...child, parentRunId: `${'r'.repeat(200)}.0123456789abcdef` } }, within(100))
-        .child?.parentRunId,
+      decodeRunJobData(
+        { input: '1', child: { ...child, parentRunId: `${'r'.repeat(200)}.0123456789abcdef` } },
+        within(100),
+      ).child?.parentRunId,
     ).toHaveLength(217);
   });
 

@@ -80,7 +80,8 @@ export function decodeRunJobData(data: unknown, limits: JsonLimits): DecodedRunJ
   if (!parsed.success) throw new InvalidRunInputError(describeIssue(parsed.error));
   const { input: _text, ...rest } = parsed.data;
   if (rest.scope !== undefined) checkJsonBounds(rest.scope, 'the run scope', limits);
-  if (rest.resources !== undefined) checkJsonBounds(rest.resources, 'the inherited resource descriptors', limits);
+  if (rest.resources !== undefined)
+    checkJsonBounds(rest.resources, 'the inherited resource descriptors', limits);
   return { input, ...rest };
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedText, runIdSchema, MAX_CALL_PATH_LENGTH } from './id-rule.js';
+import { boundedText, MAX_CALL_PATH_LENGTH, runIdSchema } from './id-rule.js';
 
 /** Model ids are provider names (`models/gemini-2.0-flash`), not ids: only bounded. */
 const MAX_MODEL_ID_LENGTH = 500;

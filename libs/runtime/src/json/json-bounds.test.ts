@@ -16,7 +16,7 @@ describe('checkJsonBounds', () => {
     expect(() => checkJsonBounds(nested(64), 'the job input', limits)).not.toThrow();
     const error = captured(() => checkJsonBounds(nested(65), 'the job input', limits));
     expect(ValueTooDeepError.is(error)).toBe(true);
-    expect(error).toMatchObject({ source: 'the job input', maxDepth: 64, path: Array(64).fill('0').join('.') });
+    expect(error).toMatchObject({ source: 'the job input', maxDepth: 64, path: '0.0.0.…(58 more).0.0.0' });
     expect((error as Error).message).toMatch(/^The job input is nested more than 64 levels deep/);
   });
 
@@ -40,7 +40,9 @@ describe('checkJsonBounds', () => {
   });
 
   it('refuses a value larger than maxBytes with PayloadTooLargeError naming the source', () => {
-    const error = captured(() => checkJsonBounds({ text: 'x'.repeat(100) }, 'an event', { maxDepth: 8, maxBytes: 50 }));
+    const error = captured(() =>
+      checkJsonBounds({ text: 'x'.repeat(100) }, 'an event', { maxDepth: 8, maxBytes: 50 }),
+    );
     expect(PayloadTooLargeError.is(error)).toBe(true);
     expect(error).toMatchObject({ source: 'an event', maxBytes: 50 });
     expect((error as PayloadTooLargeError).bytes).toBeGreaterThan(50);
@@ -69,6 +71,12 @@ describe('checkJsonBounds', () => {
     expect(error).toMatchObject({ reason, path, source: 'scope layer 0' });
   });
 
+  it('names a short path in full', () => {
+    expect(captured(() => checkJsonBounds({ a: [{ b: () => 1 }] }, 'x', limits))).toMatchObject({
+      path: 'a.0.b',
+    });
+  });
+
   it('refuses a cycle, but not a value seen twice side by side', () => {
     const shared = { x: 1 };
     expect(() => checkJsonBounds([shared, shared], 'the run input', limits)).not.toThrow();
@@ -85,15 +93,22 @@ describe('checkJsonBounds', () => {
     const inspection = inspectJson(value, { lenient: true });
     expect(inspection.problem).toBeUndefined();
     expect(inspection.bytes).toBe(Buffer.byteLength(JSON.stringify(value), 'utf8'));
-    expect(inspectJson({ b: 1n }, { lenient: true }).problem).toMatchObject({ kind: 'not-json', reason: 'bigint' });
+    expect(inspectJson({ b: 1n }, { lenient: true }).problem).toMatchObject({
+      kind: 'not-json',
+      reason: 'bigint',
+    });
   });
 });
 
 describe('parseBoundedJson', () => {
   it('measures the text before parsing and the depth after', () => {
     const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
-    expect(() => parseBoundedJson(deep, 'the arguments of tool call "c1"', limits)).toThrow(ValueTooDeepError);
-    expect(() => parseBoundedJson(deep, 'x', { maxDepth: 10_000, maxBytes: 100 })).toThrow(PayloadTooLargeError);
+    expect(() => parseBoundedJson(deep, 'the arguments of tool call "c1"', limits)).toThrow(
+      ValueTooDeepError,
+    );
+    expect(() => parseBoundedJson(deep, 'x', { maxDepth: 10_000, maxBytes: 100 })).toThrow(
+      PayloadTooLargeError,
+    );
     expect(parseBoundedJson('{"a":[1]}', 'x', limits)).toEqual({ a: [1] });
     expect(() => parseBoundedJson('{"a":', 'x', limits)).toThrow(SyntaxError);
   });

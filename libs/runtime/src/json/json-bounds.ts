@@ -63,6 +63,9 @@ export interface InspectJsonOptions {
   lenient?: boolean;
 }
 
+/** Keys a reported path names in full. */
+const MAX_PATH_KEYS = 16;
+
 interface Frame {
   container: object;
   /** Own enumerable keys of an object; `undefined` for an array. */
@@ -90,7 +93,11 @@ export function inspectJson(value: unknown, options: InspectJsonOptions = {}): J
   const pathOf = (key: string | number | undefined): string => {
     const keys = stack.slice(1).map((frame) => String(frame.key));
     if (key !== undefined) keys.push(String(key));
-    return keys.length === 0 ? '(root)' : keys.join('.');
+    if (keys.length === 0) return '(root)';
+    // A path through a deep value would be as long as the value: its ends say where it is.
+    if (keys.length > MAX_PATH_KEYS)
+      return `${keys.slice(0, 3).join('.')}.…(${keys.length - 6} more).${keys.slice(-3).join('.')}`;
+    return keys.join('.');
   };
 
   /** Counts a leaf or opens a container; returns the problem, if any. */

@@ -12,7 +12,7 @@ import { executeToolDurably } from '../engine/tool-execution.js';
 import { InvalidToolOutputError } from '../errors/policy-errors.js';
 import { AbortError, NonDeterminismError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
-import { DEFAULT_JSON_LIMITS, inspectJson, jsonBoundsError, type JsonLimits } from '../json/json-bounds.js';
+import { DEFAULT_JSON_LIMITS, inspectJson, type JsonLimits, jsonBoundsError } from '../json/json-bounds.js';
 import type { EquippedTool } from '../tools/equipped-tool.js';
 import type { ToolOutput } from '../tools/tool-call-loop-middleware.js';
 import { isToolContent } from '../tools/tool-content.js';

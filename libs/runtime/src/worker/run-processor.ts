@@ -17,8 +17,8 @@ import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
 import { isValidId, isValidRunId, MAX_CALL_PATH_LENGTH } from '../jobs/id-rule.js';
 import { InvalidRunInputError } from '../jobs/job-data-errors.js';
 import { type DecodedRunJob, decodeRunJobData } from '../jobs/run-job-data.js';
-import { checkJsonBounds } from '../json/json-bounds.js';
 import { RedisRunJournal } from '../journal/redis-run-journal.js';
+import { checkJsonBounds } from '../json/json-bounds.js';
 import { runKeys } from '../keys.js';
 import type { FleetMemo } from '../memo/fleet-memo.js';
 import { RedisRunMemoryStore } from '../memory/redis-run-memory-store.js';
@@ -92,7 +92,9 @@ export class RunProcessor {
     if (!isValidRunId(job.id)) {
       // No record can be keyed by it (a 5 MB id would make 5 MB key names): the job fails alone.
       this.#deps.logger.error({ jobId: runId.slice(0, 240) }, 'job id is not a valid run id; job failed');
-      throw new UnrecoverableError('The job id is not a valid run id; submit runs with createClient().submit.');
+      throw new UnrecoverableError(
+        'The job id is not a valid run id; submit runs with createClient().submit.',
+      );
     }
     // An invalid agent id (job name) fails the run below; the record must not hold it.
     const agentId = isValidId(job.name) ? job.name : '';
@@ -156,7 +158,8 @@ export class RunProcessor {
         maxLength: config.eventStreamMaxLength,
         onError: (error) => logger.warn({ err: error }, 'run events could not be written'),
         limits: jsonLimitsOf(config),
-        onOmitted: (info) => logger.warn(info, 'run event payload left out (too deep, too large or not JSON)'),
+        onOmitted: (info) =>
+          logger.warn(info, 'run event payload left out (too deep, too large or not JSON)'),
       }),
     );
     let ending: RunEnding;
