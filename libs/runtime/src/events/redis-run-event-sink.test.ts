@@ -4,10 +4,10 @@ import { useRedis } from '../../../../test/support/redis.js';
 import { runKeys } from '../keys.js';
 import { RedisRunEventSink } from './redis-run-event-sink.js';
 import { readRunEventStream } from './redis-run-event-stream.js';
-import type { RunEvent } from './run-event.js';
+import type { RunEvent, RunEventOf } from './run-event.js';
 
 const fixture = useRedis(import.meta.filename);
-const toolCall = (runId: string, index: number): RunEvent => ({
+const toolCall = (runId: string, index: number): RunEventOf<'tool-call'> => ({
   type: 'tool-call',
   runId,
   at: index,
