@@ -324,15 +324,13 @@ export class RunProcessor {
    * A cancel may have arrived while the job waited but could not be removed; a child run also
    * obeys its parent's and its root's cancel flags (it may have been enqueued after the cancel
    * walked the tree). One EXISTS over every flag. Read from the raw job data (not yet
-   * validated): an id that is not a string is simply not checked, decoding rejects the job.
+   * validated): an id that is not a valid run id is simply not checked, decoding rejects the job.
    */
   async #cancelFlagSet(runId: string, data: unknown): Promise<boolean> {
     const { redis, config } = this.#deps;
     const child = (data as { child?: { parentRunId?: unknown; rootRunId?: unknown } } | undefined)?.child;
     const ids = new Set([runId, child?.parentRunId, child?.rootRunId]);
-    const flags = [...ids].flatMap((id) =>
-      typeof id === 'string' ? [runKeys(config.prefix, id).cancel] : [],
-    );
+    const flags = [...ids].flatMap((id) => (isValidRunId(id) ? [runKeys(config.prefix, id).cancel] : []));
     return (await redis.exists(...flags)) > 0;
   }
 
