@@ -97,6 +97,25 @@ describe('poison input', () => {
     await stillServes();
   });
 
+  it('fails a job whose name is not an agent id with InvalidRunInputError, keeping the name out of the record', async () => {
+    const runId = `raw-${randomUUID()}`;
+    await rawQueue.add(`agent {${'x'.repeat(10_000)}}`, { input: '{}' }, { jobId: runId });
+    await recordOf(runId);
+    const error = await failureOf(runId);
+    expect(InvalidRunInputError.is(error)).toBe(true);
+    expect((error as Error).message).toContain('the job name is not a valid agent id');
+    expect(await client.getRun(runId)).toMatchObject({ status: 'failed', agentId: '' });
+    await stillServes();
+  });
+
+  it('fails a job whose id is not a run id without writing a record named after it, and keeps serving', async () => {
+    const jobId = `raw-${'x'.repeat(1000)}`;
+    const job = await rawQueue.add('echo', { input: '{}' }, { jobId });
+    while ((await job.getState()) !== 'failed') await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await client.getRun(jobId)).toBeUndefined();
+    await stillServes();
+  });
+
   it('refuses deep input at client.submit before anything is written', async () => {
     const runId = `submit-${randomUUID()}`;
     const input = JSON.parse(nestedText(DEEP));
