@@ -13,6 +13,7 @@ import { InvalidModelResponseError, InvalidRunInputError, ValueTooDeepError } fr
 import { createClient, type FlotillaClient, type RunEvent } from '@flotilla/runtime/client';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failureOf } from '../support/failure-of.js';
 import { useRedis } from '../support/redis.js';
 import { WorkerProcesses } from '../support/worker-processes.js';
 
@@ -47,16 +48,6 @@ function nestedText(levels: number): string {
   return `${'{"next":'.repeat(levels)}"bottom"${'}'.repeat(levels)}`;
 }
 
-async function failureOf(runId: string): Promise<unknown> {
-  return client
-    .run(runId)
-    .result()
-    .then(
-      () => new Error('expected the run to fail'),
-      (error: unknown) => error,
-    );
-}
-
 /** A raw job has no record until a worker starts it. */
 async function recordOf(runId: string) {
   for (;;) {
@@ -77,7 +68,7 @@ describe('poison input', () => {
     const runId = `raw-${randomUUID()}`;
     await rawQueue.add('echo', { input: nestedText(DEEP) }, { jobId: runId });
     await recordOf(runId);
-    const error = await failureOf(runId);
+    const error = await failureOf(client.run(runId));
     expect(ValueTooDeepError.is(error)).toBe(true);
     expect(error).toMatchObject({ source: 'the run input', maxDepth: 128 });
     expect(await client.getRun(runId)).toMatchObject({
@@ -91,7 +82,7 @@ describe('poison input', () => {
     const runId = `raw-${randomUUID()}`;
     await rawQueue.add('echo', { input: '{}', conversationId: 'c'.repeat(5_000_000) }, { jobId: runId });
     await recordOf(runId);
-    const error = await failureOf(runId);
+    const error = await failureOf(client.run(runId));
     expect(InvalidRunInputError.is(error)).toBe(true);
     expect((error as Error).message).toContain('`conversationId` is invalid: expected 1 to 200');
     await stillServes();
@@ -101,7 +92,7 @@ describe('poison input', () => {
     const runId = `raw-${randomUUID()}`;
     await rawQueue.add(`agent {${'x'.repeat(10_000)}}`, { input: '{}' }, { jobId: runId });
     await recordOf(runId);
-    const error = await failureOf(runId);
+    const error = await failureOf(client.run(runId));
     expect(InvalidRunInputError.is(error)).toBe(true);
     expect((error as Error).message).toContain('the job name is not a valid agent id');
     expect(await client.getRun(runId)).toMatchObject({ status: 'failed', agentId: '' });
@@ -132,7 +123,7 @@ describe('poison input', () => {
 describe('poison model output', () => {
   it(`fails the run when the model's tool-call arguments are nested ${DEEP} levels, and keeps serving`, async () => {
     const run = await client.submit('chat', { message: 'deep-args' });
-    const error = await failureOf(run.id);
+    const error = await failureOf(client.run(run.id));
     expect(ValueTooDeepError.is(error)).toBe(true);
     expect((error as ValueTooDeepError).source).toBe(
       'the arguments of tool call "call-1" (probe) from model "local"',
@@ -154,7 +145,7 @@ describe('poison model output', () => {
     'fails the run with InvalidModelResponseError on %s, and keeps serving',
     async (_what, message, problem) => {
       const run = await client.submit('chat', { message });
-      const error = await failureOf(run.id);
+      const error = await failureOf(client.run(run.id));
       expect(InvalidModelResponseError.is(error)).toBe(true);
       expect(error).toMatchObject({ modelId: 'local', provider: 'openai' });
       expect((error as Error).message).toContain(problem);
