@@ -9,6 +9,7 @@ import type { FlotillaClient } from '@flotilla/runtime/client';
 import { encodeRunJobData } from '@flotilla/runtime/internals';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failureOf } from '../support/failure-of.js';
 import { useRedis } from '../support/redis.js';
 import { EchoAgent } from './fixtures/agents.js';
 import { useWorker } from './fixtures/in-process-worker.js';
@@ -25,16 +26,6 @@ afterAll(async () => {
   await rawQueue.close();
 });
 
-async function failureOf(client: FlotillaClient, runId: string): Promise<unknown> {
-  return client
-    .run(runId)
-    .result()
-    .then(
-      () => new Error('expected the run to fail'),
-      (error: unknown) => error,
-    );
-}
-
 async function stillServes(client: FlotillaClient): Promise<void> {
   const run = await client.submit(EchoAgent, { after: 'bad input' });
   expect(await run.result()).toEqual({ echoed: { after: 'bad input' } });
@@ -43,7 +34,7 @@ async function stillServes(client: FlotillaClient): Promise<void> {
 describe('when a job names an agent the worker does not serve', () => {
   it('fails the run with UnknownAgentError listing the known agents, and keeps serving', async () => {
     const run = await fixture.client.submit('no-such-agent', {});
-    const error = await failureOf(fixture.client, run.id);
+    const error = await failureOf(fixture.client.run(run.id));
     expect(UnknownAgentError.is(error)).toBe(true);
     expect(error).toMatchObject({
       agentId: 'no-such-agent',
@@ -77,7 +68,7 @@ describe('when the input is not JSON', () => {
 describe('when the input is larger than maxPayloadBytes', () => {
   it('fails the run with PayloadTooLargeError giving both sizes, and keeps serving', async () => {
     const run = await fixture.client.submit(EchoAgent, { blob: 'x'.repeat(2000) });
-    const error = await failureOf(fixture.client, run.id);
+    const error = await failureOf(fixture.client.run(run.id));
     expect(PayloadTooLargeError.is(error)).toBe(true);
     expect(error).toMatchObject({ maxBytes: 1024 });
     expect((error as PayloadTooLargeError).bytes).toBeGreaterThan(2000);
@@ -88,7 +79,7 @@ describe('when the input is larger than maxPayloadBytes', () => {
 describe('when the model answers garbage', () => {
   it('fails the run with a named error stored for the client, and keeps serving', async () => {
     const run = await fixture.client.submit('garbage', {});
-    const error = await failureOf(fixture.client, run.id);
+    const error = await failureOf(fixture.client.run(run.id));
     expect(error).toBeInstanceOf(Error);
     const record = await fixture.client.getRun(run.id);
     expect(record?.status).toBe('failed');
@@ -109,7 +100,7 @@ it('builds job data the worker reads back', () => {
 async function waitForFailure(client: FlotillaClient, runId: string): Promise<unknown> {
   for (;;) {
     const record = await client.getRun(runId);
-    if (record) return failureOf(client, runId);
+    if (record) return failureOf(client.run(runId));
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

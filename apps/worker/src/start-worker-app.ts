@@ -41,6 +41,7 @@ export async function startWorkerApp(
     queueName: runtime.queueName,
     concurrency: runtime.workerConcurrency,
     maxPayloadBytes: runtime.maxPayloadBytes,
+    maxJsonDepth: runtime.maxJsonDepth,
     lockDurationMs: runtime.lockDurationMs,
     stalledIntervalMs: runtime.stalledIntervalMs,
     maxStalledCount: runtime.maxStalledCount,

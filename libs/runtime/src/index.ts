@@ -87,9 +87,11 @@ export { expectScope } from './hooks/expect-scope.js';
 export { expectValidator } from './hooks/expect-validator.js';
 export type { OnStreamOptions, StreamConsumer } from './hooks/on-stream.js';
 export { onStream } from './hooks/on-stream.js';
-export { InvalidRunInputError, PayloadTooLargeError } from './jobs/job-data-errors.js';
+export { InvalidRunInputError } from './jobs/job-data-errors.js';
+export { NotJsonError, PayloadTooLargeError, ValueTooDeepError } from './json/json-bounds-errors.js';
 export { NonPortableJsonError } from './json/non-portable-json-error.js';
 export { FleetMemoValueError } from './memo/fleet-memo-value-error.js';
+export { InvalidModelResponseError } from './model/invalid-model-response-error.js';
 export type {
   ModelAdapter,
   ModelDelta,

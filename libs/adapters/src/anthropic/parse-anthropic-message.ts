@@ -1,6 +1,7 @@
 import type { CompileWarning, Message, ToolCall } from '@flotilla/ir';
 import type { ModelResponse } from '@flotilla/runtime';
 import { reportWarning } from '../shared/report-warning.js';
+import { toolArgumentsText } from '../shared/tool-arguments-text.js';
 import type { AnthropicUsageFields } from './convert-anthropic-usage.js';
 import { convertAnthropicUsage } from './convert-anthropic-usage.js';
 import { mapAnthropicFinishReason } from './map-anthropic-finish-reason.js';
@@ -39,7 +40,10 @@ export function parseAnthropicMessage(answer: AnthropicAnswer, options: ParseOpt
   const toolCalls: ToolCall[] = [];
   const message: Message & { role: 'assistant' } = { role: 'assistant', content: '' };
   let dropped = 0;
-  for (const block of answer.content) {
+  // A malformed answer never throws a bare TypeError here; the runtime checks what comes out.
+  const blocks: unknown = answer?.content;
+  for (const block of (Array.isArray(blocks) ? blocks : []) as AnswerBlock[]) {
+    if (typeof block !== 'object' || block === null) continue;
     if (isBlock(block, 'text')) text.push(block.text);
     else if (isBlock(block, 'thinking')) {
       if (message.thinking) dropped++;
@@ -49,7 +53,9 @@ export function parseAnthropicMessage(answer: AnthropicAnswer, options: ParseOpt
       else message.redacted_thinking = { data: block.data };
     } else if (isBlock(block, 'tool_use')) {
       const input =
-        block.inputJson !== undefined ? block.inputJson || '{}' : JSON.stringify(block.input ?? {});
+        block.inputJson !== undefined
+          ? block.inputJson || '{}'
+          : toolArgumentsText(block.input ?? {}, 'anthropic');
       if (block.name === options.outputTool) text.push(input);
       else
         toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: input } });
@@ -60,7 +66,7 @@ export function parseAnthropicMessage(answer: AnthropicAnswer, options: ParseOpt
   if (dropped > 0) reportDropped(dropped, options);
   return {
     message: orderFields(message),
-    usage: convertAnthropicUsage(answer.usage),
+    usage: convertAnthropicUsage(answer?.usage),
     finishReason: mapAnthropicFinishReason(answer.stop_reason, toolCalls.length > 0),
   };
 }

@@ -1,6 +1,7 @@
 import type { Message, ToolCall } from '@flotilla/ir';
 import type { ModelDelta, ModelResponse } from '@flotilla/runtime';
 import type { GenerateContentResponse, Part } from '@google/genai';
+import { toolArgumentsText } from '../shared/tool-arguments-text.js';
 import { convertGeminiUsage } from './convert-gemini-usage.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 
@@ -32,7 +33,9 @@ export class GeminiResponseAccumulator {
     if (chunk.promptFeedback?.blockReason) this.blockReason = chunk.promptFeedback.blockReason;
     const candidate = chunk.candidates?.[0];
     if (candidate?.finishReason) this.finishReason = candidate.finishReason;
-    for (const part of candidate?.content?.parts ?? []) this.addPart(part);
+    const parts: unknown = candidate?.content?.parts;
+    // A malformed answer never throws a bare TypeError here; the runtime checks what comes out.
+    if (Array.isArray(parts)) for (const part of parts) if (part) this.addPart(part as Part);
   }
 
   /** The complete IR answer. */
@@ -69,7 +72,7 @@ export class GeminiResponseAccumulator {
     const toolCall: ToolCall = {
       id: call.id || `${this.responseId ?? this.fallbackId}-${index}`,
       type: 'function',
-      function: { name: call.name ?? '', arguments: JSON.stringify(call.args ?? {}) },
+      function: { name: call.name ?? '', arguments: toolArgumentsText(call.args ?? {}, 'gemini') },
     };
     if (part.thoughtSignature !== undefined) toolCall.thoughtSignature = part.thoughtSignature;
     this.toolCalls.push(toolCall);

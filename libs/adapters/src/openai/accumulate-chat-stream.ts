@@ -10,7 +10,9 @@ type ChunkDelta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: strin
 /**
  * Reads a Chat Completions stream to the end, reporting each text, reasoning and tool-call
  * delta through `onDelta`, and returns the complete IR answer (reasoning kept in `thinking`). Tool-call fragments are merged
- * by index: the latest id and name win, arguments are concatenated.
+ * by index: the latest id and name win, arguments are concatenated. A malformed chunk never
+ * throws here: `tool_calls` that is not a list is passed on for the runtime's model-answer
+ * check to refuse with `InvalidModelResponseError`.
  */
 export async function accumulateChatStream(
   stream: AsyncIterable<ChatCompletionChunk>,
@@ -21,11 +23,15 @@ export async function accumulateChatStream(
   let finishReason: string | null | undefined;
   let usage: ChatCompletionChunk['usage'];
   const calls = new Map<number, { id: string; name: string; arguments: string }>();
+  let malformedCalls: unknown;
   for await (const chunk of stream) {
-    if (chunk.usage) usage = chunk.usage;
-    const choice = chunk.choices[0];
+    if (chunk?.usage) usage = chunk.usage;
+    const choices: unknown = chunk?.choices;
+    const choice = Array.isArray(choices)
+      ? (choices[0] as ChatCompletionChunk.Choice | undefined)
+      : undefined;
     if (!choice) continue;
-    const delta: ChunkDelta = choice.delta;
+    const delta: ChunkDelta = choice.delta ?? {};
     if (delta.reasoning_content) {
       reasoning += delta.reasoning_content;
       onDelta({ type: 'reasoning-delta', text: delta.reasoning_content });
@@ -34,7 +40,12 @@ export async function accumulateChatStream(
       text += delta.content;
       onDelta({ type: 'text-delta', text: delta.content });
     }
-    for (const fragment of delta.tool_calls ?? []) {
+    const fragments: unknown = delta.tool_calls ?? [];
+    if (!Array.isArray(fragments) || fragments.some((fragment) => !isFragment(fragment))) {
+      malformedCalls = fragments;
+      continue;
+    }
+    for (const fragment of fragments as ChatCompletionChunk.Choice.Delta.ToolCall[]) {
       const call = calls.get(fragment.index) ?? { id: '', name: '', arguments: '' };
       call.id = fragment.id || call.id;
       call.name = fragment.function?.name || call.name;
@@ -45,6 +56,7 @@ export async function accumulateChatStream(
     if (choice.finish_reason) finishReason = choice.finish_reason;
   }
   const message = assistantMessage(text, calls);
+  if (malformedCalls !== undefined) message.tool_calls = malformedCalls as ToolCall[];
   if (reasoning !== '') message.thinking = { thinking: reasoning };
   return {
     message,
@@ -77,4 +89,10 @@ function assistantMessage(
     );
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   return message;
+}
+
+function isFragment(value: unknown): boolean {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { index?: unknown }).index === 'number'
+  );
 }

@@ -1,6 +1,6 @@
 import type { Message, ToolCall } from '@flotilla/ir';
 import type { ModelResponse } from '@flotilla/runtime';
-import type { ChatCompletion, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { convertChatUsage } from './convert-openai-usage.js';
 import { mapOpenAIFinishReason } from './map-openai-finish-reason.js';
 
@@ -12,32 +12,48 @@ type CompletionMessage = ChatCompletion.Choice['message'] & { reasoning_content?
  * calls, usage and finish reason; a compatible server's `reasoning_content` is kept in
  * `thinking` (unsigned: the OpenAI target strips it, the Anthropic one drops it). Only the
  * first choice is read (we never ask for `n > 1`).
+ *
+ * Never throws on a malformed answer (a compatible server may send anything): what does not
+ * have the expected shape is passed on as it is, and the runtime's model-answer check refuses
+ * it with `InvalidModelResponseError` naming the field (e.g. a tool call without `function`).
  */
 export function parseChatCompletion(completion: ChatCompletion): ModelResponse {
-  const choice = completion.choices[0];
+  const choices: unknown = completion?.choices;
+  const choice = Array.isArray(choices) ? (choices[0] as ChatCompletion.Choice | undefined) : undefined;
   const answer: CompletionMessage | undefined = choice?.message;
   const message: Message & { role: 'assistant' } = {
     role: 'assistant',
     content: answer?.content ?? answer?.refusal ?? '',
   };
   if (answer?.reasoning_content) message.thinking = { thinking: answer.reasoning_content };
-  const toolCalls = (answer?.tool_calls ?? []).flatMap(toIRToolCall);
-  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  const toolCalls = toIRToolCalls(answer?.tool_calls);
+  if (!Array.isArray(toolCalls) || toolCalls.length > 0) message.tool_calls = toolCalls;
   return {
     message,
-    usage: convertChatUsage(completion.usage),
+    usage: convertChatUsage(completion?.usage),
     finishReason: mapOpenAIFinishReason(choice?.finish_reason),
   };
 }
 
-function toIRToolCall(call: ChatCompletionMessageToolCall): ToolCall[] {
+/** The answer's function calls in IR; a value that is not a list is kept for the runtime to refuse. */
+export function toIRToolCalls(calls: unknown): ToolCall[] {
+  if (calls === undefined || calls === null) return [];
+  if (!Array.isArray(calls)) return calls as ToolCall[];
+  return calls.flatMap(toIRToolCall);
+}
+
+function toIRToolCall(call: unknown): ToolCall[] {
+  if (typeof call !== 'object' || call === null) return [call as ToolCall];
+  const { id, type, function: fn } = call as { id?: unknown; type?: unknown; function?: unknown };
   // Custom (free-text) tools are never offered by us, so only function calls can come back.
-  if (call.type !== 'function') return [];
+  if (type !== undefined && type !== 'function') return [];
+  const named =
+    typeof fn === 'object' && fn !== null ? (fn as { name?: unknown; arguments?: unknown }) : undefined;
   return [
     {
-      id: call.id,
+      id,
       type: 'function',
-      function: { name: call.function.name, arguments: call.function.arguments },
-    },
+      function: named ? { name: named.name, arguments: named.arguments } : fn,
+    } as ToolCall,
   ];
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
-import type { FlotillaConfig } from '../config/flotilla-config.js';
+import { type FlotillaConfig, jsonLimitsOf } from '../config/flotilla-config.js';
 import { openRedis, type RedisConnectionOption } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
 import { RunNotFoundError } from '../errors/run-errors.js';
@@ -41,7 +41,9 @@ export interface FlotillaClient {
    * Submits a run of `agentId` (an id, or an agent whose `id` is used) with `input` (JSON).
    * Idempotent by `runId`: a second submit with an existing run id returns the same run.
    * @throws InvalidSubmitRequestError naming the field when an id or the scope breaks its rule (nothing is written)
-   * @throws TypeError when `input` has no JSON form
+   * @throws ValueTooDeepError / PayloadTooLargeError when `input` or `scope` is nested deeper or is larger
+   *   than workers accept (`FLOTILLA_MAX_JSON_DEPTH`, `FLOTILLA_MAX_PAYLOAD_BYTES`; nothing is written)
+   * @throws NotJsonError when `input` or `scope` has no JSON form (a BigInt, a cycle)
    */
   submit<Output = unknown>(
     agent: string | { id: string },
@@ -119,11 +121,10 @@ class RedisFlotillaClient implements FlotillaClient {
     input: unknown,
     options: SubmitOptions = {},
   ): Promise<RunHandle<Output>> {
-    const request = parseSubmitRequest({
-      ...options,
-      agentId: typeof agent === 'string' ? agent : agent.id,
-      input,
-    });
+    const request = parseSubmitRequest(
+      { ...options, agentId: typeof agent === 'string' ? agent : agent.id, input },
+      jsonLimitsOf(this.config),
+    );
     const { agentId } = request;
     const runId = request.runId ?? randomUUID();
     const deadline = request.timeoutMs === undefined ? undefined : Date.now() + request.timeoutMs;

@@ -39,4 +39,21 @@ describe('parseSubmitRequest', () => {
     expect(error.message).toContain(problem);
     if (field !== '') expect(error.message).toContain(`\`${field}\``);
   });
+
+  it('refuses input or scope nested past the limit, or too large, before anything is written', () => {
+    let deep: unknown = 1;
+    for (let level = 0; level < 5000; level++) deep = [deep];
+    const limits = { maxDepth: 64, maxBytes: 1000 };
+    expect(() => parseSubmitRequest({ agentId: 'a', input: deep }, limits)).toThrowError(
+      expect.objectContaining({ name: 'ValueTooDeepError', source: 'the run input', maxDepth: 64 }),
+    );
+    expect(() => parseSubmitRequest({ agentId: 'a', scope: [{ deep }] })).toThrowError(
+      expect.objectContaining({ name: 'ValueTooDeepError', source: 'the run scope', maxDepth: 128 }),
+    );
+    expect(() => parseSubmitRequest({ agentId: 'a', input: 'x'.repeat(1000) }, limits)).toThrowError(
+      expect.objectContaining({ name: 'PayloadTooLargeError', maxBytes: 1000 }),
+    );
+    // As the job will carry it: a Date is its text.
+    expect(parseSubmitRequest({ agentId: 'a', input: { when: new Date(0) } }, limits).input).toBeDefined();
+  });
 });

@@ -5,16 +5,10 @@
  */
 import { z } from 'zod';
 import { describeIssue } from '../jobs/describe-issue.js';
+import { idSchema } from '../jobs/id-rule.js';
 import { scopeSchema } from '../jobs/run-job-data.js';
+import { checkJsonBounds, DEFAULT_JSON_LIMITS, type JsonLimits } from '../json/json-bounds.js';
 import { InvalidSubmitRequestError } from './invalid-submit-request-error.js';
-
-// Ids end up in Redis keys and BullMQ job ids: no spaces or braces (hash tags).
-const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,200}$/;
-const ID_RULE = 'expected 1 to 200 letters, digits, `_`, `.`, `:` or `-`';
-
-const idSchema = z
-  .string({ error: (issue) => `${issue.input === undefined ? 'is required' : 'is invalid'}: ${ID_RULE}` })
-  .regex(ID_PATTERN, { error: `is invalid: ${ID_RULE}` });
 
 export const submitRequestSchema = z.object(
   {
@@ -50,12 +44,20 @@ export const submitRequestSchema = z.object(
 export type SubmitRequest = z.infer<typeof submitRequestSchema>;
 
 /**
- * Checks a submission.
+ * Checks a submission: its shape, then the bounds of `input` and `scope` (the same limits a
+ * worker applies, so a run the client accepts is not refused by the worker for its size).
  * @throws InvalidSubmitRequestError naming the first field that is wrong
+ * @throws ValueTooDeepError, PayloadTooLargeError or NotJsonError naming `input` or `scope`
  */
-export function parseSubmitRequest(value: unknown): SubmitRequest {
+export function parseSubmitRequest(value: unknown, limits: JsonLimits = DEFAULT_JSON_LIMITS): SubmitRequest {
   const parsed = submitRequestSchema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const field = parsed.error.issues[0]?.path.map(String).join('.') ?? '';
-  throw new InvalidSubmitRequestError(field, describeIssue(parsed.error));
+  if (!parsed.success) {
+    const field = parsed.error.issues[0]?.path.map(String).join('.') ?? '';
+    throw new InvalidSubmitRequestError(field, describeIssue(parsed.error));
+  }
+  // Lenient: the job carries what JSON.stringify writes (a Date as its text), as it always did.
+  checkJsonBounds(parsed.data.input, 'the run input', limits, { lenient: true });
+  if (parsed.data.scope !== undefined)
+    checkJsonBounds(parsed.data.scope, 'the run scope', limits, { lenient: true });
+  return parsed.data;
 }

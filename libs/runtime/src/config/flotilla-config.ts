@@ -4,6 +4,12 @@
  * schema ({@link flotillaConfigSchema}); the rules of a field change in its one line here.
  */
 import type { z } from 'zod';
+import {
+  DEFAULT_MAX_JSON_DEPTH,
+  DEFAULT_MAX_PAYLOAD_BYTES,
+  type JsonLimits,
+  MAX_JSON_DEPTH_CEILING,
+} from '../json/json-bounds.js';
 import { keyName, oneOf, redisUrl, wholeNumber } from './config-rules.js';
 import { configSchema, setting } from './config-setting.js';
 
@@ -25,8 +31,20 @@ export const flotillaSettings = {
   workerConcurrency: setting('FLOTILLA_WORKER_CONCURRENCY', wholeNumber({ min: 1 }), 4),
   /** `LOG_LEVEL`: pino level (any case in the variable). @default 'info' */
   logLevel: setting('LOG_LEVEL', oneOf(LOG_LEVELS), 'info'),
-  /** `FLOTILLA_MAX_PAYLOAD_BYTES`: largest run input (JSON bytes) a worker accepts. @default 1048576 */
-  maxPayloadBytes: setting('FLOTILLA_MAX_PAYLOAD_BYTES', wholeNumber({ min: 1 }), 1024 * 1024),
+  /**
+   * `FLOTILLA_MAX_PAYLOAD_BYTES`: largest value (UTF-8 bytes of JSON) the runtime accepts: run
+   * input, scope, tool arguments and output, a model answer, an event. @default 1048576
+   */
+  maxPayloadBytes: setting('FLOTILLA_MAX_PAYLOAD_BYTES', wholeNumber({ min: 1 }), DEFAULT_MAX_PAYLOAD_BYTES),
+  /**
+   * `FLOTILLA_MAX_JSON_DEPTH`: deepest nesting of arrays/objects in those values (at most 1000:
+   * JSON.stringify overflows the stack near 4,500). @default 128
+   */
+  maxJsonDepth: setting(
+    'FLOTILLA_MAX_JSON_DEPTH',
+    wholeNumber({ min: 1, max: MAX_JSON_DEPTH_CEILING }),
+    DEFAULT_MAX_JSON_DEPTH,
+  ),
   /** `FLOTILLA_EVENT_STREAM_MAX_LENGTH`: events kept per run (approximate cap). @default 10000 */
   eventStreamMaxLength: setting('FLOTILLA_EVENT_STREAM_MAX_LENGTH', wholeNumber({ min: 1 }), 10_000),
   /** `FLOTILLA_RUN_RETENTION_SECONDS`: how long an ended run's record and events stay. @default 604800 (7 days) */
@@ -52,3 +70,8 @@ export const flotillaConfigSchema = configSchema(flotillaSettings);
  * environment variable and default.
  */
 export type FlotillaConfig = z.infer<typeof flotillaConfigSchema>;
+
+/** The value bounds of a configuration (`maxJsonDepth`, `maxPayloadBytes`). */
+export function jsonLimitsOf(config: Pick<FlotillaConfig, 'maxJsonDepth' | 'maxPayloadBytes'>): JsonLimits {
+  return { maxDepth: config.maxJsonDepth, maxBytes: config.maxPayloadBytes };
+}

@@ -11,6 +11,7 @@ describe('resolveConfig', () => {
       workerConcurrency: 4,
       logLevel: 'info',
       maxPayloadBytes: 1_048_576,
+      maxJsonDepth: 128,
       eventStreamMaxLength: 10_000,
       runRetentionSeconds: 604_800,
       journalRetentionSeconds: 86_400,

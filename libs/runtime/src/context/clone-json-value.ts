@@ -3,6 +3,7 @@
  * and replayed on other workers. This module finds the first non-JSON value in a structure and
  * clones JSON values, with errors that say where the bad value is and what it was.
  */
+import { inspectJson } from '../json/json-bounds.js';
 
 /** Where a value stops being JSON and why (`undefined`, `function`, `class:Date`, `circular reference` …). */
 export interface NonJsonLocation {
@@ -13,7 +14,9 @@ export interface NonJsonLocation {
 
 /** The first non-JSON value inside `value`, or `undefined` when it is all JSON. */
 export function findNonJson(value: unknown): NonJsonLocation | undefined {
-  return visit(value, '(root)', new Set());
+  // The bounds walker never recurses, so a value nested thousands deep cannot overflow here.
+  const { problem } = inspectJson(value);
+  return problem?.kind === 'not-json' ? { path: problem.path, reason: problem.reason } : undefined;
 }
 
 /**
@@ -36,33 +39,4 @@ export function assertJsonValue(value: unknown, context: string): void {
         'are allowed (string, finite number, boolean, null, plain object, array).',
     );
   }
-}
-
-function visit(value: unknown, path: string, seen: Set<object>): NonJsonLocation | undefined {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
-  if (typeof value === 'number') return Number.isFinite(value) ? undefined : { path, reason: String(value) };
-  if (typeof value !== 'object') return { path, reason: typeof value };
-  if (seen.has(value)) return { path, reason: 'circular reference' };
-  if (Array.isArray(value)) return visitEntries(value.entries(), path, seen, value);
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) {
-    return { path, reason: `class:${value.constructor?.name ?? 'unknown'}` };
-  }
-  return visitEntries(Object.entries(value), path, seen, value);
-}
-
-function visitEntries(
-  entries: Iterable<[string | number, unknown]>,
-  path: string,
-  seen: Set<object>,
-  container: object,
-): NonJsonLocation | undefined {
-  seen.add(container);
-  for (const [key, child] of entries) {
-    const childPath = path === '(root)' ? String(key) : `${path}.${key}`;
-    const problem = visit(child, childPath, seen);
-    if (problem) return problem;
-  }
-  seen.delete(container);
-  return undefined;
 }

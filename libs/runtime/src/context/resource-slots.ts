@@ -110,7 +110,11 @@ export class ResourceSlots {
     };
     const unregister = this.owner.teardown.register(atTeardown);
     if (!unregister) {
-      void lease.release();
+      lease
+        .release()
+        .catch((error: unknown) =>
+          this.owner.run.services.logger?.warn({ err: error }, 'lease release failed'),
+        );
       throw new AbortError(`agent ended while resource "${key}" was being created`);
     }
     return async () => {

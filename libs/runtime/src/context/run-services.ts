@@ -7,6 +7,7 @@
 import type { TokenUsage } from '@flotilla/ir';
 import type { Logger } from 'pino';
 import type { RunEventSink } from '../events/run-event.js';
+import type { JsonLimits } from '../json/json-bounds.js';
 import type { FleetMemo } from '../memo/fleet-memo.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { RunResources } from '../resources/run-resources.js';
@@ -39,6 +40,12 @@ export interface RunServices {
   /** Scope layers given at submit time (`client.submit(…, { scope })`), outermost first. */
   scope?: Record<string, unknown>[];
   logger?: Logger;
+  /**
+   * Bounds of the values that enter the run from outside its code (model answers, tool
+   * output): `FLOTILLA_MAX_JSON_DEPTH` / `FLOTILLA_MAX_PAYLOAD_BYTES` on a worker.
+   * @default DEFAULT_JSON_LIMITS (128 levels, 1 MiB)
+   */
+  limits?: JsonLimits;
   /**
    * The fleet-wide memo, when the run executes on a worker with Redis; `equipFleetMemo` (used by
    * the MCP adapter for `tools/list`) shares values through it across runs and workers.

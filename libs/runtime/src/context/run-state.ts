@@ -107,6 +107,7 @@ export class RunState {
       },
     );
     this.pendingWrites.add(tracked);
+    // `tracked` never rejects (its failure is kept in writeFailure), so neither does this.
     void tracked.finally(() => this.pendingWrites.delete(tracked));
   }
 

@@ -5,6 +5,8 @@
  * non-deterministic text, so they are not hashed.
  */
 import type { AgentContext } from '../context/agent-context.js';
+import { DEFAULT_JSON_LIMITS } from '../json/json-bounds.js';
+import { checkModelResponse } from '../model/check-model-response.js';
 import type { ModelAdapter, ModelRequest, ModelResponse } from '../model/model-adapter.js';
 import type { DurableResult } from './durable-step.js';
 import { durableStep } from './durable-step.js';
@@ -18,8 +20,9 @@ export interface ModelTurn {
 }
 
 /**
- * Serves a model turn from the journal or calls the model and records the answer. Model
- * failures are not recorded, so a retried run calls the model again.
+ * Serves a model turn from the journal or calls the model, checks its answer
+ * (`model/check-model-response.ts`) and records it. Model failures (and refused answers) are
+ * not recorded, so a retried run calls the model again.
  */
 export async function modelTurnDurably(
   context: AgentContext,
@@ -33,7 +36,13 @@ export async function modelTurnDurably(
     kind: 'model-turn',
     position,
     fingerprint: `model-turn:${hashJson([context.callPath, turn.turnIndex])}`,
-    execute: () => turn.model.generate({ ...turn.request, signal: context.signal }),
+    // The answer is an outside value: checked before it is journaled or read (a replay reads a checked one).
+    execute: async () =>
+      checkModelResponse(
+        await turn.model.generate({ ...turn.request, signal: context.signal }),
+        turn.model,
+        run.services.limits ?? DEFAULT_JSON_LIMITS,
+      ),
   });
   const { usage, finishReason } = result.value;
   if (!result.replayed) run.addModelCall(usage);

@@ -14,6 +14,7 @@ export {
   type FlotillaConfig,
   flotillaConfigSchema,
   flotillaSettings,
+  jsonLimitsOf,
   LOG_LEVELS,
   type LogLevel,
 } from '../config/flotilla-config.js';
@@ -21,3 +22,10 @@ export { InvalidConfigError } from '../config/invalid-config-error.js';
 export type { RedisConnectionOption } from '../config/open-redis.js';
 export { type ConfigOverrides, resolveConfig } from '../config/resolve-config.js';
 export { resolveSettings, type SettingOverrides } from '../config/resolve-settings.js';
+export {
+  DEFAULT_JSON_LIMITS,
+  DEFAULT_MAX_JSON_DEPTH,
+  DEFAULT_MAX_PAYLOAD_BYTES,
+  type JsonLimits,
+  MAX_JSON_DEPTH_CEILING,
+} from '../json/json-bounds.js';

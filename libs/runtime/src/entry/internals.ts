@@ -5,7 +5,15 @@
  */
 
 export { eventsConnectionName } from '../client/run-handle.js';
+export { ID_PATTERN, ID_RULE, idSchema, isValidId, MAX_ID_LENGTH } from '../jobs/id-rule.js';
 export { encodeRunJobData, type RunJobData } from '../jobs/run-job-data.js';
+export {
+  checkJsonBounds,
+  inspectJson,
+  type JsonInspection,
+  jsonBoundsError,
+  parseBoundedJson,
+} from '../json/json-bounds.js';
 export type { FleetMemo, FleetMemoGetOptions, FleetMemoOptions } from '../memo/fleet-memo.js';
 export { createFleetMemo } from '../memo/fleet-memo.js';
 export { abortableDelay } from '../shared/abortable-delay.js';

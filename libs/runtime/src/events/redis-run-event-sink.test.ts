@@ -4,10 +4,10 @@ import { useRedis } from '../../../../test/support/redis.js';
 import { runKeys } from '../keys.js';
 import { RedisRunEventSink } from './redis-run-event-sink.js';
 import { readRunEventStream } from './redis-run-event-stream.js';
-import type { RunEvent } from './run-event.js';
+import type { RunEvent, RunEventOf } from './run-event.js';
 
 const fixture = useRedis(import.meta.filename);
-const toolCall = (runId: string, index: number): RunEvent => ({
+const toolCall = (runId: string, index: number): RunEventOf<'tool-call'> => ({
   type: 'tool-call',
   runId,
   at: index,
@@ -53,6 +53,38 @@ describe('RedisRunEventSink', () => {
     for (let index = 0; index < 500; index++) sink.emit(toolCall(runId, index));
     await sink.flush();
     expect(await fixture.redis.xlen(runKeys(fixture.prefix, runId).events)).toBeLessThan(500);
+  });
+});
+
+describe('RedisRunEventSink with values it cannot write as they are', () => {
+  it('writes an event nested past the limit, too large or not JSON with its payload left out, reporting once', async () => {
+    const runId = randomUUID();
+    let deep: unknown = 1;
+    for (let level = 0; level < 10_000; level++) deep = [deep];
+    const omitted: { type: string; reason: string }[] = [];
+    const sink = new RedisRunEventSink({
+      redis: fixture.redis,
+      prefix: fixture.prefix,
+      runId,
+      limits: { maxDepth: 16, maxBytes: 1000 },
+      onOmitted: (info) => omitted.push(info),
+      onError: (error) => {
+        throw error;
+      },
+    });
+    sink.emit({ ...toolCall(runId, 0), args: deep });
+    sink.emit({ ...toolCall(runId, 1), args: 'x'.repeat(100_000) });
+    sink.emit({ ...toolCall(runId, 2), args: { big: 1n } });
+    sink.emit(toolCall(runId, 3));
+    await sink.flush();
+    const entries = await fixture.redis.xrange(runKeys(fixture.prefix, runId).events, '-', '+');
+    const events = entries.map(([, fields]) => JSON.parse(fields[1] ?? ''));
+    expect(events.map((event) => event.toolCallId)).toEqual(['call-0', 'call-1', 'call-2', 'call-3']);
+    expect(events[0].args.$omitted).toMatch(/^nested deeper than 24 levels/);
+    expect(events[1].args.$omitted).toMatch(/^more than 17384 bytes/);
+    expect(events[2].args.$omitted).toMatch(/bigint/);
+    expect(events[3].args).toEqual({ index: 3 });
+    expect(omitted).toEqual([{ type: 'tool-call', reason: expect.stringMatching(/^nested deeper/) }]);
   });
 });
 

@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
+import { DEFAULT_JSON_LIMITS, type JsonLimits } from '../json/json-bounds.js';
 import { runKeys } from '../keys.js';
 import type { RunEvent, RunEventSink } from './run-event.js';
+import { serializeRunEvent } from './serialize-run-event.js';
 
 /** How many events a run's stream keeps (approximately: `XADD MAXLEN ~`). @default 10000 */
 export const DEFAULT_EVENT_STREAM_MAX_LENGTH = 10_000;
@@ -13,13 +15,18 @@ export const RUN_EVENT_FIELD = 'event';
  * (`runKeys(…).events`). `emit` never waits: events are buffered and written in one pipeline
  * on the next turn of the event loop, in emit order; `flush` resolves when everything emitted
  * so far is in Redis. A write failure is logged through `onError` and never breaks the run:
- * events are for observers, the journal is the source of truth.
+ * events are for observers, the journal is the source of truth. Nothing here rejects: an event
+ * too deep or too large for `limits` is written with its payload replaced (see
+ * `serialize-run-event.ts`), reported once through `onOmitted`.
  */
 export class RedisRunEventSink implements RunEventSink {
   readonly #redis: Redis;
   readonly #key: string;
   readonly #maxLength: number;
   readonly #onError: (error: unknown) => void;
+  readonly #limits: JsonLimits;
+  readonly #onOmitted: (info: { type: string; reason: string }) => void;
+  #omittedReported = false;
   #buffer: RunEvent[] = [];
   #writing: Promise<void> = Promise.resolve();
   #scheduled = false;
@@ -32,11 +39,17 @@ export class RedisRunEventSink implements RunEventSink {
     maxLength?: number;
     /** @default ignore */
     onError?: (error: unknown) => void;
+    /** Bounds of the values an event carries. @default DEFAULT_JSON_LIMITS */
+    limits?: JsonLimits;
+    /** Called once per sink when an event's payload had to be left out. @default ignore */
+    onOmitted?: (info: { type: string; reason: string }) => void;
   }) {
     this.#redis = options.redis;
     this.#key = runKeys(options.prefix, options.runId).events;
     this.#maxLength = options.maxLength ?? DEFAULT_EVENT_STREAM_MAX_LENGTH;
     this.#onError = options.onError ?? (() => {});
+    this.#limits = options.limits ?? DEFAULT_JSON_LIMITS;
+    this.#onOmitted = options.onOmitted ?? (() => {});
   }
 
   emit(event: RunEvent): void {
@@ -45,7 +58,8 @@ export class RedisRunEventSink implements RunEventSink {
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
-      void this.flush();
+      // flush never rejects (#write reports every failure); the catch keeps that true.
+      this.flush().catch(this.#onError);
     });
   }
 
@@ -59,16 +73,33 @@ export class RedisRunEventSink implements RunEventSink {
 
   async #write(batch: RunEvent[]): Promise<void> {
     if (batch.length === 0) return;
-    const pipeline = this.#redis.pipeline();
-    for (const event of batch) {
-      pipeline.xadd(this.#key, 'MAXLEN', '~', this.#maxLength, '*', RUN_EVENT_FIELD, JSON.stringify(event));
-    }
     try {
+      const pipeline = this.#redis.pipeline();
+      for (const event of batch) {
+        pipeline.xadd(
+          this.#key,
+          'MAXLEN',
+          '~',
+          this.#maxLength,
+          '*',
+          RUN_EVENT_FIELD,
+          this.#serialize(event),
+        );
+      }
       const results = (await pipeline.exec()) ?? [];
       const failed = results.find(([error]) => error);
       if (failed) this.#onError(failed[0]);
     } catch (error) {
       this.#onError(error);
     }
+  }
+
+  #serialize(event: RunEvent): string {
+    const { text, omitted } = serializeRunEvent(event, this.#limits);
+    if (omitted !== undefined && !this.#omittedReported) {
+      this.#omittedReported = true;
+      this.#onOmitted({ type: event.type, reason: omitted });
+    }
+    return text;
   }
 }

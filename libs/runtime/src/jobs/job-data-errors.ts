@@ -13,20 +13,3 @@ export class InvalidRunInputError extends FlotillaError {
     super(`The job is not a valid run: ${problem}. Submit runs with createClient().submit(agentId, input).`);
   }
 }
-
-/** A run's input is larger than the worker accepts (`maxPayloadBytes`). The run fails. */
-export class PayloadTooLargeError extends FlotillaError {
-  static override readonly errorName = 'PayloadTooLargeError';
-  static override readonly is = errorGuard(this);
-  readonly bytes: number;
-  readonly maxBytes: number;
-
-  constructor(bytes: number, maxBytes: number) {
-    super(
-      `The run input is ${bytes} bytes of JSON; workers accept at most ${maxBytes}. Pass large content by ` +
-        'reference (a URL, a conversation id) or raise maxPayloadBytes / FLOTILLA_MAX_PAYLOAD_BYTES.',
-    );
-    this.bytes = bytes;
-    this.maxBytes = maxBytes;
-  }
-}

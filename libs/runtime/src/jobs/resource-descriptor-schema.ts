@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { boundedText, MAX_CALL_PATH_LENGTH, runIdSchema } from './id-rule.js';
+
+const MAX_KEY_LENGTH = 500;
 
 /**
  * What a child run knows about a resource exposed by one of its ancestors; travels in job data
@@ -6,12 +9,12 @@ import { z } from 'zod';
  */
 export const resourceDescriptorSchema = z.object({
   /** The `equipResource` key, e.g. `mcp:filesystem`. */
-  key: z.string(),
+  key: boundedText(MAX_KEY_LENGTH),
   /**
    * Hash of the canonical JSON of `deps`; with `key` it names the instance in the owner
    * worker's registry (instances are keyed by key + deps hash).
    */
-  depsHash: z.string(),
+  depsHash: boundedText(MAX_KEY_LENGTH),
   /**
    * The deps as JSON, handed to a `defineResource` factory that rebuilds the resource on
    * another worker. Values that are not JSON (functions, class instances) appear as
@@ -19,11 +22,11 @@ export const resourceDescriptorSchema = z.object({
    */
   deps: z.array(z.unknown()),
   /** The run whose agent called `equipResource(…, { expose: true })`. */
-  ownerRunId: z.string(),
+  ownerRunId: runIdSchema,
   /** The callPath of that agent invocation in its run (resources are per invocation). */
-  ownerCallPath: z.string(),
+  ownerCallPath: boundedText(MAX_CALL_PATH_LENGTH),
   /** The worker process whose registry holds the instance (and answers broker calls). */
-  ownerWorkerId: z.string(),
+  ownerWorkerId: boundedText(MAX_KEY_LENGTH),
   /** When the resource was exposed (epoch ms). */
   exposedAt: z.number(),
 });

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRunInputError, PayloadTooLargeError } from './job-data-errors.js';
+import { PayloadTooLargeError } from '../json/json-bounds-errors.js';
+import { InvalidRunInputError } from './job-data-errors.js';
 import { decodeRunJobData, encodeRunJobData } from './run-job-data.js';
+
+/** Limits of `maxBytes` bytes and 64 levels. */
+const within = (maxBytes: number) => ({ maxBytes, maxDepth: 64 });
 
 describe('run job data', () => {
   it('round-trips input, conversation id and scope', () => {
     const data = encodeRunJobData({ q: 'é' }, { conversationId: 'c', scope: [{ tenant: 't' }] });
-    expect(decodeRunJobData(JSON.parse(JSON.stringify(data)), 100)).toEqual({
+    expect(decodeRunJobData(JSON.parse(JSON.stringify(data)), within(100))).toEqual({
       input: { q: 'é' },
       conversationId: 'c',
       scope: [{ tenant: 't' }],
@@ -21,32 +25,78 @@ describe('run job data', () => {
       modelId: 'gpt',
     };
     const data = encodeRunJobData({ n: 1 }, { scope: [{ tenant: 't' }], child });
-    expect(decodeRunJobData(JSON.parse(JSON.stringify(data)), 100)).toMatchObject({ input: { n: 1 }, child });
+    expect(decodeRunJobData(JSON.parse(JSON.stringify(data)), within(100))).toMatchObject({
+      input: { n: 1 },
+      child,
+    });
   });
 
   it('rejects a child placement without its parent', () => {
-    expect(() => decodeRunJobData({ input: '1', child: { callPath: 'x', depth: 1 } }, 100)).toThrow(
+    expect(() => decodeRunJobData({ input: '1', child: { callPath: 'x', depth: 1 } }, within(100))).toThrow(
       InvalidRunInputError,
     );
   });
 
   it('names the field that is wrong, down to a nested one', () => {
-    expect(() => decodeRunJobData({ input: '1', conversationId: '' }, 100)).toThrow('`conversationId`');
-    expect(() => decodeRunJobData({ input: '1', child: { callPath: 'x', depth: 1 } }, 100)).toThrow(
+    expect(() => decodeRunJobData({ input: '1', conversationId: '' }, within(100))).toThrow(
+      '`conversationId`',
+    );
+    expect(() => decodeRunJobData({ input: '1', child: { callPath: 'x', depth: 1 } }, within(100))).toThrow(
       '`child.parentRunId`',
     );
   });
 
   it('sends undefined input as null', () => {
-    expect(decodeRunJobData(encodeRunJobData(undefined, {}), 100).input).toBeNull();
+    expect(decodeRunJobData(encodeRunJobData(undefined, {}), within(100)).input).toBeNull();
   });
 
   it('measures the payload in UTF-8 bytes before parsing it', () => {
     const data = { input: JSON.stringify('é'.repeat(40)) };
-    expect(() => decodeRunJobData(data, 60)).toThrowError(
+    expect(() => decodeRunJobData(data, within(60))).toThrowError(
       expect.objectContaining({ name: 'PayloadTooLargeError', bytes: 82 }),
     );
-    expect(() => decodeRunJobData({ input: `{${'x'.repeat(100)}` }, 10)).toThrow(PayloadTooLargeError);
+    expect(() => decodeRunJobData({ input: `{${'x'.repeat(100)}` }, within(10))).toThrow(
+      PayloadTooLargeError,
+    );
+  });
+
+  it('refuses input, scope and resource descriptors nested past maxDepth, naming each', () => {
+    const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    expect(decodeRunJobData({ input: deep(64) }, within(100_000)).input).toBeDefined();
+    expect(() => decodeRunJobData({ input: deep(5000) }, within(100_000))).toThrowError(
+      expect.objectContaining({ name: 'ValueTooDeepError', source: 'the run input', maxDepth: 64 }),
+    );
+    let layer: unknown = 1;
+    for (let level = 0; level < 100; level++) layer = { a: layer };
+    expect(() => decodeRunJobData({ input: '1', scope: [layer] }, within(100_000))).toThrowError(
+      expect.objectContaining({ name: 'ValueTooDeepError', source: 'the run scope' }),
+    );
+    expect(() =>
+      decodeRunJobData({ input: '1', scope: [{ big: 'x'.repeat(200) }] }, within(100)),
+    ).toThrowError(expect.objectContaining({ name: 'PayloadTooLargeError', source: 'the run scope' }));
+  });
+
+  it('bounds every id and text field', () => {
+    const child = { callPath: 'root/agent:c:0', depth: 1, parentRunId: 'p', rootRunId: 'r' };
+    expect(() => decodeRunJobData({ input: '1', conversationId: 'c'.repeat(201) }, within(100))).toThrow(
+      '`conversationId` is invalid: expected 1 to 200',
+    );
+    expect(() => decodeRunJobData({ input: '1', conversationId: 'a b' }, within(100))).toThrow(
+      InvalidRunInputError,
+    );
+    expect(() =>
+      decodeRunJobData({ input: '1', child: { ...child, parentRunId: 'p'.repeat(5_000_000) } }, within(100)),
+    ).toThrow('`child.parentRunId` is invalid');
+    expect(() =>
+      decodeRunJobData({ input: '1', child: { ...child, callPath: 'x'.repeat(2001) } }, within(100)),
+    ).toThrow('`child.callPath` must be a string of 1 to 2000 characters');
+    // A child run's id is its root's id plus 17 characters.
+    expect(
+      decodeRunJobData(
+        { input: '1', child: { ...child, parentRunId: `${'r'.repeat(200)}.0123456789abcdef` } },
+        within(100),
+      ).child?.parentRunId,
+    ).toHaveLength(217);
   });
 
   it.each([
@@ -56,6 +106,6 @@ describe('run job data', () => {
     ['an empty conversation id', { input: '1', conversationId: '' }],
     ['scope that is not a list of objects', { input: '1', scope: ['x'] }],
   ])('rejects %s with InvalidRunInputError', (_what, data) => {
-    expect(() => decodeRunJobData(data, 100)).toThrow(InvalidRunInputError);
+    expect(() => decodeRunJobData(data, within(100))).toThrow(InvalidRunInputError);
   });
 });

@@ -1,11 +1,15 @@
 /**
  * The data of a run's BullMQ job (job name = agent id, job id = run id), as one schema: what a
  * client or a calling run writes and what a worker accepts. Rules on job data belong in
- * {@link runJobDataSchema}; the payload size limit is checked apart, before `input` is parsed.
+ * {@link runJobDataSchema} (ids and text fields are bounded there); the value bounds (size,
+ * depth: `json/json-bounds.ts`) are checked apart: `input` before and after it is parsed,
+ * `scope` and the resource descriptors once the shape is known.
  */
 import { z } from 'zod';
+import { checkJsonBounds, type JsonLimits, parseBoundedJson } from '../json/json-bounds.js';
 import { describeIssue } from './describe-issue.js';
-import { InvalidRunInputError, PayloadTooLargeError } from './job-data-errors.js';
+import { idSchema } from './id-rule.js';
+import { InvalidRunInputError } from './job-data-errors.js';
 import { resourceDescriptorSchema } from './resource-descriptor-schema.js';
 import { runPlacementSchema } from './run-placement-schema.js';
 
@@ -17,6 +21,9 @@ export const scopeSchema = z.array(scopeLayerSchema, { error: 'must be an array 
 
 const wholeCount = 'must be a whole number ≥ 0';
 
+/** Resources a child run may inherit. */
+const MAX_RESOURCES = 256;
+
 /**
  * A run's job data. `input` travels as JSON text so its size is checked before it is parsed;
  * conversations never travel in jobs, only their id.
@@ -25,10 +32,7 @@ export const runJobDataSchema = z.object(
   {
     /** The agent's input as JSON text. */
     input: z.string({ error: 'must be JSON text' }),
-    conversationId: z
-      .string({ error: 'must be a non-empty string' })
-      .min(1, { error: 'must be a non-empty string' })
-      .optional(),
+    conversationId: idSchema.optional(),
     /** Scope layers, outermost first (for a child run: captured from its caller when it was enqueued). */
     scope: scopeSchema.optional(),
     /** For a child run (a BullMQ child job): its place in the tree. */
@@ -36,6 +40,7 @@ export const runJobDataSchema = z.object(
     /** For a child run: resources its ancestors expose (filled by the resource registry). */
     resources: z
       .array(resourceDescriptorSchema, { error: 'must be an array of resource descriptors' })
+      .max(MAX_RESOURCES, { error: `must hold at most ${MAX_RESOURCES} resource descriptors` })
       .optional(),
     /**
      * The run's deadline (epoch ms): from `submit(…, { timeoutMs })`, or for a child run its
@@ -69,26 +74,29 @@ export function encodeRunJobData(
 }
 
 /**
- * Checks and parses job data.
- * @throws PayloadTooLargeError when `input` is longer than `maxPayloadBytes` (checked first, before parsing)
+ * Checks and parses job data: `input` is measured before it is parsed, then the shape (ids and
+ * text fields bounded), then the depth of `input` and the bounds of `scope` and `resources`.
+ * @throws PayloadTooLargeError when `input` (or `scope`, or the resource descriptors) is larger than `limits.maxBytes`
+ * @throws ValueTooDeepError when one of them is nested deeper than `limits.maxDepth`
  * @throws InvalidRunInputError naming the field when the data does not have the {@link RunJobData} shape or `input` is not JSON
  */
-export function decodeRunJobData(data: unknown, maxPayloadBytes: number): DecodedRunJob {
-  const input = runJobDataSchema.shape.input.safeParse((data as { input?: unknown } | null)?.input);
-  if (input.success) {
-    const bytes = Buffer.byteLength(input.data, 'utf8');
-    if (bytes > maxPayloadBytes) throw new PayloadTooLargeError(bytes, maxPayloadBytes);
-  }
+export function decodeRunJobData(data: unknown, limits: JsonLimits): DecodedRunJob {
+  const text = runJobDataSchema.shape.input.safeParse((data as { input?: unknown } | null)?.input);
+  const input = text.success ? parseInput(text.data, limits) : undefined;
   const parsed = runJobDataSchema.safeParse(data);
   if (!parsed.success) throw new InvalidRunInputError(describeIssue(parsed.error));
-  const { input: text, ...rest } = parsed.data;
-  return { input: parseInput(text), ...rest };
+  const { input: _text, ...rest } = parsed.data;
+  if (rest.scope !== undefined) checkJsonBounds(rest.scope, 'the run scope', limits);
+  if (rest.resources !== undefined)
+    checkJsonBounds(rest.resources, 'the inherited resource descriptors', limits);
+  return { input, ...rest };
 }
 
-function parseInput(text: string): unknown {
+function parseInput(text: string, limits: JsonLimits): unknown {
   try {
-    return JSON.parse(text);
+    return parseBoundedJson(text, 'the run input', limits);
   } catch (error) {
-    throw new InvalidRunInputError(`\`input\` is not JSON (${(error as Error).message})`);
+    if (!(error instanceof SyntaxError)) throw error;
+    throw new InvalidRunInputError(`\`input\` is not JSON (${error.message})`);
   }
 }

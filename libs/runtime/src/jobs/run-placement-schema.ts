@@ -1,17 +1,21 @@
 import { z } from 'zod';
+import { boundedText, MAX_CALL_PATH_LENGTH, runIdSchema } from './id-rule.js';
+
+/** Model ids are provider names (`models/gemini-2.0-flash`), not ids: only bounded. */
+const MAX_MODEL_ID_LENGTH = 500;
 
 /** Where a child run's root invocation sits in its tree (absent for root runs); travels in job data. */
 export const runPlacementSchema = z.object({
   /** The root invocation's callPath, e.g. `root/agent:planner:0/g0/agent:researcher:2`. */
-  callPath: z.string(),
+  callPath: boundedText(MAX_CALL_PATH_LENGTH),
   /** Nesting depth of the root invocation (the root run's agent is 0). */
-  depth: z.int(),
+  depth: z.int().min(0),
   /** The run that called this one. */
-  parentRunId: z.string(),
+  parentRunId: runIdSchema,
   /** The root of the tree. */
-  rootRunId: z.string(),
+  rootRunId: runIdSchema,
   /** Id (in `RunServices.models`) of the caller's model, used when the agent has none of its own. */
-  modelId: z.string().optional(),
+  modelId: boundedText(MAX_MODEL_ID_LENGTH).optional(),
 });
 
 export type RunPlacement = z.infer<typeof runPlacementSchema>;

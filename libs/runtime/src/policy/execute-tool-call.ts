@@ -8,11 +8,11 @@
 import type { ToolCall } from '@flotilla/ir';
 import { errorGuard, FlotillaError } from '@flotilla/ir';
 import { type AgentContext, linkSignal } from '../context/agent-context.js';
-import { findNonJson } from '../context/clone-json-value.js';
 import { executeToolDurably } from '../engine/tool-execution.js';
 import { InvalidToolOutputError, ToolTimeoutError } from '../errors/policy-errors.js';
 import { AbortError, NonDeterminismError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
+import { DEFAULT_JSON_LIMITS, inspectJson, type JsonLimits, jsonBoundsError } from '../json/json-bounds.js';
 import type { EquippedTool } from '../tools/equipped-tool.js';
 import type { ToolOutput } from '../tools/tool-call-loop-middleware.js';
 import { isToolContent } from '../tools/tool-content.js';
@@ -51,7 +51,7 @@ export async function executeToolCall(
     const result = await runChain(context, tool, call, args, position, (fromJournal) => {
       replayed = fromJournal;
     });
-    assertToolOutput(name, result);
+    assertToolOutput(name, result, limitsOf(context));
     context.run.emit({ type: 'tool-result', ...event, ok: true, result, replayed });
     return { output: { callId: call.id, content: serializeResult(result) }, ok: true };
   } catch (error) {
@@ -127,7 +127,7 @@ async function runChain(
           definition.handler(args, runContext),
         );
         // Checked here so an invalid output is journaled as the tool's error.
-        assertToolOutput(definition.name, result);
+        assertToolOutput(definition.name, result, limitsOf(context));
         return result;
       },
     });
@@ -174,10 +174,19 @@ async function withTimeout(
   }
 }
 
-function assertToolOutput(toolName: string, result: unknown): void {
+/**
+ * Tool output is an outside value: JSON, and within the run's bounds. A failure is the tool's
+ * error, which the model sees (and which is journaled like any tool error).
+ */
+function assertToolOutput(toolName: string, result: unknown, limits: JsonLimits): void {
   if (result === undefined) throw new InvalidToolOutputError(toolName, '(root)', 'undefined');
-  const problem = findNonJson(result);
-  if (problem) throw new InvalidToolOutputError(toolName, problem.path, problem.reason);
+  const { problem } = inspectJson(result, limits);
+  if (problem?.kind === 'not-json') throw new InvalidToolOutputError(toolName, problem.path, problem.reason);
+  if (problem) throw jsonBoundsError(problem, `the output of tool "${toolName}"`, limits);
+}
+
+function limitsOf(context: AgentContext): JsonLimits {
+  return context.run.services.limits ?? DEFAULT_JSON_LIMITS;
 }
 
 function serializeResult(result: unknown): ToolOutput['content'] {

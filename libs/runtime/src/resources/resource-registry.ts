@@ -187,7 +187,8 @@ export class ResourceRegistry {
     const previous = this.#runs.get(holder.runId)?.leases.get(holder.slot);
     if (previous && previous.entryId === entryId && !previous.released)
       return this.#transfer(previous) as ResourceLease<T>;
-    void previous?.release();
+    // release never rejects (destroy failures are logged); the catch keeps a rejection handled.
+    previous?.release().catch((error: unknown) => this.#logger?.warn({ err: error }, 'lease release failed'));
     return this.#lease(entry, holder) as ResourceLease<T>;
   }
 
@@ -208,7 +209,9 @@ export class ResourceRegistry {
     clearTimeout(run.timer);
     run.timer = setTimeout(() => {
       this.#logger?.info({ runId, ttlMs }, 'suspended run lease expired; releasing its resources');
-      void this.releaseRun(runId);
+      this.releaseRun(runId).catch((error: unknown) =>
+        this.#logger?.warn({ err: error, runId }, 'suspended run resources not released'),
+      );
     }, ttlMs);
     run.timer.unref();
   }

@@ -50,6 +50,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
       queueName: options.queueName,
       workerConcurrency: options.concurrency,
       maxPayloadBytes: options.maxPayloadBytes,
+      maxJsonDepth: options.maxJsonDepth,
       lockDurationMs: options.lockDurationMs,
       stalledIntervalMs: options.stalledIntervalMs,
       maxStalledCount: options.maxStalledCount,

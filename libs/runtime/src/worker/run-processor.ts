@@ -13,7 +13,7 @@ import { agentDefinitionOf } from '../agent/create-agent.js';
 import { executeRun } from '../agent/execute-run.js';
 import { RedisChildRunner } from '../children/redis-child-runner.js';
 import { cancelRunTree } from '../client/cancel-run-tree.js';
-import type { FlotillaConfig } from '../config/flotilla-config.js';
+import { type FlotillaConfig, jsonLimitsOf } from '../config/flotilla-config.js';
 import type { AnyAgent } from '../context/agent-definition.js';
 import { currentAgentContext } from '../context/context-store.js';
 import { exposedDescriptors } from '../context/exposed-descriptors.js';
@@ -28,8 +28,11 @@ import {
   deadlineJobDataSchema,
   deadlineJobId,
 } from '../jobs/deadline-job.js';
+import { isValidId, isValidRunId, MAX_CALL_PATH_LENGTH } from '../jobs/id-rule.js';
+import { InvalidRunInputError } from '../jobs/job-data-errors.js';
 import { type DecodedRunJob, decodeRunJobData } from '../jobs/run-job-data.js';
 import { RedisRunJournal } from '../journal/redis-run-journal.js';
+import { checkJsonBounds } from '../json/json-bounds.js';
 import { runKeys } from '../keys.js';
 import type { FleetMemo } from '../memo/fleet-memo.js';
 import { RedisRunMemoryStore } from '../memory/redis-run-memory-store.js';
@@ -112,7 +115,15 @@ export class RunProcessor {
   async process(job: Job, token?: string): Promise<void> {
     if (job.name === DEADLINE_JOB_NAME) return this.#expire(job);
     const runId = job.id ?? '';
-    const agentId = job.name;
+    if (!isValidRunId(job.id)) {
+      // No record can be keyed by it (a 5 MB id would make 5 MB key names): the job fails alone.
+      this.#deps.logger.error({ jobId: runId.slice(0, 240) }, 'job id is not a valid run id; job failed');
+      throw new UnrecoverableError(
+        'The job id is not a valid run id; submit runs with createClient().submit.',
+      );
+    }
+    // An invalid agent id (job name) fails the run below; the record must not hold it.
+    const agentId = isValidId(job.name) ? job.name : '';
     const logger = this.#deps.logger.child({ runId, agentId, jobId: job.id });
     // The cancel flags are read in the same round trip as the start: Redis runs both in the
     // order sent, so the read still sees every flag set before the run was marked running.
@@ -148,6 +159,7 @@ export class RunProcessor {
    */
   async failOutside(job: Job | undefined, error: Error): Promise<void> {
     if (!job?.id || job.name === DEADLINE_JOB_NAME) return;
+    if (!job?.id || !isValidRunId(job.id)) return;
     const stalled = /stalled/i.test(error.message);
     if (!stalled && job.attemptsMade < (job.opts.attempts ?? 1)) return;
     const reason = stalled ? new RunStalledError(job.id, error.message) : error;
@@ -180,15 +192,19 @@ export class RunProcessor {
         runId,
         maxLength: config.eventStreamMaxLength,
         onError: (error) => logger.warn({ err: error }, 'run events could not be written'),
+        limits: jsonLimitsOf(config),
+        onOmitted: (info) =>
+          logger.warn(info, 'run event payload left out (too deep, too large or not JSON)'),
       }),
     );
     let ending: RunEnding;
     /** Set once the job is known good: bad input is not worth another attempt. */
     let root: { agent: AnyAgent; decoded: DecodedRunJob } | undefined;
     try {
+      if (!isValidId(job.name)) throw new InvalidRunInputError('the job name is not a valid agent id');
       const agent = this.#deps.agents.get(job.name);
       if (!agent) throw new UnknownAgentError(job.name, [...this.#deps.agents.keys()]);
-      const decoded = decodeRunJobData(job.data, config.maxPayloadBytes);
+      const decoded = decodeRunJobData(job.data, jsonLimitsOf(config));
       if (decoded.child === undefined) root = { agent, decoded };
       if (cancel.cancelled) {
         controller.abort();
@@ -273,6 +289,8 @@ export class RunProcessor {
     for (;;) {
       const outcome = await this.#executeWithResources(run);
       if (!outcome.suspended) {
+        // The record stores the output: bounded like every other value (lenient: a Date is its text).
+        checkJsonBounds(outcome.output, 'the run output', jsonLimitsOf(this.#deps.config), { lenient: true });
         return {
           status: 'succeeded',
           output: outcome.output,
@@ -357,6 +375,7 @@ export class RunProcessor {
       models: this.#deps.models,
       signal: run.controller.signal,
       logger: run.logger,
+      limits: jsonLimitsOf(config),
       fleetMemo: this.#deps.fleetMemo,
       children: new RedisChildRunner({
         redis,
@@ -417,15 +436,13 @@ export class RunProcessor {
    * A cancel may have arrived while the job waited but could not be removed; a child run also
    * obeys its parent's and its root's cancel flags (it may have been enqueued after the cancel
    * walked the tree). One EXISTS over every flag. Read from the raw job data (not yet
-   * validated): an id that is not a string is simply not checked, decoding rejects the job.
+   * validated): an id that is not a valid run id is simply not checked, decoding rejects the job.
    */
   async #cancelFlagSet(runId: string, data: unknown): Promise<boolean> {
     const { redis, config } = this.#deps;
     const child = (data as { child?: { parentRunId?: unknown; rootRunId?: unknown } } | undefined)?.child;
     const ids = new Set([runId, child?.parentRunId, child?.rootRunId]);
-    const flags = [...ids].flatMap((id) =>
-      typeof id === 'string' ? [runKeys(config.prefix, id).cancel] : [],
-    );
+    const flags = [...ids].flatMap((id) => (isValidRunId(id) ? [runKeys(config.prefix, id).cancel] : []));
     return (await redis.exists(...flags)) > 0;
   }
 
@@ -525,5 +542,6 @@ function willRetry(job: Job): boolean {
 /** The callPath of the run's root invocation: the child's place in its tree, or `root/agent:<id>:0`. */
 function callPathOf(job: Job): string {
   const child = (job.data as { child?: { callPath?: unknown } } | undefined)?.child;
-  return typeof child?.callPath === 'string' ? child.callPath : rootCallPath(job.name);
+  const valid = typeof child?.callPath === 'string' && child.callPath.length <= MAX_CALL_PATH_LENGTH;
+  return valid ? (child?.callPath as string) : rootCallPath(job.name.slice(0, 200));
 }

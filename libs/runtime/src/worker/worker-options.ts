@@ -26,8 +26,13 @@ export interface CreateWorkerOptions extends WorkerRunHooks {
   concurrency?: number;
   /** @default a pino logger at LOG_LEVEL (else 'info') */
   logger?: Logger;
-  /** Largest input accepted, in bytes of JSON. @default FLOTILLA_MAX_PAYLOAD_BYTES, else 1 MiB */
+  /**
+   * Largest value accepted, in bytes of JSON: run input and scope, tool arguments and output, a
+   * model answer, an event. @default FLOTILLA_MAX_PAYLOAD_BYTES, else 1 MiB
+   */
   maxPayloadBytes?: number;
+  /** Deepest nesting of arrays/objects in those values (1 to 1000). @default FLOTILLA_MAX_JSON_DEPTH, else 128 */
+  maxJsonDepth?: number;
   /** BullMQ lock; after a crash, another worker takes the run over after about this long. @default 30000 */
   lockDurationMs?: number;
   /** How often stalled runs are looked for. @default 30000 */

@@ -1,0 +1,66 @@
+/**
+ * An event's JSON text for the run's stream, bounded: events carry outside values (input, tool
+ * arguments and results, output), and an event that cannot be written must never break the run
+ * or the worker. A field that makes the event too deep, too large or not writable is replaced by
+ * `{ "$omitted": "<why>" }`; the event itself is always written.
+ */
+import { inspectJson, type JsonLimits } from '../json/json-bounds.js';
+import type { RunEvent } from './run-event.js';
+
+/** Levels and bytes an event adds around the bounded values it carries (`args`, `result` …). */
+const ENVELOPE = { depth: 8, bytes: 16 * 1024 };
+
+/** A field kept whatever the event's size: small fields say which event it was. */
+const MAX_KEPT_FIELD_BYTES = 4 * 1024;
+
+/** The text to write, and why payload fields were left out (when they were). */
+export interface SerializedRunEvent {
+  text: string;
+  omitted?: string;
+}
+
+/** Writes `event` as JSON within `limits` (plus the event's envelope); never throws. */
+export function serializeRunEvent(event: RunEvent, limits: JsonLimits): SerializedRunEvent {
+  const bounds = { maxDepth: limits.maxDepth + ENVELOPE.depth, maxBytes: limits.maxBytes + ENVELOPE.bytes };
+  const { problem } = inspectJson(event, { ...bounds, lenient: true });
+  if (!problem) {
+    const text = stringify(event);
+    if (text !== undefined) return { text };
+  }
+  const reason = problem ? describeProblem(problem, bounds) : 'not writable as JSON';
+  const reduced: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(event)) {
+    const field = inspectJson(value, {
+      maxDepth: bounds.maxDepth,
+      maxBytes: MAX_KEPT_FIELD_BYTES,
+      lenient: true,
+    });
+    reduced[key] = field.problem ? { $omitted: reason } : value;
+  }
+  return {
+    text: stringify(reduced) ?? JSON.stringify({ type: event.type, $omitted: reason }),
+    omitted: reason,
+  };
+}
+
+function stringify(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
+function describeProblem(
+  problem: NonNullable<ReturnType<typeof inspectJson>['problem']>,
+  bounds: { maxDepth: number; maxBytes: number },
+): string {
+  switch (problem.kind) {
+    case 'too-deep':
+      return `nested deeper than ${bounds.maxDepth} levels at "${problem.path}"`;
+    case 'too-large':
+      return `more than ${bounds.maxBytes} bytes of JSON`;
+    case 'not-json':
+      return `not JSON at "${problem.path}" (${problem.reason})`;
+  }
+}

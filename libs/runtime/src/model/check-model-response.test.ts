@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { PayloadTooLargeError, ValueTooDeepError } from '../json/json-bounds-errors.js';
+import { checkModelResponse } from './check-model-response.js';
+import { InvalidModelResponseError } from './invalid-model-response-error.js';
+
+const model = { id: 'gpt', provider: 'openai' };
+const limits = { maxDepth: 32, maxBytes: 10_000 };
+const usage = { promptTokens: 1, completionTokens: 1, totalTokens: 2 };
+const answer = (message: Record<string, unknown>) => ({
+  message: { role: 'assistant', content: '', ...message },
+  usage,
+  finishReason: { unified: 'stop' },
+});
+const call = (fields: Record<string, unknown>) => ({ id: 'c1', type: 'function', ...fields });
+
+describe('checkModelResponse', () => {
+  it('returns a well-formed answer unchanged, arguments that are not JSON included (the tool call reports them)', () => {
+    const response = answer({ tool_calls: [call({ function: { name: 't', arguments: '{oops' } })] });
+    expect(checkModelResponse(response, model, limits)).toBe(response);
+  });
+
+  it.each([
+    ['a tool call without function', answer({ tool_calls: [call({})] }), '`message.tool_calls.0.function`'],
+    [
+      'tool_calls that is not an array',
+      answer({ tool_calls: { 0: call({}) } }),
+      '`message.tool_calls` must be an array',
+    ],
+    [
+      'arguments that are an object',
+      answer({ tool_calls: [call({ function: { name: 't', arguments: {} } })] }),
+      'must be JSON text',
+    ],
+    [
+      'no usage',
+      { message: { role: 'assistant', content: '' }, finishReason: { unified: 'stop' } },
+      '`usage`',
+    ],
+    ['not an object', 42, 'the answer must be an object'],
+  ])('refuses %s with InvalidModelResponseError naming the field', (_what, response, problem) => {
+    expect(() => checkModelResponse(response, model, limits)).toThrowError(
+      expect.objectContaining({
+        name: InvalidModelResponseError.errorName,
+        modelId: 'gpt',
+        message: expect.stringContaining(problem),
+      }),
+    );
+  });
+
+  it('refuses tool-call arguments nested past the limit, naming the call and the model', () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const response = answer({ tool_calls: [call({ function: { name: 'search', arguments: deep } })] });
+    expect(() => checkModelResponse(response, model, { ...limits, maxBytes: 100_000 })).toThrowError(
+      expect.objectContaining({
+        name: ValueTooDeepError.errorName,
+        source: 'the arguments of tool call "c1" (search) from model "gpt"',
+      }),
+    );
+  });
+
+  it('refuses an answer larger than maxBytes', () => {
+    expect(() => checkModelResponse(answer({ content: 'x'.repeat(20_000) }), model, limits)).toThrow(
+      PayloadTooLargeError,
+    );
+  });
+});
