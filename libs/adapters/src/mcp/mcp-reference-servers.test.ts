@@ -5,7 +5,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createAgent, isToolContent, promptAgent, runAgent, type ToolRunContext } from '@flotilla/runtime';
+import { createAgent, promptAgent, runAgent, type ToolRunContext } from '@flotilla/runtime';
 import { createMockModel, type MockModel } from '@flotilla/runtime/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';

@@ -48,9 +48,10 @@ describe('RedisRunJournal', () => {
     expect(seenByB).toEqual(seenByA);
     expect([...seenByA.keys()].sort()).toEqual([...positions].sort());
     for (const position of positions)
-      expect([`A ${position}`, `B ${position}`]).toContain(
-        (seenByA.get(position)?.outcome as { value: string }).value,
-      );
+      expect([
+        { ok: true, value: `A ${position}` },
+        { ok: true, value: `B ${position}` },
+      ]).toContainEqual(seenByA.get(position)?.outcome);
     // A late write (the original worker waking up) changes nothing.
     await Promise.all(positions.map((position) => workerB.record(position, entry('late'))));
     expect(await workerA.load()).toEqual(seenByA);
