@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { AbortError, RunNotFoundError } from '@flotilla/runtime';
 import { createClient, type RunEvent } from '@flotilla/runtime/client';
+import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { catalogBuilds, EchoAgent } from './fixtures/agents.js';
@@ -113,18 +114,30 @@ describe('cancel', () => {
 
   it('removes a waiting run at once: status cancelled, no worker ever starts it', async () => {
     // No worker consumes this queue, so the run stays waiting.
-    const idle = createClient({
-      connection: redis.url,
-      prefix: redis.prefix,
-      queueName: `idle-${randomUUID()}`,
-    });
+    const queueName = `idle-${randomUUID()}`;
+    const idle = createClient({ connection: redis.url, prefix: redis.prefix, queueName });
+    const queue = new Queue(queueName, { connection: redis.connect(), prefix: redis.prefix });
     try {
       const run = await idle.submit(EchoAgent, 'never');
+      expect(await queue.getJobState(run.id)).toBe('waiting');
       await idle.cancel(run.id);
       expect(AbortError.is(await run.result().catch((caught: unknown) => caught))).toBe(true);
       expect(await idle.getRun(run.id)).toMatchObject({ status: 'cancelled', attempts: 0 });
       expect((await collect(run.events())).map((event) => event.type)).toEqual(['run-end']);
+      // The job is gone from the queue, so no worker that comes later can start it.
+      expect(await queue.getJob(run.id)).toBeUndefined();
+      expect(
+        await queue.getJobCounts('wait', 'active', 'delayed', 'prioritized', 'completed', 'failed'),
+      ).toEqual({
+        wait: 0,
+        active: 0,
+        delayed: 0,
+        prioritized: 0,
+        completed: 0,
+        failed: 0,
+      });
     } finally {
+      await queue.close();
       await idle.close();
     }
   });
