@@ -9,7 +9,7 @@ import { createClient, type RunEvent } from '@flotilla/runtime/client';
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
-import { catalogBuilds, EchoAgent } from './fixtures/agents.js';
+import { catalogBuilds, EchoAgent, PACED_TURNS, pacedTurns } from './fixtures/agents.js';
 import { useWorker } from './fixtures/in-process-worker.js';
 
 const redis = useRedis(import.meta.filename);
@@ -93,6 +93,38 @@ describe('submit', () => {
     await expect(fixture.client.run(missing).result()).rejects.toSatisfy(RunNotFoundError.is);
     await expect(fixture.client.cancel(missing)).rejects.toSatisfy(RunNotFoundError.is);
     expect(await fixture.client.getRun(missing)).toBeUndefined();
+  });
+});
+
+describe('resuming the event stream', () => {
+  it('reconnects after the last event seen while the run goes on: no event twice, one run-end', async () => {
+    const run = await fixture.client.submit('paced', {});
+    // Read until the first model turn waits for the test, then disconnect.
+    const controller = new AbortController();
+    const first: RunEvent[] = [];
+    for await (const event of run.events({ signal: controller.signal })) {
+      first.push(event);
+      if (event.type === 'model-turn-start') controller.abort();
+    }
+    // The run goes on while no one listens: turn 1 ends, turn 2 starts.
+    pacedTurns.release();
+    const resumed: RunEvent[] = [];
+    const reading = (async () => {
+      for await (const event of run.events({ after: first.at(-1)?.eventId })) {
+        resumed.push(event);
+        // Each turn is let through only once the reader has seen it start.
+        if (event.type === 'model-turn-start') pacedTurns.release();
+      }
+    })();
+    await reading;
+    expect(await run.result()).toBe(`done after ${PACED_TURNS - 1} ticks`);
+
+    const seen = [...first, ...resumed];
+    expect(new Set(seen.map((event) => event.eventId)).size).toBe(seen.length);
+    expect(seen.filter((event) => event.type === 'model-turn-start')).toHaveLength(PACED_TURNS);
+    expect(seen.filter((event) => event.type === 'run-end')).toHaveLength(1);
+    expect(seen.at(-1)).toMatchObject({ type: 'run-end', status: 'succeeded' });
+    expect(seen).toEqual(await collect(run.events()));
   });
 });
 
