@@ -1,13 +1,14 @@
 /**
  * The worker app as a real process (the built `apps/worker/dist/main.js`): it serves the agents
  * of the modules named by FLOTILLA_AGENTS, reports health and run counters, finishes active runs
- * on SIGTERM, and refuses to start with a bad configuration, naming the variable.
+ * on SIGTERM, and refuses to start with a bad configuration, naming the variable (each rule is
+ * tested in-process by apps/worker/src/worker-app-config.test.ts).
  */
 import { createClient, type FlotillaClient } from '@flotilla/runtime/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { useWorkerProcess } from './support/use-worker-process.js';
-import { APP_AGENT_MODULES, spawnWorker, startWorker } from './support/worker-process.js';
+import { APP_AGENT_MODULES, spawnWorker, startWorker, type WorkerProcess } from './support/worker-process.js';
 
 const redis = useRedis(import.meta.filename);
 const worker = useWorkerProcess(redis);
@@ -25,17 +26,17 @@ async function get(path: string): Promise<{ status: number; text: string }> {
   return { status: response.status, text: await response.text() };
 }
 
-/** Reads /metrics until `ready(text)` holds (every 20 ms, at most 5 s), then returns the text. */
-async function metricsWhen(ready: (text: string) => boolean): Promise<string> {
-  let text = '';
-  for (let attempt = 0; attempt < 250; attempt += 1) {
-    const answer = await get('/metrics');
-    expect(answer.status).toBe(200);
-    text = answer.text;
-    if (ready(text)) return text;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return text;
+/** Reads /metrics (the worker counts a run just after the client sees its record) until `check` passes. */
+async function metricsWhen(check: (text: string) => void): Promise<string> {
+  return vi.waitFor(
+    async () => {
+      const answer = await get('/metrics');
+      expect(answer.status).toBe(200);
+      check(answer.text);
+      return answer.text;
+    },
+    { timeout: 30_000, interval: 20 },
+  );
 }
 
 /** The value of one sample line of the Prometheus text, 0 when absent. */
@@ -64,27 +65,37 @@ describe('the worker app process', () => {
     });
   });
 
-  it('counts completed and failed runs by agent on /metrics, in Prometheus text format', async () => {
+  it('counts started, completed, failed and cancelled runs by agent on /metrics, in Prometheus text format', async () => {
     const before = (await get('/metrics')).text;
-    await client.submit('research', { question: 'stalled jobs?' }).then((run) => run.result());
+    await client.submit('chat', { message: 'count me' }).then((run) => run.result());
     const failing = await client.submit('no-such-agent', {});
     await expect(failing.result()).rejects.toMatchObject({ name: 'UnknownAgentError' });
-    const completed = 'flotilla_runs_completed_total{agent="research"}';
-    const failed = 'flotilla_runs_failed_total{agent="no-such-agent"}';
+    const waiting = await client.submit('waiting', {});
+    for await (const event of waiting.events()) if (event.type === 'model-turn-start') break;
+    await client.cancel(waiting.id);
+    await expect(waiting.result()).rejects.toMatchObject({ name: 'AbortError' });
+
+    const expected = {
+      'flotilla_runs_started_total{agent="chat"}': 1,
+      'flotilla_runs_started_total{agent="no-such-agent"}': 1,
+      'flotilla_runs_started_total{agent="waiting"}': 1,
+      'flotilla_runs_completed_total{agent="chat"}': 1,
+      'flotilla_runs_failed_total{agent="no-such-agent"}': 1,
+      'flotilla_runs_cancelled_total{agent="waiting"}': 1,
+    };
+    const delta = (text: string) =>
+      Object.fromEntries(
+        Object.keys(expected).map((line) => [line, sample(text, line) - sample(before, line)]),
+      );
     // The worker counts a run in its onRunEnd hook, just after the client can see the record.
-    const after = await metricsWhen(
-      (text) =>
-        sample(text, completed) > sample(before, completed) && sample(text, failed) > sample(before, failed),
-    );
+    const after = await metricsWhen((text) => expect(delta(text)).toEqual(expected));
     expect(after).toContain('# TYPE flotilla_runs_completed_total counter');
-    expect(sample(after, completed) - sample(before, completed)).toBe(1);
-    expect(sample(after, failed) - sample(before, failed)).toBe(1);
     expect(sample(after, 'flotilla_worker_up')).toBe(1);
   });
 });
 
 describe('on SIGTERM', () => {
-  it('finishes the active run, then exits 0', async () => {
+  it('finishes the run still active when the signal came, then exits 0', async () => {
     // A worker of its own, on its own queue, so the shared worker cannot take the run.
     const env = {
       REDIS_URL: redis.url,
@@ -94,42 +105,58 @@ describe('on SIGTERM', () => {
     };
     const draining = await startWorker(env);
     const drainClient = createClient({ connection: redis.url, prefix: redis.prefix, queueName: 'drain' });
+    const gate = `${redis.prefix}:drain-gate`;
     try {
-      const run = await drainClient.submit('paced', {});
+      const run = await drainClient.submit('gated', { gate });
       for await (const event of run.events()) if (event.type === 'model-turn-start') break;
-      const exit = await draining.stop();
+      // The model answers only once the gate is set, so the run is active when the signal comes.
+      const shuttingDown = nextLog(draining, (line) => String(line.msg).startsWith('shutting down'));
+      draining.child.kill('SIGTERM');
+      await shuttingDown;
+      expect(await drainClient.getRun(run.id)).toMatchObject({ status: 'running' });
+      expect(draining.child.exitCode).toBeNull();
+
+      await redis.redis.set(gate, 'open');
+      const exit = await draining.exited; // stop() would send a second signal, which exits at once
       expect(exit.code).toBe(0);
-      expect(exit.stdout).toContain('shutting down');
+      expect(exit.stdout).toContain('"msg":"shut down"');
       await expect(run.result()).resolves.toBe('done at last');
+      // The same worker finished it: one attempt, no replay elsewhere.
       expect(await drainClient.getRun(run.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
     } finally {
+      await redis.redis.set(gate, 'open');
       await drainClient.close();
       await draining.stop();
     }
   });
 });
 
-describe('when the configuration is invalid', () => {
-  it.each([
-    ['FLOTILLA_WORKER_CONCURRENCY', 'zero'],
-    ['REDIS_URL', 'http://127.0.0.1:6379'],
-    ['FLOTILLA_HEALTH_PORT', '99999'],
-    ['FLOTILLA_AGENTS', ''],
-  ])('exits non-zero with a message naming %s=%j', async (variable, value) => {
-    const { exited } = spawnWorker({ FLOTILLA_AGENTS: APP_AGENT_MODULES, [variable]: value });
-    const exit = await exited;
-    expect(exit.code).toBe(1);
-    expect(exit.stderr).toContain('InvalidConfigError');
-    expect(exit.stderr).toContain(variable);
+/** Resolves with the first log line of `worker` that `matches` (listen before causing it). */
+function nextLog(
+  worker: WorkerProcess,
+  matches: (line: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => {
+    const onLog = (line: Record<string, unknown>) => {
+      if (!matches(line)) return;
+      worker.logs.off('log', onLog);
+      resolve(line);
+    };
+    worker.logs.on('log', onLog);
   });
+}
 
-  it('exits non-zero naming FLOTILLA_AGENTS and the module when a module exports no agents', async () => {
-    const { exited } = spawnWorker({ FLOTILLA_AGENTS: './examples/dist/agents/research-notes.js' });
+describe('when the configuration is invalid', () => {
+  // Each variable's rule is tested in-process in apps/worker/src/worker-app-config.test.ts;
+  // this proves the process turns a refused configuration into exit 1 and a message.
+  it('exits non-zero with a message naming the variable', async () => {
+    const { exited } = spawnWorker({
+      FLOTILLA_AGENTS: APP_AGENT_MODULES,
+      FLOTILLA_WORKER_CONCURRENCY: 'zero',
+    });
     const exit = await exited;
     expect(exit.code).toBe(1);
-    expect(exit.stderr).toContain(
-      'AgentModuleError: FLOTILLA_AGENTS: agent module "./examples/dist/agents/research-notes.js"',
-    );
-    expect(exit.stderr).toContain('no `agents` array export');
+    expect(exit.stderr).toContain('flotilla-worker could not start. InvalidConfigError');
+    expect(exit.stderr).toContain('FLOTILLA_WORKER_CONCURRENCY');
   });
 });

@@ -40,7 +40,7 @@ describe('SIGTERM while a run hangs', () => {
     const hung = Number(await waitForKey(redis.redis, keys.hanging('hang-once')));
 
     const signalledAt = performance.now();
-    const code = await workers.terminate(hung);
+    const code = await workers.terminate(hung).exited;
     reportFigure(`SIGTERM → exit with a hung run (grace ${GRACE_MS} ms)`, performance.now() - signalledAt);
     expect(code).toBe(0);
 

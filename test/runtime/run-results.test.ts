@@ -6,9 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { AbortError, RunNotFoundError } from '@flotilla/runtime';
 import { createClient, type RunEvent } from '@flotilla/runtime/client';
+import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
-import { catalogBuilds, EchoAgent } from './fixtures/agents.js';
+import { catalogBuilds, EchoAgent, PACED_TURNS, pacedTurns } from './fixtures/agents.js';
 import { useWorker } from './fixtures/in-process-worker.js';
 
 const redis = useRedis(import.meta.filename);
@@ -95,6 +96,41 @@ describe('submit', () => {
   });
 });
 
+/** An event as `RunHandle.events()` yields it, with its stream id (the client exports no name for it). */
+type StreamedEvent = RunEvent & { eventId: string };
+
+describe('resuming the event stream', () => {
+  it('reconnects after the last event seen while the run goes on: no event twice, one run-end', async () => {
+    const run = await fixture.client.submit('paced', {});
+    // Read until the first model turn waits for the test, then disconnect.
+    const controller = new AbortController();
+    const first: StreamedEvent[] = [];
+    for await (const event of run.events({ signal: controller.signal })) {
+      first.push(event);
+      if (event.type === 'model-turn-start') controller.abort();
+    }
+    // The run goes on while no one listens: turn 1 ends, turn 2 starts.
+    pacedTurns.release();
+    const resumed: StreamedEvent[] = [];
+    const reading = (async () => {
+      for await (const event of run.events({ after: first.at(-1)?.eventId })) {
+        resumed.push(event);
+        // Each turn is let through only once the reader has seen it start.
+        if (event.type === 'model-turn-start') pacedTurns.release();
+      }
+    })();
+    await reading;
+    expect(await run.result()).toBe(`done after ${PACED_TURNS - 1} ticks`);
+
+    const seen = [...first, ...resumed];
+    expect(new Set(seen.map((event) => event.eventId)).size).toBe(seen.length);
+    expect(seen.filter((event) => event.type === 'model-turn-start')).toHaveLength(PACED_TURNS);
+    expect(seen.filter((event) => event.type === 'run-end')).toHaveLength(1);
+    expect(seen.at(-1)).toMatchObject({ type: 'run-end', status: 'succeeded' });
+    expect(seen).toEqual(await collect(run.events()));
+  });
+});
+
 describe('cancel', () => {
   it('aborts a running run on its worker: status cancelled, result() rejects with AbortError', async () => {
     const run = await fixture.client.submit('slow', {});
@@ -113,18 +149,30 @@ describe('cancel', () => {
 
   it('removes a waiting run at once: status cancelled, no worker ever starts it', async () => {
     // No worker consumes this queue, so the run stays waiting.
-    const idle = createClient({
-      connection: redis.url,
-      prefix: redis.prefix,
-      queueName: `idle-${randomUUID()}`,
-    });
+    const queueName = `idle-${randomUUID()}`;
+    const idle = createClient({ connection: redis.url, prefix: redis.prefix, queueName });
+    const queue = new Queue(queueName, { connection: redis.connect(), prefix: redis.prefix });
     try {
       const run = await idle.submit(EchoAgent, 'never');
+      expect(await queue.getJobState(run.id)).toBe('waiting');
       await idle.cancel(run.id);
       expect(AbortError.is(await run.result().catch((caught: unknown) => caught))).toBe(true);
       expect(await idle.getRun(run.id)).toMatchObject({ status: 'cancelled', attempts: 0 });
       expect((await collect(run.events())).map((event) => event.type)).toEqual(['run-end']);
+      // The job is gone from the queue, so no worker that comes later can start it.
+      expect(await queue.getJob(run.id)).toBeUndefined();
+      expect(
+        await queue.getJobCounts('wait', 'active', 'delayed', 'prioritized', 'completed', 'failed'),
+      ).toEqual({
+        wait: 0,
+        active: 0,
+        delayed: 0,
+        prioritized: 0,
+        completed: 0,
+        failed: 0,
+      });
     } finally {
+      await queue.close();
       await idle.close();
     }
   });

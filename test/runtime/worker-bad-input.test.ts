@@ -4,7 +4,12 @@
  * for the client, and the same worker goes on serving the next run.
  */
 import { randomUUID } from 'node:crypto';
-import { InvalidRunInputError, PayloadTooLargeError, UnknownAgentError } from '@flotilla/runtime';
+import {
+  InvalidModelResponseError,
+  InvalidRunInputError,
+  PayloadTooLargeError,
+  UnknownAgentError,
+} from '@flotilla/runtime';
 import type { FlotillaClient } from '@flotilla/runtime/client';
 import { encodeRunJobData } from '@flotilla/runtime/internals';
 import { Queue } from 'bullmq';
@@ -80,7 +85,8 @@ describe('when the model answers garbage', () => {
   it('fails the run with a named error stored for the client, and keeps serving', async () => {
     const run = await fixture.client.submit('garbage', {});
     const error = await failureOf(fixture.client.run(run.id));
-    expect(error).toBeInstanceOf(Error);
+    // A Flotilla error a user can catch by name, not a crash inside the runtime (a TypeError).
+    expect(error).toSatisfy(InvalidModelResponseError.is);
     const record = await fixture.client.getRun(run.id);
     expect(record?.status).toBe('failed');
     expect(record?.error?.name).toBe((error as Error).name);

@@ -93,8 +93,34 @@ describe('when a run stalls more often than maxStalledCount allows', () => {
   });
 });
 
-describe('when a worker gets SIGTERM', () => {
-  it('closes gracefully and exits with code 0', async () => {
+describe('when a worker gets SIGTERM with a run in flight', () => {
+  it('finishes the run on that worker, then exits with code 0', async () => {
+    // A worker of its own prefix, so it surely gets the run.
+    const prefix = `${redis.prefix}-drain`;
+    const keys = stepperKeys(prefix);
+    await workers.start({ FLOTILLA_PREFIX: prefix });
+    const drainClient = createClient({ connection: redis.url, prefix });
+    try {
+      await redis.redis.set(keys.pauseArmed, '1');
+      const run = await drainClient.submit('stepper', { steps: STEPS });
+      const pid = Number(await waitForKey(redis.redis, keys.pausedProcess));
+      const { stopping, exited } = workers.terminate(pid);
+      await stopping;
+      // The step-2 tool waits for `resume`: the run is active while the worker closes.
+      expect(await drainClient.getRun(run.id)).toMatchObject({ status: 'running', attempts: 1 });
+      await redis.redis.set(keys.resume, '1');
+      expect(await exited).toBe(0);
+      expect(await run.result()).toBe(`done after ${STEPS} steps`);
+      expect(await drainClient.getRun(run.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
+      for (let step = 1; step <= STEPS; step++)
+        expect(Number(await redis.redis.get(keys.started(step))), `step ${step} starts`).toBe(1);
+    } finally {
+      await redis.redis.set(keys.resume, '1');
+      await drainClient.close();
+    }
+  });
+
+  it('closes idle workers gracefully too', async () => {
     const codes = await workers.stop();
     expect(codes.length).toBeGreaterThan(0);
     expect(codes.every((code) => code === 0)).toBe(true);

@@ -1,6 +1,10 @@
 /**
  * Starts a private `redis-server` process on a free loopback port, for tests that need a Redis
  * of their own: restart and AOF tests, or machines where no `REDIS_URL` is given.
+ *
+ * A probed free port can be taken by another process (a parallel test file, another suite on
+ * the machine) before `redis-server` binds it, so a start that fails with "Address already in
+ * use" is retried on a new port.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface RedisServerOptions {
-  /** Port to listen on. @default a free port picked by the OS */
+  /** Port to listen on; a start on a given port is not retried elsewhere. @default a free port picked by the OS */
   port?: number;
   /** Turn on the append-only file so data survives a restart. @default false */
   appendOnly?: boolean;
@@ -17,6 +21,8 @@ export interface RedisServerOptions {
   dir?: string;
   /** Binary to run. @default `redis-server` from PATH */
   binary?: string;
+  /** Picks the port to try when `port` is not given (again after each "address already in use"). @default {@link freePort} */
+  pickPort?: () => Promise<number>;
 }
 
 export interface RedisServerProcess {
@@ -49,11 +55,39 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** How many free ports a start tries before it gives up (each failed only if taken meanwhile). */
+const PORT_ATTEMPTS = 10;
+
+/** `redis-server` could not bind its port: another process holds it. */
+class PortTakenError extends Error {
+  override readonly name = 'PortTakenError';
+}
+
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServerProcess> {
   const binary = options.binary ?? 'redis-server';
-  const port = options.port ?? (await freePort());
   const ownsDir = options.dir === undefined;
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'flotilla-redis-'));
+  for (let attempt = 1; ; attempt++) {
+    const port = options.port ?? (await (options.pickPort ?? freePort)());
+    try {
+      return await startOn(binary, port, dir, ownsDir, options.appendOnly ?? false);
+    } catch (error) {
+      const retry = error instanceof PortTakenError && options.port === undefined && attempt < PORT_ATTEMPTS;
+      if (!retry) {
+        if (ownsDir) rmSync(dir, { recursive: true, force: true });
+        throw error;
+      }
+    }
+  }
+}
+
+async function startOn(
+  binary: string,
+  port: number,
+  dir: string,
+  ownsDir: boolean,
+  appendOnly: boolean,
+): Promise<RedisServerProcess> {
   const args = [
     '--port',
     String(port),
@@ -62,7 +96,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     '--save',
     '',
     '--appendonly',
-    options.appendOnly ? 'yes' : 'no',
+    appendOnly ? 'yes' : 'no',
     '--appendfsync',
     'always',
     '--dir',
@@ -111,12 +145,14 @@ async function launch(binary: string, args: string[], port: number): Promise<Chi
       clearTimeout(timer);
       reject(error);
     });
-    child.once('exit', (code) => {
+    // 'close', not 'exit': it waits for the pipes, so the output holds the reason.
+    child.once('close', (code) => {
       clearTimeout(timer);
-      reject(new Error(`redis-server exited with code ${code} before it was ready:\n${output}`));
+      const message = `redis-server exited with code ${code} before it was ready:\n${output}`;
+      reject(/address already in use/i.test(output) ? new PortTakenError(message) : new Error(message));
     });
   });
-  child.removeAllListeners('exit');
+  child.removeAllListeners('close');
   return child;
 }
 

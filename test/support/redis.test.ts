@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -7,7 +8,11 @@ import {
   uniqueKeyPrefix,
   useRedis,
 } from './redis.js';
-import { startRedisServer } from './redis-server.js';
+import { freePort, hasRedisServerBinary, startRedisServer } from './redis-server.js';
+import { waitForKey } from './wait-for-key.js';
+
+/** Machines with Docker only (the README supports them) have no `redis-server` binary. */
+const hasBinary = hasRedisServerBinary();
 
 const opened: Redis[] = [];
 function connect(url: string): Redis {
@@ -38,9 +43,9 @@ describe('the Redis harness', () => {
     expect(await redis.ping()).toBe('PONG');
   });
 
-  it('starts a private redis-server when no URL is given, and stops it', async () => {
+  it('starts a private Redis when no URL is given (redis-server, else a container), and stops it', async () => {
     const target = await resolveRedis({ url: undefined });
-    expect(target.source).toBe('redis-server');
+    expect(target.source).toBe(hasBinary ? 'redis-server' : 'testcontainers');
     expect(target.url).not.toBe(fixture.url);
     const redis = connect(target.url);
     expect(await redis.ping()).toBe('PONG');
@@ -84,7 +89,68 @@ describe('the Redis harness', () => {
   });
 });
 
-describe('a private redis-server with append-only file', () => {
+describe('waitForKey', () => {
+  const fixture = useRedis(import.meta.filename);
+
+  it('returns the value once a fixture writes the key', async () => {
+    const key = `${fixture.prefix}:later`;
+    const waiting = waitForKey(fixture.redis, key);
+    await fixture.redis.set(key, '42');
+    await expect(waiting).resolves.toBe('42');
+  });
+
+  it('fails after its deadline with a message naming the key', async () => {
+    const key = `${fixture.prefix}:never`;
+    await expect(waitForKey(fixture.redis, key, { timeoutMs: 0 })).rejects.toThrow(
+      `waitForKey: "${key}" was not set within 0 ms`,
+    );
+  });
+});
+
+describe.skipIf(!hasBinary)('a private redis-server', () => {
+  it('starts on another port when the port it picked was taken before it could bind it', async () => {
+    const taken = await listenOnFreePort();
+    const picked: number[] = [];
+    const server = await startRedisServer({
+      pickPort: async () => {
+        const port = picked.length === 0 ? portOf(taken) : await freePort();
+        picked.push(port);
+        return port;
+      },
+    });
+    try {
+      expect(picked).toHaveLength(2);
+      expect(server.port).toBe(picked[1]);
+      expect(await connect(server.url).ping()).toBe('PONG');
+    } finally {
+      await server.stop();
+      taken.close();
+    }
+  });
+
+  it('does not move a server whose port was given', async () => {
+    const taken = await listenOnFreePort();
+    try {
+      await expect(startRedisServer({ port: portOf(taken) })).rejects.toThrow(/Address already in use/i);
+    } finally {
+      taken.close();
+    }
+  });
+});
+
+async function listenOnFreePort(): Promise<Server> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+function portOf(server: Server): number {
+  const address = server.address();
+  if (!address || typeof address !== 'object') throw new Error('the server has no port');
+  return address.port;
+}
+
+describe.skipIf(!hasBinary)('a private redis-server with append-only file', () => {
   it('keeps written data across a crash and restart', async () => {
     const server = await startRedisServer({ appendOnly: true });
     try {

@@ -57,16 +57,21 @@ export class WorkerProcesses {
   }
 
   /**
-   * SIGTERMs the process with id `pid` (a graceful shutdown) and resolves with its exit code once it exited.
+   * SIGTERMs the process with id `pid`: `stopping` resolves once it printed `stopping` (its
+   * SIGTERM handler runs), `exited` with its exit code.
    * @throws Error when `pid` is not one of the processes started here.
    */
-  async terminate(pid: number): Promise<number | null> {
+  terminate(pid: number): { stopping: Promise<void>; exited: Promise<number | null> } {
     const child = this.processes.find((candidate) => candidate.pid === pid);
     if (!child) throw new Error(`process ${pid} is not one of the test's workers`);
-    const exited = once(child, 'exit');
+    const exited = once(child, 'exit').then(([code]) => code as number | null);
+    const stopping = new Promise<void>((resolve) => {
+      child.stdout?.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('stopping')) resolve();
+      });
+    });
     child.kill('SIGTERM');
-    const [code] = await exited;
-    return code as number | null;
+    return { stopping, exited };
   }
 
   /** SIGTERMs every live process, waits until they exited, forgets them all, and returns the live ones' exit codes. */

@@ -1,16 +1,27 @@
 /**
  * Child run failures across real worker processes: the parent's await rejects with the
  * child's error (name, message and data preserved), the parent may catch it, an uncaught one
- * fails the parent, a child's retry policy runs it again, and no parent is left in
- * waiting-children.
+ * fails the parent, a child's retry policy runs it again, and after each of them no parent is
+ * left in waiting-children.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { settledJobCounts } from './fixtures/settled-job-counts.js';
 import { useTreeWorkers } from './fixtures/use-tree-workers.js';
 
 const redis = useRedis(import.meta.filename);
 const suite = useTreeWorkers(redis, { env: { CONCURRENCY: '2' } });
+
+// Every test leaves no parent in waiting-children and nothing queued, whichever runs alone.
+afterEach(async () => {
+  // A job completes just after its record ended, so wait for the last ones to settle.
+  expect(await settledJobCounts(suite.queue)).toEqual({
+    'waiting-children': 0,
+    active: 0,
+    wait: 0,
+    delayed: 0,
+  });
+});
 
 describe('when a child throws a typed error', () => {
   it("rejects the parent's await with its name, message and data, and the parent may catch it", async () => {
@@ -40,19 +51,6 @@ describe("when a child's retry policy allows two attempts", () => {
     expect(await run.result()).toBe('ok after 2 attempts');
     const [child] = await redis.redis.smembers(`${redis.prefix}:run:{r:${run.id}}:children`);
     expect(await suite.client.getRun(child ?? '')).toMatchObject({ status: 'succeeded', attempts: 2 });
-  });
-});
-
-describe('after all of the above', () => {
-  it('leaves no parent in waiting-children and nothing queued', async () => {
-    // A job completes just after its record ended, so wait for the last ones to settle.
-    const counts = await settledJobCounts(suite.queue);
-    expect(counts).toEqual({
-      'waiting-children': 0,
-      active: 0,
-      wait: 0,
-      delayed: 0,
-    });
   });
 });
 

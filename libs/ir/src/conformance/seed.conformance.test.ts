@@ -195,7 +195,29 @@ const promises: SeedPromise[] = [
     lines: [9],
     quote: 'import { fromOpenAI, fromAnthropic, fromGemini }',
     test: () => {
-      for (const adapter of [fromOpenAI, fromAnthropic, fromGemini]) expect(adapter).toBeTypeOf('function');
+      // Each import reads its provider's own format into the same IR conversation.
+      const parsed = [
+        fromOpenAI(openaiMessages),
+        fromAnthropic(anthropicMessages, anthropicSystem),
+        fromGemini(geminiContents, systemInstruction),
+      ];
+      for (const { history } of parsed) {
+        expect(history.map((message) => message.role)).toEqual([
+          'user',
+          'assistant',
+          'tool',
+          'assistant',
+          'user',
+        ]);
+        const [question, request, result, answer] = history;
+        expect(question?.content).toBe('Weather in Oslo?');
+        const toolCall = request?.tool_calls?.[0];
+        expect(toolCall?.function.name).toBe('get_weather');
+        expect(JSON.parse(toolCall?.function.arguments ?? 'null')).toEqual({ city: 'Oslo' });
+        expect(result?.tool_call_id).toBe(toolCall?.id);
+        expect(result?.content).toContain('sunny');
+        expect(answer?.content).toBe('It is sunny.');
+      }
     },
   },
   {

@@ -25,12 +25,10 @@ afterAll(async () => {
   await client?.close();
 });
 
-/** A queued run whose stream holds three generation events (the run has not ended). */
-async function runWithThreeEvents(): Promise<string> {
-  const runId = `run-${randomUUID()}`;
-  await records.create({ runId, agentId: 'writer' });
+/** Appends one generation-start event per entry of `generations` to the run's stream, as a worker would. */
+async function emitGenerations(runId: string, generations: number[]): Promise<void> {
   const sink = new RedisRunEventSink({ redis: fixture.redis, prefix: fixture.prefix, runId });
-  for (const generation of [0, 1, 2]) {
+  for (const generation of generations) {
     sink.emit({
       type: 'generation-start',
       runId,
@@ -41,6 +39,13 @@ async function runWithThreeEvents(): Promise<string> {
     });
   }
   await sink.flush();
+}
+
+/** A queued run whose stream holds three generation events (the run has not ended). */
+async function runWithThreeEvents(): Promise<string> {
+  const runId = `run-${randomUUID()}`;
+  await records.create({ runId, agentId: 'writer' });
+  await emitGenerations(runId, [0, 1, 2]);
   return runId;
 }
 
@@ -88,5 +93,52 @@ describe('RunHandle.events', () => {
     const resumed = await collect(client.run(runId).events({ after: all[1]?.eventId }));
     expect(resumed).toEqual(all.slice(2));
     expect(resumed[0]).toMatchObject({ generation: 2 });
+  });
+
+  it('resumes live after a disconnect while the run goes on: no event twice, one run-end', async () => {
+    const runId = await runWithThreeEvents();
+    // Read two events, then disconnect.
+    const controller = new AbortController();
+    const first: StreamedRunEvent[] = [];
+    for await (const event of client.run(runId).events({ signal: controller.signal })) {
+      first.push(event);
+      if (first.length === 2) controller.abort();
+    }
+    expect(first.map((event) => event.type)).toEqual(['generation-start', 'generation-start']);
+
+    // The run goes on while no one listens.
+    await emitGenerations(runId, [3, 4]);
+
+    // Reconnect after the last event seen; the reader catches up, then waits live.
+    const resumed: StreamedRunEvent[] = [];
+    const reading = (async () => {
+      for await (const event of client.run(runId).events({ after: first.at(-1)?.eventId }))
+        resumed.push(event);
+    })();
+    await vi.waitFor(() => expect(resumed).toHaveLength(3), { timeout: 5000 });
+    await vi.waitFor(async () => expect(await openReaders()).toBe(1), { timeout: 5000 });
+    await emitGenerations(runId, [5]);
+    await vi.waitFor(() => expect(resumed).toHaveLength(4), { timeout: 5000 });
+    await records.finish(runId, 'root/agent:writer:0', {
+      status: 'succeeded',
+      output: 'done',
+      usage: emptyUsage(),
+      modelCalls: 0,
+    });
+    await reading;
+
+    const seen = [...first, ...resumed];
+    expect(new Set(seen.map((event) => event.eventId)).size).toBe(seen.length);
+    expect(seen.map((event) => (event.type === 'generation-start' ? event.generation : event.type))).toEqual([
+      0,
+      1,
+      2,
+      3,
+      4,
+      5,
+      'run-end',
+    ]);
+    // What the two connections saw is exactly the stream, read in one go.
+    expect(seen).toEqual(await collect(client.run(runId).events()));
   });
 });

@@ -61,6 +61,12 @@ describe('onStream', () => {
 
   it('ends the stream with the generation and waits for the consumer unless awaitOnEnd is false', async () => {
     const finished: string[] = [];
+    // The detached consumer finishes only when the test lets it, after the agent returned.
+    let releaseDetached = () => {};
+    const detachedMayFinish = new Promise<void>((resolve) => {
+      releaseDetached = resolve;
+    });
+    let detachedFinished = Promise.resolve();
     const mock = createMockModel().setDefaultResponse({ ok: true });
     const Agent = createAgent({
       id: 'awaited',
@@ -70,16 +76,20 @@ describe('onStream', () => {
           for await (const _event of stream) {
             // drain
           }
-          await new Promise((resolve) => setTimeout(resolve, 10));
+          // Still busy after the stream ended: the agent must wait for this.
+          for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
           finished.push('awaited');
         });
         onStream(
-          async (stream) => {
-            for await (const _event of stream) {
-              // drain
-            }
-            await new Promise((resolve) => setTimeout(resolve, 50));
-            finished.push('detached');
+          (stream) => {
+            detachedFinished = (async () => {
+              for await (const _event of stream) {
+                // drain
+              }
+              await detachedMayFinish;
+              finished.push('detached');
+            })();
+            return detachedFinished;
           },
           { awaitOnEnd: false },
         );
@@ -88,5 +98,8 @@ describe('onStream', () => {
     });
     await Agent();
     expect(finished).toEqual(['awaited']);
+    releaseDetached();
+    await detachedFinished;
+    expect(finished).toEqual(['awaited', 'detached']);
   });
 });

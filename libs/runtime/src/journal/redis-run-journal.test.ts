@@ -31,14 +31,30 @@ describe('RedisRunJournal', () => {
     expect(loaded.get('root/g0/tool:0')).toEqual(entry(1));
   });
 
-  it('keeps the first write at a position when two workers race', async () => {
+  it('keeps the first write at each position when two workers race on their own connections', async () => {
     const runId = randomUUID();
-    await Promise.all([
-      journalOf(runId).record('p', entry('first')),
-      journalOf(runId).record('p', entry('second')),
-    ]);
-    await journalOf(runId).record('p', entry('late'));
-    expect((await journalOf(runId).load()).get('p')?.outcome).toEqual({ ok: true, value: 'first' });
+    // Two workers: two connections, so their HSETNX commands really interleave in Redis.
+    const workerA = new RedisRunJournal({ redis: fixture.connect(), prefix: fixture.prefix, runId });
+    const workerB = new RedisRunJournal({ redis: fixture.connect(), prefix: fixture.prefix, runId });
+    const positions = Array.from({ length: 50 }, (_, index) => `root/g0/tool:${index}`);
+    await Promise.all(
+      positions.flatMap((position) => [
+        workerA.record(position, entry(`A ${position}`)),
+        workerB.record(position, entry(`B ${position}`)),
+      ]),
+    );
+    const seenByA = await workerA.load();
+    const seenByB = await workerB.load();
+    expect(seenByB).toEqual(seenByA);
+    expect([...seenByA.keys()].sort()).toEqual([...positions].sort());
+    for (const position of positions)
+      expect([
+        { ok: true, value: `A ${position}` },
+        { ok: true, value: `B ${position}` },
+      ]).toContainEqual(seenByA.get(position)?.outcome);
+    // A late write (the original worker waking up) changes nothing.
+    await Promise.all(positions.map((position) => workerB.record(position, entry('late'))));
+    expect(await workerA.load()).toEqual(seenByA);
   });
 
   it('fails the load with JournalCorruptedError naming the position of a bad entry', async () => {

@@ -131,14 +131,15 @@ describe('promptAgent', () => {
   });
 
   describe('tools', () => {
+    /** A tool that yields `turns` turns of the event loop between its start and its end. */
     const slow = (name: string, log: string[]): ToolDefinition =>
       ({
         name,
         description: name,
-        parameters: z.object({ ms: z.number() }),
-        handler: async ({ ms }: { ms: number }) => {
+        parameters: z.object({ turns: z.number() }),
+        handler: async ({ turns }: { turns: number }) => {
           log.push(`start ${name}`);
-          await new Promise((resolve) => setTimeout(resolve, ms));
+          for (let turn = 0; turn < turns; turn++) await new Promise((resolve) => setImmediate(resolve));
           log.push(`end ${name}`);
           return `${name} done`;
         },
@@ -148,8 +149,8 @@ describe('promptAgent', () => {
       const log: string[] = [];
       const mock = toolCallsThenAnswer(
         [
-          { id: 'a', name: 'first', arguments: { ms: 30 } },
-          { id: 'b', name: 'second', arguments: { ms: 1 } },
+          { id: 'a', name: 'first', arguments: { turns: 10 } },
+          { id: 'b', name: 'second', arguments: { turns: 0 } },
         ],
         'ok',
       );

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hashDeps } from './deps-hash.js';
 import { ResourceRegistryClosedError } from './resource-errors.js';
 import { ResourceRegistry, resourceEntryId } from './resource-registry.js';
@@ -202,7 +202,13 @@ describe('ResourceRegistry', () => {
       expect(log).toEqual(['create client#1', 'destroy client#1']);
     });
 
+    // The suspended-lease TTL is a timer: fake timers let the test move the clock past it.
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
     it('releases the lease when the TTL expires before the run resumes', async () => {
+      vi.useFakeTimers();
       const registry = new ResourceRegistry();
       const { log, factory } = counted();
       await registry.acquire({
@@ -212,12 +218,15 @@ describe('ResourceRegistry', () => {
         holder: { runId: 'r1', slot: 'a' },
       });
       registry.suspendRun('r1', 20);
-      await waitFor(() => log.length === 2);
+      await vi.advanceTimersByTimeAsync(19);
+      expect(log).toEqual(['create client#1']);
+      await vi.advanceTimersByTimeAsync(1);
       expect(log).toEqual(['create client#1', 'destroy client#1']);
       expect(registry.isSuspended('r1')).toBe(false);
     });
 
     it('keeps the lease past the TTL when the run resumed in time', async () => {
+      vi.useFakeTimers();
       const registry = new ResourceRegistry();
       const { log, factory } = counted();
       await registry.acquire({
@@ -228,7 +237,7 @@ describe('ResourceRegistry', () => {
       });
       registry.suspendRun('r1', 20);
       registry.resumeRun('r1');
-      await new Promise((resolve) => setTimeout(resolve, 60));
+      await vi.advanceTimersByTimeAsync(60_000);
       expect(log).toEqual(['create client#1']);
       expect(registry.lookup(entry())).toBeDefined();
     });
@@ -261,7 +270,3 @@ describe('ResourceRegistry', () => {
     expect(registry.borrow('nothing', { runId: 'child', slot: 'x' })).toBeUndefined();
   });
 });
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-}
