@@ -46,6 +46,7 @@ export async function startWorkerApp(
     eventStreamMaxLength: runtime.eventStreamMaxLength,
     runRetentionSeconds: runtime.runRetentionSeconds,
     journalRetentionSeconds: runtime.journalRetentionSeconds,
+    conversationRetentionSeconds: runtime.conversationRetentionSeconds,
     env: {}, // resolved above, once; nothing is read again
     ...metrics.hooks(),
   });

@@ -8,8 +8,10 @@ export interface RunKeys {
   journal: string;
   /** `equipMemory` values: hash of key → JSON. */
   memory: string;
-  /** Events: capped stream. */
+  /** Events: capped stream, while the run is unfinished (then compacted into `timeline`). */
   events: string;
+  /** A finished run's events, compacted: one JSON string (see `events/run-timeline.ts`). */
+  timeline: string;
   /** Run record: hash with status, output/error, usage, timestamps. */
   record: string;
   /** Cancel flag. */
@@ -39,6 +41,7 @@ export function runKeys(prefix: string, runId: string): RunKeys {
     journal: `${base}:journal`,
     memory: `${base}:memory`,
     events: `${base}:events`,
+    timeline: `${base}:timeline`,
     record: `${base}:record`,
     cancel: `${base}:cancel`,
     memoryIndex: `${base}:memory-index`,

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { runKeys } from '../keys.js';
+import { appendEventsScript } from './lua/append-events-2.lua.js';
 import type { RunEvent, RunEventSink } from './run-event.js';
 
 /** How many events a run's stream keeps (approximately: `XADD MAXLEN ~`). @default 10000 */
@@ -13,11 +14,12 @@ export const RUN_EVENT_FIELD = 'event';
  * (`runKeys(…).events`). `emit` never waits: events are buffered and written in one pipeline
  * on the next turn of the event loop, in emit order; `flush` resolves when everything emitted
  * so far is in Redis. A write failure is logged through `onError` and never breaks the run:
- * events are for observers, the journal is the source of truth.
+ * events are for observers, the journal is the source of truth. Events of a run that has
+ * ended are dropped (`append-events-2`): its stream is compacted then.
  */
 export class RedisRunEventSink implements RunEventSink {
   readonly #redis: Redis;
-  readonly #key: string;
+  readonly #keys: [record: string, events: string];
   readonly #maxLength: number;
   readonly #onError: (error: unknown) => void;
   #buffer: RunEvent[] = [];
@@ -34,7 +36,8 @@ export class RedisRunEventSink implements RunEventSink {
     onError?: (error: unknown) => void;
   }) {
     this.#redis = options.redis;
-    this.#key = runKeys(options.prefix, options.runId).events;
+    const keys = runKeys(options.prefix, options.runId);
+    this.#keys = [keys.record, keys.events];
     this.#maxLength = options.maxLength ?? DEFAULT_EVENT_STREAM_MAX_LENGTH;
     this.#onError = options.onError ?? (() => {});
   }
@@ -59,14 +62,9 @@ export class RedisRunEventSink implements RunEventSink {
 
   async #write(batch: RunEvent[]): Promise<void> {
     if (batch.length === 0) return;
-    const pipeline = this.#redis.pipeline();
-    for (const event of batch) {
-      pipeline.xadd(this.#key, 'MAXLEN', '~', this.#maxLength, '*', RUN_EVENT_FIELD, JSON.stringify(event));
-    }
     try {
-      const results = (await pipeline.exec()) ?? [];
-      const failed = results.find(([error]) => error);
-      if (failed) this.#onError(failed[0]);
+      const events = batch.map((event) => JSON.stringify(event));
+      await appendEventsScript.run(this.#redis, this.#keys, [this.#maxLength, ...events]);
     } catch (error) {
       this.#onError(error);
     }
