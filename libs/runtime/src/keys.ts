@@ -33,6 +33,8 @@ export interface ConversationKeys {
   versions: string;
   /** Applied append ids: hash of appendId → the version that append produced (idempotency). */
   appends: string;
+  /** Set of the sha256 of every media blob the conversation references (to refresh their expiry). */
+  blobs: string;
 }
 
 export function runKeys(prefix: string, runId: string): RunKeys {
@@ -57,6 +59,7 @@ export function conversationKeys(prefix: string, conversationId: string): Conver
     messages: `${base}:messages`,
     versions: `${base}:versions`,
     appends: `${base}:appends`,
+    blobs: `${base}:blobs`,
   };
 }
 

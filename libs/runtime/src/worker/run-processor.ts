@@ -279,7 +279,11 @@ export class RunProcessor {
       runId,
       journal: new RedisRunJournal({ redis, prefix: config.prefix, runId }),
       memory: run.memory,
-      conversations: new RedisConversationStore({ redis, prefix: config.prefix }),
+      conversations: new RedisConversationStore({
+        redis,
+        prefix: config.prefix,
+        retentionSeconds: config.conversationRetentionSeconds,
+      }),
       events: run.sink,
       models: this.#deps.models,
       signal: run.controller.signal,
