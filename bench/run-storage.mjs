@@ -51,14 +51,24 @@ export async function measureRunStorage({ url, runs, concurrency = 8 }) {
       Array.from({ length: runs }, (_, index) => client.submit(OneTurnAgent, { index })),
     );
     await Promise.all(handles.map((handle) => handle.result()));
-    // BullMQ removes or keeps the finished job right after the processor returns.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await jobsSettled(redis, prefix);
     return await measureKeys(redis, prefix, runs);
   } finally {
     await client.close();
     await worker.close();
     await deleteKeys(redis, `${prefix}:*`);
     await redis.quit();
+  }
+}
+
+/**
+ * BullMQ removes (or keeps) an ended job right after the processor returns, a moment after the
+ * run record ended: waits until no job is still active, for at most 5 s.
+ */
+async function jobsSettled(redis, prefix) {
+  for (let waited = 0; waited < 5000; waited += 20) {
+    if ((await redis.llen(`${prefix}:agents:active`)) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 

@@ -6,6 +6,7 @@
 
 export { eventsConnectionName } from '../client/run-handle.js';
 export { encodeRunJobData, type RunJobData } from '../jobs/run-job-data.js';
+export { type RunKeys, runKeys } from '../keys.js';
 export type { FleetMemo, FleetMemoGetOptions, FleetMemoOptions } from '../memo/fleet-memo.js';
 export { createFleetMemo } from '../memo/fleet-memo.js';
 export { abortableDelay } from '../shared/abortable-delay.js';
