@@ -113,10 +113,22 @@ describe('a failed job', () => {
     expect(await fixture.client.getRun(runId)).toMatchObject({ error: { name: 'UnknownAgentError' } });
   });
 
+  it('that its producer asked BullMQ to keep keeps no input', async () => {
+    const runId = `raw-${randomUUID()}`;
+    const input = JSON.stringify({ blob: 'x'.repeat(100_000) });
+    await rawQueue.add('no-such-agent', { input }, { jobId: runId, removeOnFail: false });
+    await vi.waitFor(async () => expect(await rawQueue.getJobState(runId)).toBe('failed'), {
+      timeout: 10_000,
+    });
+    const job = await rawQueue.getJob(runId);
+    expect(job?.data).toEqual({});
+    expect(Number(await redis.redis.memory('USAGE', `${redis.prefix}:agents:${runId}`))).toBeLessThan(2048);
+  });
+
   it('of a client-submitted run is removed too; the record keeps the error', async () => {
     const run = await fixture.client.submit('failing', { limit: 1 });
     await expect(run.result()).rejects.toMatchObject({ name: 'QuotaExceededError' });
     await jobGone(run.id);
-    expect(await redis.redis.exists(`${redis.prefix}:agents:failed`)).toBe(0);
+    expect(await redis.redis.zscore(`${redis.prefix}:agents:failed`, run.id)).toBeNull();
   });
 });

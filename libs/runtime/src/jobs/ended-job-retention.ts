@@ -12,3 +12,13 @@ export const ENDED_JOB_RETENTION: { removeOnComplete: KeepJobs; removeOnFail: Ke
   removeOnComplete: { count: 0 },
   removeOnFail: { count: 0 },
 };
+
+/**
+ * Whether BullMQ keeps a job after it fails for good: only when whoever added it asked for that
+ * (`removeOnFail` false, or an age/count to keep); otherwise {@link ENDED_JOB_RETENTION} applies.
+ */
+export function keepsFailedJob(removeOnFail: boolean | number | KeepJobs | undefined): boolean {
+  if (removeOnFail === undefined || removeOnFail === true || removeOnFail === 0) return false;
+  if (typeof removeOnFail === 'object') return !('count' in removeOnFail && removeOnFail.count === 0);
+  return true;
+}

@@ -14,6 +14,7 @@ import { rootCallPath } from '../engine/execute-run.js';
 import { AbortError, RunStalledError, UnknownAgentError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
 import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
+import { keepsFailedJob } from '../jobs/ended-job-retention.js';
 import { type DecodedRunJob, decodeRunJobData } from '../jobs/run-job-data.js';
 import { RedisRunJournal } from '../journal/redis-run-journal.js';
 import { runKeys } from '../keys.js';
@@ -348,8 +349,21 @@ export class RunProcessor {
     if (ended) await this.#reportEnd(runId, logger);
     // Ended for good: BullMQ must not retry it (a retry would find the record ended anyway).
     if (ending.status !== 'succeeded') {
+      await this.#trimKeptJob(job, logger);
       throw new UnrecoverableError(`${ending.error?.name}: ${ending.error?.message}`);
     }
+  }
+
+  /**
+   * A failed job its producer asked BullMQ to keep keeps no input (up to `maxPayloadBytes`):
+   * the run record holds the outcome, and the input would never be read again.
+   */
+  async #trimKeptJob(job: Job, logger: Logger): Promise<void> {
+    if (!keepsFailedJob(job.opts.removeOnFail)) return;
+    const { input: _dropped, ...rest } = (job.data ?? {}) as Record<string, unknown>;
+    await job
+      .updateData(rest)
+      .catch((error: unknown) => logger.warn({ err: error }, 'failed job not trimmed'));
   }
 
   /** Calls `onRunEnd` with the ended record (totals of the whole run, not of this execution). */
