@@ -5,12 +5,15 @@
  * any event id. Prints the bytes per finished run (a size, asserted against the 2 KB goal).
  */
 import { randomUUID } from 'node:crypto';
+import { createClient } from '@flotilla/runtime/client';
 import { runKeys } from '@flotilla/runtime/internals';
+import { createWorker } from '@flotilla/runtime/worker';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../support/redis.js';
-import { ChatAgent } from './fixtures/agents.js';
+import { ChatAgent, chatModel } from './fixtures/agents.js';
 import { useWorker } from './fixtures/in-process-worker.js';
 
 const redis = useRedis(import.meta.filename);
@@ -130,5 +133,35 @@ describe('a failed job', () => {
     await expect(run.result()).rejects.toMatchObject({ name: 'QuotaExceededError' });
     await jobGone(run.id);
     expect(await redis.redis.zscore(`${redis.prefix}:agents:failed`, run.id)).toBeNull();
+  });
+});
+
+describe('a conversation on a worker with conversationRetentionSeconds', () => {
+  it('expires every key of the conversation that long after its latest turn', async () => {
+    const queueName = 'retention';
+    const worker = createWorker({
+      agents: [ChatAgent],
+      models: { 'chat-model': chatModel() },
+      connection: redis.url,
+      prefix: redis.prefix,
+      queueName,
+      logger: pino({ level: 'silent' }),
+      conversationRetentionSeconds: 3600,
+    });
+    const client = createClient({ connection: redis.url, prefix: redis.prefix, queueName });
+    try {
+      const conversationId = `c-${randomUUID()}`;
+      const run = await client.submit(ChatAgent, { message: 'hi' }, { conversationId });
+      await run.result();
+      const keys = await redis.redis.keys(`${redis.prefix}:conv:{c:${conversationId}}:*`);
+      expect(keys.length).toBeGreaterThanOrEqual(4);
+      for (const key of keys) {
+        expect(await redis.redis.ttl(key)).toBeGreaterThan(3500);
+        expect(await redis.redis.ttl(key)).toBeLessThanOrEqual(3600);
+      }
+    } finally {
+      await client.close();
+      await worker.close();
+    }
   });
 });

@@ -143,10 +143,13 @@ export class RedisRunRecords {
     const last = events.at(-1);
     if (last?.type !== 'run-end') return;
     const keys = runKeys(this.#prefix, runId);
-    const timeline = encodeRunTimeline(runId, events, outcome);
-    await compactEventsScript
-      .run(this.#redis, [keys.events, keys.timeline], [last.eventId, timeline, this.#retention.recordSeconds])
-      .catch(() => undefined);
+    try {
+      const timeline = encodeRunTimeline(runId, events, outcome);
+      const args = [last.eventId, timeline, this.#retention.recordSeconds];
+      await compactEventsScript.run(this.#redis, [keys.events, keys.timeline], args);
+    } catch {
+      // The run ended all the same; its stream stays readable and expires with the record.
+    }
   }
 
   /**
