@@ -10,8 +10,8 @@ import { createAgent, promptChat } from '@flotilla/runtime';
 import { createClient } from '@flotilla/runtime/client';
 import { createMockModel } from '@flotilla/runtime/testing';
 import { createWorker } from '@flotilla/runtime/worker';
-import { Redis } from 'ioredis';
 import { pino } from 'pino';
+import { BenchConnections } from './bench-connections.mjs';
 
 const OneTurnAgent = createAgent({
   id: 'one-turn',
@@ -44,7 +44,8 @@ export async function measureRunStorage({ url, runs, concurrency = 8 }) {
     env: {},
   });
   const client = createClient({ connection: url, prefix, env: {} });
-  const redis = new Redis(url);
+  const connections = new BenchConnections(url);
+  const redis = connections.connect();
   try {
     await worker.waitUntilReady();
     const handles = await Promise.all(
@@ -56,8 +57,8 @@ export async function measureRunStorage({ url, runs, concurrency = 8 }) {
   } finally {
     await client.close();
     await worker.close();
-    await deleteKeys(redis, `${prefix}:*`);
-    await redis.quit();
+    await connections.deleteKeys(`${prefix}:*`);
+    await connections.close();
   }
 }
 
@@ -125,15 +126,6 @@ async function measureKeys(redis, prefix, runs) {
     perRun,
     queueKeys,
   };
-}
-
-async function deleteKeys(redis, pattern) {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) await redis.unlink(...keys);
-  } while (cursor !== '0');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
