@@ -2,7 +2,8 @@
  * `npm run bench`: throughput of N trivial Flotilla runs (a mock model, one turn) against N raw
  * BullMQ jobs doing the same work (one call of the same mock model), on the same Redis, with the
  * same worker concurrency, in the same process and run. Prints JSON lines, the ratio last.
- * Not a test: nothing here asserts a timing.
+ * Not a test: nothing here asserts a timing. Then the bytes a finished one-turn run keeps in
+ * Redis (`run-storage.mjs`), as one more JSON line.
  *
  * Env: REDIS_URL (default redis://127.0.0.1:6379), BENCH_RUNS (default 500),
  * BENCH_CONCURRENCY (default 8), BENCH_TIMEOUT_MS (default 100000; the bench fails past it).
@@ -16,6 +17,7 @@ import { Queue, QueueEvents, Worker } from 'bullmq';
 import { pino } from 'pino';
 import { BenchConnections } from './bench-connections.mjs';
 import { positiveInteger } from './positive-integer.mjs';
+import { measureRunStorage } from './run-storage.mjs';
 
 const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const runs = positiveInteger('BENCH_RUNS', 500);
@@ -143,6 +145,9 @@ async function main() {
       })}\n`,
     );
     if (bullmq.failed + flotilla.failed > 0) process.exitCode = 1;
+    const storageRuns = Math.min(runs, 200);
+    const storage = await measureRunStorage({ url, runs: storageRuns, concurrency });
+    process.stdout.write(`${JSON.stringify({ bench: 'storage', runs: storageRuns, ...storage })}\n`);
   } finally {
     clearTimeout(timer);
     await connections.deleteKeys(`${prefix}:*`);

@@ -4,7 +4,7 @@
  * client sees.
  */
 import { randomUUID } from 'node:crypto';
-import { eventsConnectionName } from '@flotilla/runtime/internals';
+import { eventsConnectionName, runKeys } from '@flotilla/runtime/internals';
 import { describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { call, readEvents, waitForRun } from './support/http.js';
@@ -112,6 +112,21 @@ describe('GET /runs/:id/events', () => {
     const resumed = await readEvents(scheduler.url, runId, { lastEventId: events[2]?.id ?? '' });
     expect(resumed.events).toEqual(events.slice(3));
     expect(resumed.events.at(-1)?.event).toBe('run-end');
+  });
+
+  it('replays a finished run from its compacted timeline, and resumes after Last-Event-ID', async () => {
+    const runId = await submit({ agentId: 'research', input: { question: 'What does a run keep?' } });
+    await waitForRun(scheduler.url, runId, (run) => run.status === 'succeeded');
+    // The stream was replaced by the timeline when the run ended.
+    expect(await redis.redis.exists(runKeys(redis.prefix, runId).events)).toBe(0);
+    const { events } = await readEvents(scheduler.url, runId);
+    expect(events.filter((event) => event.event === 'run-end')).toHaveLength(1);
+    expect(events.at(-1)?.data).toMatchObject({ status: 'succeeded', modelCalls: 3 });
+    expect(events.map((event) => event.event)).toEqual(
+      expect.arrayContaining(['model-turn-start', 'model-turn-end', 'tool-call', 'tool-result', 'child-end']),
+    );
+    const resumed = await readEvents(scheduler.url, runId, { lastEventId: events[4]?.id ?? '' });
+    expect(resumed.events).toEqual(events.slice(5));
   });
 
   it('closes the run event reader (its Redis connection) when the HTTP client disconnects', async () => {

@@ -50,6 +50,7 @@ export async function startWorkerApp(
     journalRetentionSeconds: runtime.journalRetentionSeconds,
     // Runs still active near the shutdown timeout are handed back before the process exits.
     shutdownGraceMs: Math.max(0, config.shutdownTimeoutMs - SHUTDOWN_HAND_BACK_MARGIN_MS),
+    conversationRetentionSeconds: runtime.conversationRetentionSeconds,
     env: {}, // resolved above, once; nothing is read again
     ...metrics.hooks(),
   });

@@ -8,8 +8,10 @@ export interface RunKeys {
   journal: string;
   /** `equipMemory` values: hash of key → JSON. */
   memory: string;
-  /** Events: capped stream. */
+  /** Events: capped stream, while the run is unfinished (then compacted into `timeline`). */
   events: string;
+  /** A finished run's events, compacted: one JSON string (see `events/run-timeline.ts`). */
+  timeline: string;
   /** Run record: hash with status, output/error, usage, timestamps. */
   record: string;
   /** Cancel flag. */
@@ -31,6 +33,8 @@ export interface ConversationKeys {
   versions: string;
   /** Applied append ids: hash of appendId → the version that append produced (idempotency). */
   appends: string;
+  /** Set of the sha256 of every media blob the conversation references (to refresh their expiry). */
+  blobs: string;
 }
 
 export function runKeys(prefix: string, runId: string): RunKeys {
@@ -39,6 +43,7 @@ export function runKeys(prefix: string, runId: string): RunKeys {
     journal: `${base}:journal`,
     memory: `${base}:memory`,
     events: `${base}:events`,
+    timeline: `${base}:timeline`,
     record: `${base}:record`,
     cancel: `${base}:cancel`,
     memoryIndex: `${base}:memory-index`,
@@ -54,6 +59,7 @@ export function conversationKeys(prefix: string, conversationId: string): Conver
     messages: `${base}:messages`,
     versions: `${base}:versions`,
     appends: `${base}:appends`,
+    blobs: `${base}:blobs`,
   };
 }
 

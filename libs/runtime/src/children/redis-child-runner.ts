@@ -14,6 +14,7 @@ import type { ChildCall, ChildResolution, ChildRunner, RunPlacement } from '../c
 import { scopeLayersOf } from '../context/scope-layers.js';
 import { AbortError, NonDeterminismError } from '../errors/run-errors.js';
 import { deserializeError, type SerializedError, serializeError } from '../errors/serialize-error.js';
+import { ENDED_JOB_RETENTION } from '../jobs/ended-job-retention.js';
 import { encodeRunJobData } from '../jobs/run-job-data.js';
 import { runKeys } from '../keys.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
@@ -42,10 +43,6 @@ export interface RedisChildRunnerOptions {
   /** The calling run's deadline (epoch ms): its children inherit it. @default none */
   deadline?: number | undefined;
 }
-
-/** Ended child jobs kept in BullMQ (the run record keeps the outcome longer). */
-const REMOVE_ON_COMPLETE = { age: 3600, count: 1000 };
-const REMOVE_ON_FAIL = { age: 24 * 3600 };
 
 /** Child runs over BullMQ parent/child jobs. */
 export class RedisChildRunner implements ChildRunner {
@@ -120,8 +117,7 @@ export class RedisChildRunner implements ChildRunner {
       parent: { id: runId, queue: queue.qualifiedName },
       // A failed child releases its parent, which replays and throws the child's error at the await.
       ignoreDependencyOnFailure: true,
-      removeOnComplete: REMOVE_ON_COMPLETE,
-      removeOnFail: REMOVE_ON_FAIL,
+      ...ENDED_JOB_RETENTION,
     });
     await redis.sadd(runKeys(prefix, runId).children, childRunId);
   }

@@ -6,6 +6,7 @@ import { type FlotillaConfig, jsonLimitsOf } from '../config/flotilla-config.js'
 import { openRedis, type RedisConnectionOption } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
 import { RunNotFoundError } from '../errors/run-errors.js';
+import { ENDED_JOB_RETENTION } from '../jobs/ended-job-retention.js';
 import { encodeRunJobData } from '../jobs/run-job-data.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunRecord } from '../runs/run-record.js';
@@ -139,8 +140,7 @@ class RedisFlotillaClient implements FlotillaClient {
       await this.#queue.add(agentId, data, {
         jobId: runId,
         attempts: 1,
-        removeOnComplete: { age: 3600, count: 1000 },
-        removeOnFail: { age: 24 * 3600 },
+        ...ENDED_JOB_RETENTION,
       });
     }
     return this.run<Output>(runId);

@@ -69,6 +69,7 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
           connection: this.#redis.duplicate({ connectionName: eventsConnectionName(this.#prefix) }),
           key: runKeys(this.#prefix, this.id).events,
           ...options,
+          compacted: () => this.#records.compactedEvents(this.id),
           isOver: async () => {
             const record = await this.#records.get(this.id);
             return record === undefined || isTerminalStatus(record.status);

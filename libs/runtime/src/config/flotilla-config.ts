@@ -47,10 +47,12 @@ export const flotillaSettings = {
   ),
   /** `FLOTILLA_EVENT_STREAM_MAX_LENGTH`: events kept per run (approximate cap). @default 10000 */
   eventStreamMaxLength: setting('FLOTILLA_EVENT_STREAM_MAX_LENGTH', wholeNumber({ min: 1 }), 10_000),
-  /** `FLOTILLA_RUN_RETENTION_SECONDS`: how long an ended run's record and events stay. @default 604800 (7 days) */
+  /** `FLOTILLA_RUN_RETENTION_SECONDS`: how long an ended run's record and compacted timeline stay. @default 604800 (7 days) */
   runRetentionSeconds: setting('FLOTILLA_RUN_RETENTION_SECONDS', wholeNumber({ min: 1 }), 604_800),
-  /** `FLOTILLA_JOURNAL_RETENTION_SECONDS`: how long an ended run's journal stays, for debugging. @default 86400 */
-  journalRetentionSeconds: setting('FLOTILLA_JOURNAL_RETENTION_SECONDS', wholeNumber({ min: 1 }), 86_400),
+  /** `FLOTILLA_JOURNAL_RETENTION_SECONDS`: how long an ended run's journal stays (to replay or export the run). @default 604800 (7 days, like the record) */
+  journalRetentionSeconds: setting('FLOTILLA_JOURNAL_RETENTION_SECONDS', wholeNumber({ min: 1 }), 604_800),
+  /** `FLOTILLA_CONVERSATION_RETENTION_SECONDS`: how long a conversation stays after its last turn; 0 keeps it forever. @default 0 */
+  conversationRetentionSeconds: setting('FLOTILLA_CONVERSATION_RETENTION_SECONDS', wholeNumber(), 0),
   /** `FLOTILLA_LOCK_DURATION_MS`: BullMQ job lock; a crashed worker's run moves on after about this long. @default 30000 */
   lockDurationMs: setting('FLOTILLA_LOCK_DURATION_MS', wholeNumber({ min: 1 }), 30_000),
   /** `FLOTILLA_STALLED_INTERVAL_MS`: how often workers look for stalled runs. @default 30000 */

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { emptyUsage } from '@flotilla/ir';
 import { describe, expect, it } from 'vitest';
 import { useRedis } from '../../../../test/support/redis.js';
 import { runKeys } from '../keys.js';
+import { RedisRunRecords } from '../runs/redis-run-records.js';
 import { RedisRunEventSink } from './redis-run-event-sink.js';
 import { readRunEventStream } from './redis-run-event-stream.js';
 import type { RunEvent, RunEventOf } from './run-event.js';
@@ -132,5 +134,24 @@ describe('readRunEventStream', () => {
       events.push(event);
     }
     expect(events).toEqual([]);
+  });
+});
+
+describe('RedisRunEventSink after the run ended', () => {
+  it('drops late events: the compacted timeline stays the whole story and no stream is created again', async () => {
+    const runId = randomUUID();
+    const records = new RedisRunRecords({ redis: fixture.redis, prefix: fixture.prefix });
+    await records.create({ runId, agentId: 'a' });
+    await records.finish(runId, 'root/agent:a:0', {
+      status: 'cancelled',
+      error: { name: 'AbortError', message: 'cancelled' },
+      usage: emptyUsage(),
+      modelCalls: 0,
+    });
+    const sink = new RedisRunEventSink({ redis: fixture.redis, prefix: fixture.prefix, runId });
+    sink.emit(toolCall(runId, 1));
+    await sink.flush();
+    expect(await fixture.redis.exists(runKeys(fixture.prefix, runId).events)).toBe(0);
+    expect((await records.compactedEvents(runId))?.map((event) => event.type)).toEqual(['run-end']);
   });
 });

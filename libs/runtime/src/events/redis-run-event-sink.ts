@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from '../json/json-bounds.js';
 import { runKeys } from '../keys.js';
+import { appendEventsScript } from './lua/append-events-2.lua.js';
 import type { RunEvent, RunEventSink } from './run-event.js';
 import { serializeRunEvent } from './serialize-run-event.js';
 
@@ -17,11 +18,12 @@ export const RUN_EVENT_FIELD = 'event';
  * so far is in Redis. A write failure is logged through `onError` and never breaks the run:
  * events are for observers, the journal is the source of truth. Nothing here rejects: an event
  * too deep or too large for `limits` is written with its payload replaced (see
- * `serialize-run-event.ts`), reported once through `onOmitted`.
+ * `serialize-run-event.ts`), reported once through `onOmitted`. Events of a run that has ended are dropped
+ * (`append-events-2`): its stream is compacted then.
  */
 export class RedisRunEventSink implements RunEventSink {
   readonly #redis: Redis;
-  readonly #key: string;
+  readonly #keys: [record: string, events: string];
   readonly #maxLength: number;
   readonly #onError: (error: unknown) => void;
   readonly #limits: JsonLimits;
@@ -45,7 +47,8 @@ export class RedisRunEventSink implements RunEventSink {
     onOmitted?: (info: { type: string; reason: string }) => void;
   }) {
     this.#redis = options.redis;
-    this.#key = runKeys(options.prefix, options.runId).events;
+    const keys = runKeys(options.prefix, options.runId);
+    this.#keys = [keys.record, keys.events];
     this.#maxLength = options.maxLength ?? DEFAULT_EVENT_STREAM_MAX_LENGTH;
     this.#onError = options.onError ?? (() => {});
     this.#limits = options.limits ?? DEFAULT_JSON_LIMITS;
@@ -74,21 +77,8 @@ export class RedisRunEventSink implements RunEventSink {
   async #write(batch: RunEvent[]): Promise<void> {
     if (batch.length === 0) return;
     try {
-      const pipeline = this.#redis.pipeline();
-      for (const event of batch) {
-        pipeline.xadd(
-          this.#key,
-          'MAXLEN',
-          '~',
-          this.#maxLength,
-          '*',
-          RUN_EVENT_FIELD,
-          this.#serialize(event),
-        );
-      }
-      const results = (await pipeline.exec()) ?? [];
-      const failed = results.find(([error]) => error);
-      if (failed) this.#onError(failed[0]);
+      const events = batch.map((event) => this.#serialize(event));
+      await appendEventsScript.run(this.#redis, this.#keys, [this.#maxLength, ...events]);
     } catch (error) {
       this.#onError(error);
     }

@@ -22,6 +22,12 @@ export interface ReadRunEventStreamOptions {
    * ended but its stream was trimmed or expired, so `run-end` will never be read).
    */
   isOver?: () => Promise<boolean>;
+  /**
+   * A finished run's compacted events (its stream is gone then), or `undefined` while it has
+   * none. Asked first, and once more when the run is over and its stream has nothing left.
+   * @default none
+   */
+  compacted?: () => Promise<StreamedRunEvent[] | undefined>;
   /** Read only events after this stream id (an `eventId` already seen). @default from the start */
   after?: string;
   /** Aborting ends the reader at once: the connection is closed, a pending read ends with it. */
@@ -44,6 +50,11 @@ export async function* readRunEventStream(
   const onAbort = () => connection.disconnect();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
+    const compacted = await options.compacted?.();
+    if (compacted) {
+      yield* eventsAfter(compacted, lastId);
+      return;
+    }
     let over = false;
     for (;;) {
       if (signal?.aborted) return;
@@ -60,7 +71,11 @@ export async function* readRunEventStream(
       }
       const entries = reply?.[0]?.[1] ?? [];
       if (entries.length === 0) {
-        if (over) return;
+        if (over) {
+          // The run ended and its stream was compacted while this reader was on it.
+          yield* eventsAfter((await options.compacted?.()) ?? [], lastId);
+          return;
+        }
         over = options.isOver !== undefined && (await options.isOver());
         continue;
       }
@@ -76,6 +91,32 @@ export async function* readRunEventStream(
     signal?.removeEventListener('abort', onAbort);
     connection.disconnect();
   }
+}
+
+/** The events after stream id `lastId`, up to `run-end`. */
+function* eventsAfter(events: readonly StreamedRunEvent[], lastId: string): Generator<StreamedRunEvent> {
+  for (const event of events) {
+    if (compareStreamIds(event.eventId, lastId) <= 0) continue;
+    yield event;
+    if (event.type === 'run-end') return;
+  }
+}
+
+/** Orders two stream ids (`<ms>-<seq>`; a bare `<ms>` counts as `<ms>-0`). */
+export function compareStreamIds(a: string, b: string): number {
+  const [aMs = 0, aSeq = 0] = a.split('-').map(Number);
+  const [bMs = 0, bSeq = 0] = b.split('-').map(Number);
+  return aMs - bMs || aSeq - bSeq;
+}
+
+/** The events of an XRANGE / XREAD reply's entries; entries that do not parse are skipped. */
+export function parseStreamEntries(entries: readonly [string, string[]][]): StreamedRunEvent[] {
+  const events: StreamedRunEvent[] = [];
+  for (const [id, fields] of entries) {
+    const event = parseEvent(fields);
+    if (event) events.push({ ...event, eventId: id });
+  }
+  return events;
 }
 
 function parseEvent(fields: string[]): RunEvent | undefined {

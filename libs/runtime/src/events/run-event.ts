@@ -3,7 +3,8 @@
  * lifecycle ends with `end`. Every event carries the run id, the time it happened and the
  * `callPath` of the agent invocation that emitted it (e.g. `root/agent:writer:0`).
  *
- * H4b stores them in a capped Redis stream per run; `RunHandle.events()` yields them live.
+ * A worker writes them to a capped Redis stream per run, compacted into one timeline string
+ * when the run ends (`run-timeline.ts`); `RunHandle.events()` yields them live, then from it.
  */
 import type { FinishReason, TokenUsage } from '@flotilla/ir';
 import type { SerializedError } from '../errors/serialize-error.js';

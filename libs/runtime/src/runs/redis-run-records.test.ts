@@ -64,12 +64,16 @@ describe('RedisRunRecords', () => {
       usage,
       modelCalls: 2,
     });
-    const events = await fixture.redis.xrange(runKeys(fixture.prefix, runId).events, '-', '+');
+    // The stream was replaced by the compacted timeline, which holds the one run-end.
+    expect(await fixture.redis.exists(runKeys(fixture.prefix, runId).events)).toBe(0);
+    const events = await records().compactedEvents(runId);
     expect(events).toHaveLength(1);
-    expect(JSON.parse(events[0]?.[1][1] ?? '')).toMatchObject({
+    expect(events?.[0]).toMatchObject({
       type: 'run-end',
       status: 'succeeded',
+      output: { answer: 42 },
       runId,
+      eventId: expect.stringMatching(/^\d+-\d+$/),
     });
     expect(await records().start({ runId, agentId: 'a' })).toEqual({ started: false, status: 'succeeded' });
   });
@@ -91,7 +95,7 @@ describe('RedisRunRecords', () => {
       data: { maxTurnSteps: 3 },
     });
     expect(await fixture.redis.ttl(keys.record)).toBeGreaterThan(60);
-    expect(await fixture.redis.ttl(keys.events)).toBeGreaterThan(60);
+    expect(await fixture.redis.ttl(keys.timeline)).toBeGreaterThan(60);
     expect(await fixture.redis.ttl(keys.journal)).toBeLessThanOrEqual(60);
     expect(await fixture.redis.ttl(keys.journal)).toBeGreaterThan(0);
   });

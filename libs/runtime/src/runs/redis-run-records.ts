@@ -4,8 +4,11 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { SerializedError } from '../errors/serialize-error.js';
 import { DEFAULT_EVENT_STREAM_MAX_LENGTH } from '../events/redis-run-event-sink.js';
+import { parseStreamEntries, type StreamedRunEvent } from '../events/redis-run-event-stream.js';
 import type { RunEndEvent } from '../events/run-event.js';
+import { decodeRunTimeline, encodeRunTimeline, type RunEndOutcome } from '../events/run-timeline.js';
 import { runKeys } from '../keys.js';
+import { compactEventsScript } from './lua/compact-events-2.lua.js';
 import { createRunScript } from './lua/create-run-1.lua.js';
 import { finishRunScript } from './lua/finish-run-4.lua.js';
 import { startRunScript } from './lua/start-run-1.lua.js';
@@ -20,12 +23,12 @@ import {
   startRunArgs,
   suspendRunArgs,
 } from './run-script-args.js';
-import type { RunStatus } from './run-status.js';
+import { isTerminalStatus, type RunStatus } from './run-status.js';
 
-/** Ended runs: record and events kept 7 days, journal 1 day. */
+/** Ended runs: record, timeline and journal kept 7 days. */
 export const DEFAULT_RUN_RETENTION: RunRetention = {
   recordSeconds: 7 * 24 * 3600,
-  journalSeconds: 24 * 3600,
+  journalSeconds: 7 * 24 * 3600,
 };
 
 const usageSchema = z.object({
@@ -100,8 +103,9 @@ export class RedisRunRecords {
 
   /**
    * Ends the run with `ending` and appends its `run-end` event (from `callPath`, the root
-   * invocation), unless it already ended.
-   * Returns `true` when this call ended it. Flush the run's other events first, so `run-end`
+   * invocation), unless it already ended, then replaces its event stream by the compacted
+   * timeline (`events/run-timeline.ts`; readers that were blocked on the stream got `run-end`
+   * first). Returns `true` when this call ended it. Flush the run's other events first, so `run-end`
    * is the last event of the stream. `carried`: the record's totals from this execution's
    * `start` (saves reading them again). @default read from the record
    */
@@ -124,7 +128,44 @@ export class RedisRunRecords {
       eventStreamMaxLength: this.#eventStreamMaxLength,
       retention: this.#retention,
     });
-    return (await finishRunScript.run(this.#redis, call.keys, call.args)) === 1;
+    const reply = await finishRunScript.run(this.#redis, call.keys, call.args);
+    if (!Array.isArray(reply)) return false;
+    await this.#compact(
+      runId,
+      parseStreamEntries(reply as [string, string[]][]),
+      outcomeOf(recordOf(runId, ending)),
+    );
+    return true;
+  }
+
+  /** Compaction is storage, not outcome: when it fails the stream stays, expiring with the record. */
+  async #compact(runId: string, events: StreamedRunEvent[], outcome: RunEndOutcome): Promise<void> {
+    const last = events.at(-1);
+    if (last?.type !== 'run-end') return;
+    const keys = runKeys(this.#prefix, runId);
+    try {
+      const timeline = encodeRunTimeline(runId, events, outcome);
+      const args = [last.eventId, timeline, this.#retention.recordSeconds];
+      await compactEventsScript.run(this.#redis, [keys.events, keys.timeline], args);
+    } catch {
+      // The run ended all the same; its stream stays readable and expires with the record.
+    }
+  }
+
+  /**
+   * A finished run's events from its compacted timeline, with their original `eventId`s, or
+   * `undefined` when it has none (unfinished, not compacted, or expired).
+   */
+  async compactedEvents(runId: string): Promise<StreamedRunEvent[] | undefined> {
+    const keys = runKeys(this.#prefix, runId);
+    const [[, text], [, fields]] = (await this.#redis
+      .pipeline()
+      .get(keys.timeline)
+      .hgetall(keys.record)
+      .exec()) as [[unknown, string | null], [unknown, Record<string, string>]];
+    if (typeof text !== 'string' || !fields?.status) return undefined;
+    const record = toRecord(runId, fields);
+    return decodeRunTimeline(runId, text, isTerminalStatus(record.status) ? outcomeOf(record) : undefined);
   }
 
   /**
@@ -160,6 +201,30 @@ export class RedisRunRecords {
     if (!fields.status) return undefined;
     return toRecord(runId, fields);
   }
+}
+
+/** The record `finish-run-4` writes for `ending`, as `get` reads it back. */
+function recordOf(runId: string, ending: RunEnding): RunRecord {
+  const fields: Record<string, string> = {
+    status: ending.status,
+    usage: JSON.stringify(ending.usage),
+    modelCalls: String(ending.modelCalls),
+  };
+  if (ending.status === 'succeeded') fields.output = JSON.stringify(ending.output ?? null);
+  if (ending.error) fields.error = JSON.stringify(ending.error);
+  return toRecord(runId, fields);
+}
+
+/** What the record says of a run's end, as its `run-end` event says it. */
+function outcomeOf(record: RunRecord): RunEndOutcome {
+  const outcome: RunEndOutcome = {
+    status: record.status as RunEndOutcome['status'],
+    usage: record.usage,
+    modelCalls: record.modelCalls,
+  };
+  if (record.status === 'succeeded') outcome.output = record.output;
+  if (record.error) outcome.error = record.error;
+  return outcome;
 }
 
 function sumTotals(prior: RunTotals, execution: RunTotals): RunTotals {

@@ -11,13 +11,17 @@ const change = {
 };
 
 describe('appendConversationArgs', () => {
-  it('lays out the four keys and the ARGV slots the script documents', () => {
-    const call = appendConversationArgs(conversationKeys('p', 'c1'), 'c1', change, new Date(0));
+  it('lays out the five keys and the ARGV slots the script documents', () => {
+    const call = appendConversationArgs(conversationKeys('p', 'c1'), 'c1', change, new Date(0), {
+      seconds: 3600,
+      blobs: ['ab12'],
+    });
     expect(call.keys).toEqual([
       'p:conv:{c:c1}:header',
       'p:conv:{c:c1}:messages',
       'p:conv:{c:c1}:versions',
       'p:conv:{c:c1}:appends',
+      'p:conv:{c:c1}:blobs',
     ]);
     expect(call.args).toEqual([
       'c1',
@@ -27,6 +31,9 @@ describe('appendConversationArgs', () => {
       '',
       '{"provider":"mock","id":"m"}',
       '',
+      '3600',
+      '1',
+      'ab12',
       '{"role":"user","content":"hi"}',
     ]);
   });

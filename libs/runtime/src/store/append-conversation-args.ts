@@ -1,15 +1,23 @@
 /**
- * The TypeScript side of `append-conversation-4`: a pure argument builder (testable without
+ * The TypeScript side of `append-conversation-5`: a pure argument builder (testable without
  * Redis) and the reading of its reply, where return codes become errors through one table.
  */
 import type { ConversationKeys } from '../keys.js';
 import type { AppendChange } from './conversation-store.js';
 import { ConversationConflictError } from './store-errors.js';
 
-/** KEYS and ARGV of one `append-conversation-4` call. */
+/** KEYS and ARGV of one `append-conversation-5` call. */
 export interface ScriptCall {
   keys: string[];
   args: string[];
+}
+
+/** How long the conversation stays, and the blobs this turn references. */
+export interface AppendRetention {
+  /** Seconds after this turn; 0 keeps the conversation. */
+  seconds: number;
+  /** The sha256 of every blob this turn's messages reference. */
+  blobs: readonly string[];
 }
 
 /** Builds KEYS and ARGV; `change.messages` must already have their large media moved to blobs. */
@@ -18,9 +26,10 @@ export function appendConversationArgs(
   conversationId: string,
   change: AppendChange,
   now: Date,
+  retention: AppendRetention = { seconds: 0, blobs: [] },
 ): ScriptCall {
   return {
-    keys: [keys.header, keys.messages, keys.versions, keys.appends],
+    keys: [keys.header, keys.messages, keys.versions, keys.appends, keys.blobs],
     args: [
       conversationId,
       String(change.expectedVersion),
@@ -31,12 +40,15 @@ export function appendConversationArgs(
         ? ''
         : JSON.stringify({ provider: change.model.provider, id: change.model.id }),
       change.usage === undefined ? '' : JSON.stringify(change.usage),
+      String(retention.seconds),
+      String(retention.blobs.length),
+      ...retention.blobs,
       ...change.messages.map((message) => JSON.stringify(message)),
     ],
   };
 }
 
-/** Return codes of `append-conversation-4`. */
+/** Return codes of `append-conversation-5`. */
 export const AppendConversationCode = { appended: 1, duplicate: 0, conflict: -1 } as const;
 
 /** Negative return code → the error it always means. */
@@ -61,7 +73,7 @@ export function readAppendConversationReply(
   const toError = appendConversationErrors[Number(code)];
   if (toError) throw toError(conversationId, change, detail);
   if (!Array.isArray(detail))
-    throw new Error(`append-conversation-4 returned an unexpected reply: ${String(reply)}`);
+    throw new Error(`append-conversation-5 returned an unexpected reply: ${String(reply)}`);
   return pairsToRecord(detail as string[]);
 }
 

@@ -41,6 +41,17 @@ export async function offloadMedia(
   );
 }
 
+/** The sha256 of every blob the (offloaded) `messages` reference. */
+export function referencedBlobs(messages: readonly Message[]): string[] {
+  const hashes = new Set<string>();
+  for (const message of messages) {
+    for (const attachment of (message.attachments ?? []) as StoredAttachment[]) {
+      if (attachment.blob) hashes.add(attachment.blob.sha256);
+    }
+  }
+  return [...hashes];
+}
+
 /**
  * Puts blob bytes back into the attachments of `message`. Throws a plain `Error` naming the
  * blob when one is missing; the store turns it into a `ConversationCorruptedError`.

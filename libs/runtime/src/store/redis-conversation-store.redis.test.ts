@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Message } from '@flotilla/ir';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../../../../test/support/redis.js';
 import { blobKey, conversationKeys } from '../keys.js';
 import { BlobStore } from './blob-store.js';
@@ -31,7 +31,7 @@ describe('RedisConversationStore layout', () => {
     const id = `c-${randomUUID()}`;
     await store().append(id, { expectedVersion: 0, appendId: 'a', messages: [user('x')] });
     const keys = await fixture.redis.keys(`${fixture.prefix}:conv:*${id}*`);
-    expect(keys.length).toBe(4);
+    expect(keys.length).toBe(4); // header, messages, versions, appends (no blobs set: no media)
     for (const key of keys) expect(key).toContain(`{c:${id}}`);
   });
 
@@ -131,6 +131,69 @@ describe('RedisConversationStore layout', () => {
         index: undefined,
         message: expect.stringContaining('usage'),
       });
+    });
+  });
+
+  describe('with a retention', () => {
+    const image = (fill: number): Message => ({
+      role: 'user',
+      content: 'img',
+      attachments: [{ mediaType: 'image/png', data: Buffer.alloc(2048, fill).toString('base64') }],
+    });
+    const blobOf = (fill: number) => blobKey(fixture.prefix, BlobStore.hash(Buffer.alloc(2048, fill)));
+    const retained = (retentionSeconds: number, blobGraceSeconds?: number) =>
+      new RedisConversationStore({
+        redis: fixture.redis,
+        prefix: fixture.prefix,
+        blobThresholdBytes: 1024,
+        retentionSeconds,
+        ...(blobGraceSeconds !== undefined && { blobGraceSeconds }),
+      });
+    const conversationKeyList = (id: string) => Object.values(conversationKeys(fixture.prefix, id));
+
+    it('refreshes every key of the conversation, and every blob it references, on each turn', async () => {
+      const id = `c-${randomUUID()}`;
+      const conversations = retained(1000);
+      await conversations.append(id, { expectedVersion: 0, appendId: 'a', messages: [image(1)] });
+      // Age every key, then take a turn without media: all of them are pushed back to 1000 s.
+      for (const key of [...conversationKeyList(id), blobOf(1)]) await fixture.redis.expire(key, 5);
+      await conversations.append(id, { expectedVersion: 1, appendId: 'b', messages: [user('more')] });
+      for (const key of conversationKeyList(id)) {
+        expect(await fixture.redis.ttl(key)).toBeGreaterThan(900);
+        expect(await fixture.redis.ttl(key)).toBeLessThanOrEqual(1000);
+      }
+      // The blob outlives the conversation: its expiry is past every key's.
+      expect(await fixture.redis.pttl(blobOf(1))).toBeGreaterThan(
+        await fixture.redis.pttl(conversationKeyList(id)[0] ?? ''),
+      );
+    });
+
+    it('never shortens a blob that a longer-lived conversation references', async () => {
+      const [long, short] = [`c-${randomUUID()}`, `c-${randomUUID()}`];
+      await retained(1000).append(long, { expectedVersion: 0, appendId: 'a', messages: [image(2)] });
+      await retained(10).append(short, { expectedVersion: 0, appendId: 'a', messages: [image(2)] });
+      expect(await fixture.redis.ttl(blobOf(2))).toBeGreaterThan(1000);
+    });
+
+    it('expires all the keys of a conversation together, then its blob', async () => {
+      const id = `c-${randomUUID()}`;
+      await retained(1, 1).append(id, { expectedVersion: 0, appendId: 'a', messages: [image(3), user('x')] });
+      const [header, ...others] = conversationKeyList(id);
+      expect(await fixture.redis.pttl(blobOf(3))).toBeGreaterThan(await fixture.redis.pttl(header ?? ''));
+      await vi.waitFor(async () => expect(await fixture.redis.exists(header ?? '')).toBe(0), {
+        timeout: 10_000,
+      });
+      expect(await fixture.redis.exists(...others)).toBe(0);
+      await vi.waitFor(async () => expect(await fixture.redis.exists(blobOf(3))).toBe(0), {
+        timeout: 10_000,
+      });
+    });
+
+    it('keeps a conversation without retention forever, blobs included', async () => {
+      const id = `c-${randomUUID()}`;
+      await store().append(id, { expectedVersion: 0, appendId: 'a', messages: [image(4)] });
+      for (const key of [...conversationKeyList(id), blobOf(4)])
+        expect(await fixture.redis.ttl(key)).toBe(-1);
     });
   });
 });

@@ -2,7 +2,7 @@ import { emptyUsage, type Message } from '@flotilla/ir';
 import type { Redis } from 'ioredis';
 import { type ConversationKeys, conversationKeys, DEFAULT_PREFIX } from '../keys.js';
 import { appendConversationArgs, readAppendConversationReply } from './append-conversation-args.js';
-import { BlobStore } from './blob-store.js';
+import { BLOB_GRACE_SECONDS, BlobStore } from './blob-store.js';
 import type {
   AppendChange,
   ConversationHeader,
@@ -10,8 +10,8 @@ import type {
   LoadConversationOptions,
   StoredConversation,
 } from './conversation-store.js';
-import { appendConversationScript } from './lua/append-conversation-4.lua.js';
-import { DEFAULT_BLOB_THRESHOLD_BYTES, offloadMedia, restoreMedia } from './media-blobs.js';
+import { appendConversationScript } from './lua/append-conversation-5.lua.js';
+import { DEFAULT_BLOB_THRESHOLD_BYTES, offloadMedia, referencedBlobs, restoreMedia } from './media-blobs.js';
 import { ConversationCorruptedError, ConversationVersionNotFoundError } from './store-errors.js';
 import {
   describeIssues,
@@ -32,6 +32,14 @@ export interface RedisConversationStoreOptions {
   blobThresholdBytes?: number;
   /** Clock for timestamps. @default () => new Date() */
   now?: () => Date;
+  /**
+   * How long a conversation stays after its latest turn, in seconds: every turn refreshes the
+   * expiry of all its keys, and of the blobs it references (those by a little more). 0 keeps
+   * it. @default 0 (`FLOTILLA_CONVERSATION_RETENTION_SECONDS` on a worker)
+   */
+  retentionSeconds?: number;
+  /** How much longer than the conversation its blobs stay. @default BLOB_GRACE_SECONDS (60) */
+  blobGraceSeconds?: number;
 }
 
 /**
@@ -39,7 +47,7 @@ export interface RedisConversationStoreOptions {
  * hash tag: a header hash (latest version), an append-only message list, a versions list (one
  * small entry per version: message count, usage totals, model, timestamp, and the system
  * prompt when it changed) and an applied-append-id hash. An append is one Lua script
- * (`append-conversation-4`); a load validates everything it reads.
+ * (`append-conversation-5`); a load validates everything it reads.
  */
 export class RedisConversationStore implements ConversationStore {
   readonly #redis: Redis;
@@ -47,11 +55,15 @@ export class RedisConversationStore implements ConversationStore {
   readonly #blobs: BlobStore;
   readonly #blobThresholdBytes: number;
   readonly #now: () => Date;
+  readonly #retentionSeconds: number;
 
   constructor(options: RedisConversationStoreOptions) {
     this.#redis = options.redis;
     this.#prefix = options.prefix ?? DEFAULT_PREFIX;
-    this.#blobs = new BlobStore(options.redis, this.#prefix);
+    this.#retentionSeconds = options.retentionSeconds ?? 0;
+    const grace = options.blobGraceSeconds ?? BLOB_GRACE_SECONDS;
+    const blobSeconds = this.#retentionSeconds === 0 ? 0 : this.#retentionSeconds + grace;
+    this.#blobs = new BlobStore(options.redis, this.#prefix, blobSeconds);
     this.#blobThresholdBytes = options.blobThresholdBytes ?? DEFAULT_BLOB_THRESHOLD_BYTES;
     this.#now = options.now ?? (() => new Date());
   }
@@ -76,10 +88,15 @@ export class RedisConversationStore implements ConversationStore {
 
   async append(conversationId: string, change: AppendChange): Promise<ConversationHeader> {
     const keys = conversationKeys(this.#prefix, conversationId);
-    // Blobs are written before the script: they are content-addressed, so a lost race leaves
-    // at most an unreferenced blob, never a reference to missing bytes.
+    // Blobs are written (and, with a retention, the earlier ones' expiry pushed past this
+    // turn's) before the script: a crash in between leaves at most an unreferenced blob or one
+    // kept longer, never a reference to missing bytes.
+    if (this.#retentionSeconds > 0) await this.#blobs.refresh(await this.#redis.smembers(keys.blobs));
     const messages = await offloadMedia(change.messages, this.#blobs, this.#blobThresholdBytes);
-    const call = appendConversationArgs(keys, conversationId, { ...change, messages }, this.#now());
+    const call = appendConversationArgs(keys, conversationId, { ...change, messages }, this.#now(), {
+      seconds: this.#retentionSeconds,
+      blobs: referencedBlobs(messages),
+    });
     const reply = await appendConversationScript.run(this.#redis, call.keys, call.args);
     return toHeader(parseHeader(conversationId, readAppendConversationReply(reply, conversationId, change)));
   }

@@ -5,6 +5,7 @@ import type { FlotillaConfig } from '../config/flotilla-config.js';
 import { openRedis } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
 import type { AnyAgent } from '../context/agent-definition.js';
+import { ENDED_JOB_RETENTION } from '../jobs/ended-job-retention.js';
 import { createFleetMemo } from '../memo/fleet-memo.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import { WorkerResources } from '../resources/worker-resources.js';
@@ -57,6 +58,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
       eventStreamMaxLength: options.eventStreamMaxLength,
       runRetentionSeconds: options.runRetentionSeconds,
       journalRetentionSeconds: options.journalRetentionSeconds,
+      conversationRetentionSeconds: options.conversationRetentionSeconds,
       maxChildrenPerRun: options.maxChildrenPerRun,
       redisUrl: typeof options.connection === 'string' ? options.connection : undefined,
     },
@@ -103,6 +105,8 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     lockDuration: config.lockDurationMs,
     stalledInterval: config.stalledIntervalMs,
     maxStalledCount: config.maxStalledCount,
+    // Also for jobs added without options (a raw `queue.add`): no ended job keeps its payload.
+    ...ENDED_JOB_RETENTION,
   });
   watch(worker, processor, logger);
   const listening = Promise.all([cancels.start(), resources.start()]).then(() => undefined);

@@ -28,6 +28,7 @@ import {
   deadlineJobDataSchema,
   deadlineJobId,
 } from '../jobs/deadline-job.js';
+import { keepsFailedJob } from '../jobs/ended-job-retention.js';
 import { isValidId, isValidRunId, MAX_CALL_PATH_LENGTH } from '../jobs/id-rule.js';
 import { InvalidRunInputError } from '../jobs/job-data-errors.js';
 import { type DecodedRunJob, decodeRunJobData } from '../jobs/run-job-data.js';
@@ -370,7 +371,11 @@ export class RunProcessor {
       runId,
       journal: new RedisRunJournal({ redis, prefix: config.prefix, runId }),
       memory: run.memory,
-      conversations: new RedisConversationStore({ redis, prefix: config.prefix }),
+      conversations: new RedisConversationStore({
+        redis,
+        prefix: config.prefix,
+        retentionSeconds: config.conversationRetentionSeconds,
+      }),
       events: run.sink,
       models: this.#deps.models,
       signal: run.controller.signal,
@@ -472,8 +477,21 @@ export class RunProcessor {
     if (ended) await this.#reportEnd(runId, logger);
     // Ended for good: BullMQ must not retry it (a retry would find the record ended anyway).
     if (ending.status !== 'succeeded') {
+      await this.#trimKeptJob(job, logger);
       throw new UnrecoverableError(`${ending.error?.name}: ${ending.error?.message}`);
     }
+  }
+
+  /**
+   * A failed job its producer asked BullMQ to keep keeps no input (up to `maxPayloadBytes`):
+   * the run record holds the outcome, and the input would never be read again.
+   */
+  async #trimKeptJob(job: Job, logger: Logger): Promise<void> {
+    if (!keepsFailedJob(job.opts.removeOnFail)) return;
+    const { input: _dropped, ...rest } = (job.data ?? {}) as Record<string, unknown>;
+    await job
+      .updateData(rest)
+      .catch((error: unknown) => logger.warn({ err: error }, 'failed job not trimmed'));
   }
 
   /** Calls `onRunEnd` with the ended record (totals of the whole run, not of this execution). */

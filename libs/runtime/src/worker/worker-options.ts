@@ -43,10 +43,12 @@ export interface CreateWorkerOptions extends WorkerRunHooks {
   eventStreamMaxLength?: number;
   /** Child agent calls one run may make; more throw `FanOutLimitExceededError`. @default FLOTILLA_MAX_CHILDREN_PER_RUN, else 1000 */
   maxChildrenPerRun?: number;
-  /** How long an ended run's record and events stay. @default 604800 (7 days) */
+  /** How long an ended run's record and compacted timeline stay. @default 604800 (7 days) */
   runRetentionSeconds?: number;
-  /** How long an ended run's journal stays, for debugging. @default 86400 (1 day) */
+  /** How long an ended run's journal stays (to replay or export the run). @default 604800 (7 days) */
   journalRetentionSeconds?: number;
+  /** How long a conversation (and the blobs it references) stays after its last turn; 0 keeps it. @default FLOTILLA_CONVERSATION_RETENTION_SECONDS, else 0 */
+  conversationRetentionSeconds?: number;
   /**
    * Resource factories this worker registers (`defineResource`): a child run here that expects
    * a resource exposed on another worker gets a local instance built from the exposed deps

@@ -22,11 +22,11 @@ export const finishRunScript = new LuaScript(
     ARGV[6] modelCalls
     ARGV[7] run-end event JSON
     ARGV[8] event stream max length (approximate)
-    ARGV[9] seconds to keep record, events and cancel flag
+    ARGV[9] seconds to keep record, events (until compacted) and cancel flag
     ARGV[10] seconds to keep the journal
 
   Output:
-    1  ended now
+    the run's events (XRANGE reply, run-end last)  ended now; the caller compacts them
     0  the run had already ended; nothing written
 ]]
 local status = redis.call('HGET', KEYS[1], 'status')
@@ -39,6 +39,6 @@ redis.call('EXPIRE', KEYS[1], ARGV[9])
 redis.call('EXPIRE', KEYS[2], ARGV[9])
 redis.call('EXPIRE', KEYS[3], ARGV[10])
 redis.call('EXPIRE', KEYS[4], ARGV[9])
-return 1
+return redis.call('XRANGE', KEYS[2], '-', '+')
 `,
 );

@@ -2,12 +2,14 @@ import { LuaScript } from '../lua-script.js';
 
 /** See the header of the script. Argument builder: `appendConversationArgs`. */
 export const appendConversationScript = new LuaScript(
-  'append-conversation-4',
-  4,
+  'append-conversation-5',
+  5,
   `--[[
   Appends one turn to a conversation: compare-and-set on the version, idempotent by appendId.
   Writes only the new messages and one small version entry, so the bytes written per turn do
-  not grow with the length of the conversation.
+  not grow with the length of the conversation. With a retention, every key of the
+  conversation expires that long after this turn (all together); the caller has already
+  pushed the expiry of every blob the conversation references past it.
 
   Input:
     KEYS[1] header    hash: schemaVersion, conversationId, version, messageCount, system,
@@ -15,6 +17,7 @@ export const appendConversationScript = new LuaScript(
     KEYS[2] messages  list of message JSON; entry i is message i
     KEYS[3] versions  list of version entry JSON; entry v-1 describes version v
     KEYS[4] appends   hash: appendId -> version that append produced
+    KEYS[5] blobs     set of the sha256 of every media blob the conversation references
 
     ARGV[1] conversationId
     ARGV[2] expectedVersion
@@ -23,14 +26,18 @@ export const appendConversationScript = new LuaScript(
     ARGV[5] system prompt JSON, or '' to keep the current one
     ARGV[6] model JSON, or '' to keep the current one
     ARGV[7] usage JSON of this turn (added to the totals), or '' for none
-    ARGV[8..] one message JSON per slot
+    ARGV[8] retention seconds after this turn, or 0 to keep the conversation (no expiry set)
+    ARGV[9] number of blob hashes that follow
+    ARGV[10..] the sha256 of each blob this turn's messages reference, then one message JSON per slot
 
   Output:
     { 1, header }   appended; header = the new header as HGETALL field/value pairs
     { 0, header }   appendId was applied before; the current header, nothing written
     { -1, version } conflict: the stored version is not expectedVersion
 ]]
-local headerKey, messagesKey, versionsKey, appendsKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local headerKey, messagesKey, versionsKey, appendsKey, blobsKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local retention, blobCount = tonumber(ARGV[8]), tonumber(ARGV[9])
+local firstMessage = 10 + blobCount
 local conversationId, appendId, now = ARGV[1], ARGV[3], ARGV[4]
 local system, model, turnUsage = ARGV[5], ARGV[6], ARGV[7]
 
@@ -74,10 +81,13 @@ if turnUsage ~= '' then
   usage = cjson.encode(total)
 end
 
-for index = 8, #ARGV do
+for index = firstMessage, #ARGV do
   redis.call('RPUSH', messagesKey, ARGV[index])
 end
-local messageCount = tonumber(redis.call('HGET', headerKey, 'messageCount')) + (#ARGV - 7)
+for index = 10, firstMessage - 1 do
+  redis.call('SADD', blobsKey, ARGV[index])
+end
+local messageCount = tonumber(redis.call('HGET', headerKey, 'messageCount')) + (#ARGV - firstMessage + 1)
 local systemAt = redis.call('HGET', headerKey, 'systemAt')
 local currentModel = redis.call('HGET', headerKey, 'model')
 local entryModel = ''
@@ -88,6 +98,9 @@ redis.call('HSET', headerKey, 'version', nextVersion, 'messageCount', messageCou
 redis.call('RPUSH', versionsKey, '{"messageCount":' .. messageCount .. ',"systemAt":' .. systemAt ..
   ',"updatedAt":"' .. now .. '","usage":' .. usage .. entryModel .. entrySystem .. '}')
 redis.call('HSET', appendsKey, appendId, nextVersion)
+if retention > 0 then
+  for _, key in ipairs(KEYS) do redis.call('EXPIRE', key, retention) end
+end
 return { 1, redis.call('HGETALL', headerKey) }
 `,
 );

@@ -1,0 +1,28 @@
+import { LuaScript } from '../../store/lua-script.js';
+
+/** See the header of the script. Caller: `RedisRunEventSink`. */
+export const appendEventsScript = new LuaScript(
+  'append-events-2',
+  2,
+  `--[[
+  Appends a batch of a run's events to its stream, unless the run has ended: its stream was
+  then compacted (or is about to be), and a late event from abandoned work must neither follow
+  run-end nor create a stream again that nothing would ever expire.
+
+  Input:
+    KEYS[1] record   hash of the run record
+    KEYS[2] events   the run's event stream
+    ARGV[1] stream max length (approximate)
+    ARGV[2..] one event JSON each, in order
+
+  Output:
+    the number of events appended (0 when the run had ended)
+]]
+local status = redis.call('HGET', KEYS[1], 'status')
+if status == 'succeeded' or status == 'failed' or status == 'cancelled' then return 0 end
+for index = 2, #ARGV do
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[1], '*', 'event', ARGV[index])
+end
+return #ARGV - 1
+`,
+);

@@ -1,0 +1,167 @@
+/**
+ * What a finished run keeps in Redis, through a real worker: its record, its compacted
+ * timeline and its journal, each with an expiry, and nothing of its BullMQ job; a failed job
+ * keeps no payload. The compacted timeline still replays to one `run-end`, and resumes after
+ * any event id. Prints the bytes per finished run (a size, asserted against the 2 KB goal).
+ */
+import { randomUUID } from 'node:crypto';
+import { createClient } from '@flotilla/runtime/client';
+import { runKeys } from '@flotilla/runtime/internals';
+import { createWorker } from '@flotilla/runtime/worker';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { useRedis } from '../support/redis.js';
+import { ChatAgent, chatModel } from './fixtures/agents.js';
+import { useWorker } from './fixtures/in-process-worker.js';
+
+const redis = useRedis(import.meta.filename);
+const fixture = useWorker(redis);
+const RUNS = 20;
+/** BullMQ's own keys of the queue: one each, whatever the number of runs. */
+const QUEUE_KEYS = ['agents:meta', 'agents:id', 'agents:events'];
+let rawQueue: Queue;
+
+beforeAll(() => {
+  rawQueue = new Queue('agents', { connection: redis.connect(), prefix: redis.prefix });
+});
+afterAll(async () => {
+  await rawQueue.close();
+});
+
+async function keysUnder(connection: Redis, prefix: string) {
+  const keys = await connection.keys(`${prefix}:*`);
+  return Promise.all(
+    keys.map(async (key) => ({
+      key: key.slice(prefix.length + 1),
+      ttl: await connection.ttl(key),
+      bytes: Number(await connection.memory('USAGE', key, 'SAMPLES', 0)),
+    })),
+  );
+}
+
+/** BullMQ deletes an ended job right after the processor returns, so wait for it. */
+async function jobGone(runId: string): Promise<void> {
+  await vi.waitFor(async () => expect(await redis.redis.exists(`${redis.prefix}:agents:${runId}`)).toBe(0), {
+    timeout: 10_000,
+  });
+}
+
+describe('a finished one-turn run', () => {
+  it('keeps its record, timeline and journal, each expiring, in under 2 KB', async () => {
+    const runs = await Promise.all(
+      Array.from({ length: RUNS }, (_, index) => fixture.client.submit(ChatAgent, { message: `m${index}` })),
+    );
+    await Promise.all(runs.map((run) => run.result()));
+    await Promise.all(runs.map((run) => jobGone(run.id)));
+
+    const keys = await keysUnder(redis.redis, redis.prefix);
+    const immortal = keys.filter(({ ttl }) => ttl === -1).map(({ key }) => key);
+    expect(immortal.every((key) => QUEUE_KEYS.includes(key))).toBe(true);
+    for (const run of runs) {
+      const own = keys.filter(({ key }) => key.includes(`{r:${run.id}}`) || key.endsWith(run.id));
+      expect(own.map(({ key }) => key.replace(/^run:\{r:[^}]+\}:/, '')).sort()).toEqual([
+        'journal',
+        'record',
+        'timeline',
+      ]);
+    }
+    const runBytes = keys
+      .filter(({ key }) => key.startsWith('run:') || /^agents:(completed|failed)$/.test(key))
+      .reduce((sum, { bytes }) => sum + bytes, 0);
+    const perRun = Math.round(runBytes / RUNS);
+    process.stdout.write(`bytes per finished one-turn run: ${perRun} (record + timeline + journal)\n`);
+    expect(perRun).toBeLessThanOrEqual(2048);
+  });
+
+  it('replays its compacted events to one run-end, and resumes after any event id', async () => {
+    const run = await fixture.client.submit(ChatAgent, { message: 'replay me' });
+    await run.result();
+    const keys = runKeys(redis.prefix, run.id);
+    expect(await redis.redis.exists(keys.events)).toBe(0);
+    expect(await redis.redis.exists(keys.timeline)).toBe(1);
+    const events = [];
+    for await (const event of run.events()) events.push(event);
+    expect(events.map((event) => event.type)).toEqual([
+      'run-start',
+      'generation-start',
+      'model-turn-start',
+      'model-turn-end',
+      'generation-end',
+      'run-end',
+    ]);
+    expect(events.at(-1)).toMatchObject({ status: 'succeeded', runId: run.id, modelCalls: 1 });
+    expect(events.every((event) => event.runId === run.id && /^\d+-\d+$/.test(event.eventId))).toBe(true);
+    for (let seen = 0; seen < events.length; seen++) {
+      const resumed = [];
+      for await (const event of run.events({ after: events[seen]?.eventId })) resumed.push(event);
+      expect(resumed).toEqual(events.slice(seen + 1));
+    }
+  });
+});
+
+describe('a failed job', () => {
+  it('is removed with its payload, even when added raw without options', async () => {
+    const runId = `raw-${randomUUID()}`;
+    await rawQueue.add(
+      'no-such-agent',
+      { input: JSON.stringify({ blob: 'x'.repeat(100_000) }) },
+      { jobId: runId },
+    );
+    await vi.waitFor(async () => expect((await fixture.client.getRun(runId))?.status).toBe('failed'), {
+      timeout: 10_000,
+    });
+    await jobGone(runId);
+    expect(await fixture.client.getRun(runId)).toMatchObject({ error: { name: 'UnknownAgentError' } });
+  });
+
+  it('that its producer asked BullMQ to keep keeps no input', async () => {
+    const runId = `raw-${randomUUID()}`;
+    const input = JSON.stringify({ blob: 'x'.repeat(100_000) });
+    await rawQueue.add('no-such-agent', { input }, { jobId: runId, removeOnFail: false });
+    await vi.waitFor(async () => expect(await rawQueue.getJobState(runId)).toBe('failed'), {
+      timeout: 10_000,
+    });
+    const job = await rawQueue.getJob(runId);
+    expect(job?.data).toEqual({});
+    expect(Number(await redis.redis.memory('USAGE', `${redis.prefix}:agents:${runId}`))).toBeLessThan(2048);
+  });
+
+  it('of a client-submitted run is removed too; the record keeps the error', async () => {
+    const run = await fixture.client.submit('failing', { limit: 1 });
+    await expect(run.result()).rejects.toMatchObject({ name: 'QuotaExceededError' });
+    await jobGone(run.id);
+    expect(await redis.redis.zscore(`${redis.prefix}:agents:failed`, run.id)).toBeNull();
+  });
+});
+
+describe('a conversation on a worker with conversationRetentionSeconds', () => {
+  it('expires every key of the conversation that long after its latest turn', async () => {
+    const queueName = 'retention';
+    const worker = createWorker({
+      agents: [ChatAgent],
+      models: { 'chat-model': chatModel() },
+      connection: redis.url,
+      prefix: redis.prefix,
+      queueName,
+      logger: pino({ level: 'silent' }),
+      conversationRetentionSeconds: 3600,
+    });
+    const client = createClient({ connection: redis.url, prefix: redis.prefix, queueName });
+    try {
+      const conversationId = `c-${randomUUID()}`;
+      const run = await client.submit(ChatAgent, { message: 'hi' }, { conversationId });
+      await run.result();
+      const keys = await redis.redis.keys(`${redis.prefix}:conv:{c:${conversationId}}:*`);
+      expect(keys.length).toBeGreaterThanOrEqual(4);
+      for (const key of keys) {
+        expect(await redis.redis.ttl(key)).toBeGreaterThan(3500);
+        expect(await redis.redis.ttl(key)).toBeLessThanOrEqual(3600);
+      }
+    } finally {
+      await client.close();
+      await worker.close();
+    }
+  });
+});
