@@ -3,7 +3,8 @@
  * process run on a private `redis-server`, which is stopped and started again. While it is
  * down, client calls fail with `RedisUnavailableError` instead of blocking (a `result()` with
  * a patient request timeout keeps waiting); every process prints only a handful of pino JSON
- * lines; after it is back, the waits end and a new run completes.
+ * lines; after it is back, the waits end and a new run completes. A paused server (SIGSTOP: the
+ * sockets stay open, nothing answers) bounds client calls the same way.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, startWorker, type WorkerProcess } from '../apps/support/worker-process.js';
 import { type RedisServerProcess, startRedisServer } from '../support/redis-server.js';
@@ -212,3 +214,32 @@ describe('when Redis is down for 3 s', () => {
     }
   });
 });
+
+describe('when Redis is paused and answers nothing', () => {
+  it('fails bounded calls with RedisUnavailableError and lets a waiting result() finish after', async () => {
+    const paced = await client.send({ op: 'submit', client: 'patient', agent: 'paced' });
+    expect(paced.ok, JSON.stringify(paced)).toBe(true);
+    const patientWait = client.send({ op: 'result', client: 'patient', runId: paced.value });
+    const pid = await redisServerPid(server.url);
+    process.kill(pid, 'SIGSTOP');
+    let getRun: Report;
+    try {
+      getRun = await client.send({ op: 'getRun', client: 'short', runId: paced.value });
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    expect(getRun).toMatchObject({ ok: false, name: 'RedisUnavailableError' });
+    expect(await patientWait).toMatchObject({ ok: true, value: 'done at last' });
+  });
+});
+
+/** The process id of the redis-server behind `url`, from `INFO server`. */
+async function redisServerPid(url: string): Promise<number> {
+  const redis = new Redis(url);
+  try {
+    const info = await redis.info('server');
+    return Number(/process_id:(\d+)/.exec(info)?.[1]);
+  } finally {
+    await redis.quit();
+  }
+}
