@@ -5,6 +5,7 @@
  */
 
 export { eventsConnectionName } from '../client/run-handle.js';
+export { type ConnectionWatchOptions, watchConnection } from '../config/watch-connection.js';
 export { encodeRunJobData, type RunJobData } from '../jobs/run-job-data.js';
 export type { FleetMemo, FleetMemoGetOptions, FleetMemoOptions } from '../memo/fleet-memo.js';
 export { createFleetMemo } from '../memo/fleet-memo.js';
