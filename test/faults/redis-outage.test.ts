@@ -14,6 +14,7 @@ import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACED_MODEL_DELAY_MS } from '../apps/fixtures/app-agents.js';
 import { REPO_ROOT, startWorker, type WorkerProcess } from '../apps/support/worker-process.js';
 import { type RedisServerProcess, startRedisServer } from '../support/redis-server.js';
 
@@ -140,6 +141,17 @@ afterAll(async () => {
   await worker?.stop();
   await server?.stop();
   rmSync(dir, { recursive: true, force: true });
+});
+
+describe('while Redis answers', () => {
+  it('lets result() wait for a run longer than the request timeout', async () => {
+    expect(PACED_MODEL_DELAY_MS).toBeGreaterThan(SHORT_TIMEOUT_MS);
+    const paced = await client.send({ op: 'submit', client: 'short', agent: 'paced' });
+    expect(await client.send({ op: 'result', client: 'short', runId: paced.value })).toMatchObject({
+      ok: true,
+      value: 'done at last',
+    });
+  });
 });
 
 describe('when Redis is down for 3 s', () => {
