@@ -55,8 +55,11 @@ async function handle(
   } catch (error) {
     if (response.headersSent) throw error;
     const status = sendError(response, error);
-    const fields = { method, path: url.pathname, status, err: error };
-    if (status >= 500) options.logger.error(fields, 'request failed');
-    else options.logger.debug(fields, 'request refused');
+    const fields = { method, path: url.pathname, status };
+    // 503 is Redis not answering: its outage is logged once already, so no stack per request.
+    if (status === 503)
+      options.logger.warn({ ...fields, reason: (error as Error).message }, 'request failed');
+    else if (status >= 500) options.logger.error({ ...fields, err: error }, 'request failed');
+    else options.logger.debug({ ...fields, err: error }, 'request refused');
   }
 }

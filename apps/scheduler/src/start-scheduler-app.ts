@@ -29,6 +29,8 @@ export async function startSchedulerApp(
     connection: runtime.redisUrl,
     prefix: runtime.prefix,
     queueName: runtime.queueName,
+    requestTimeoutMs: runtime.requestTimeoutMs,
+    logger,
     env: {},
   });
   const server = createSchedulerServer({

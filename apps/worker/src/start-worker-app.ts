@@ -1,3 +1,4 @@
+import { watchConnection } from '@flotilla/runtime/internals';
 import { createWorker, type FlotillaWorker } from '@flotilla/runtime/worker';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -56,7 +57,8 @@ export async function startWorkerApp(
   });
   // Its own connection, so a health probe never queues behind a blocking BullMQ command.
   const probe = new Redis(runtime.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
-  probe.on('error', () => {}); // reported by /healthz, not as an unhandled error
+  // Reported by /healthz, and with the worker's connections in the one outage log line.
+  watchConnection(probe, { role: 'health-probe', logger });
   const watchdog = startEventLoopWatchdog({ blockMs: config.eventLoopBlockMs });
   let ready = false;
   const health = await startHealthServer({

@@ -13,6 +13,8 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   ConversationVersionNotFoundError: 404,
   MethodNotAllowedError: 405,
   RequestBodyTooLargeError: 413,
+  // Redis did not answer within FLOTILLA_REQUEST_TIMEOUT_MS: retry later.
+  RedisUnavailableError: 503,
 };
 
 /** The status for `error`: from {@link ERROR_STATUS}, else 500. */

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { type Logger, pino } from 'pino';
 import type { z } from 'zod';
+import { boundedRequest, type RequestBound } from '../config/bounded-request.js';
 import { type FlotillaConfig, jsonLimitsOf } from '../config/flotilla-config.js';
 import { openRedis, type RedisConnectionOption } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
+import { watchBullmqErrors } from '../config/watch-connection.js';
 import { RunNotFoundError } from '../errors/run-errors.js';
 import { ENDED_JOB_RETENTION } from '../jobs/ended-job-retention.js';
 import { encodeRunJobData } from '../jobs/run-job-data.js';
@@ -25,6 +28,14 @@ export interface CreateClientOptions {
   prefix?: string;
   /** @default FLOTILLA_QUEUE, else 'agents' */
   queueName?: string;
+  /**
+   * The longest any call waits for Redis before it fails with `RedisUnavailableError` (not a
+   * run deadline: `result()` waits for a run as long as it takes while Redis answers).
+   * @default FLOTILLA_REQUEST_TIMEOUT_MS, else 10000
+   */
+  requestTimeoutMs?: number;
+  /** Where connection outages are logged (once per change). @default pino at LOG_LEVEL, named `flotilla-client` */
+  logger?: Logger;
   /** @default process.env */
   env?: Readonly<Record<string, string | undefined>>;
 }
@@ -35,7 +46,11 @@ export type SubmitOptions = Pick<
   'runId' | 'conversationId' | 'scope' | 'timeoutMs'
 >;
 
-/** Submits runs and reads, waits for and cancels them. */
+/**
+ * Submits runs and reads, waits for and cancels them. Every call waits for Redis at most
+ * `requestTimeoutMs` (through an outage too) and then fails with `RedisUnavailableError`; every
+ * call is safe to repeat.
+ */
 export interface FlotillaClient {
   readonly config: FlotillaConfig;
   /**
@@ -88,10 +103,20 @@ export function createClient(options: CreateClientOptions = {}): FlotillaClient 
       prefix: options.prefix,
       queueName: options.queueName,
       redisUrl: typeof options.connection === 'string' ? options.connection : undefined,
+      requestTimeoutMs: options.requestTimeoutMs,
     },
     options.env,
   );
-  return new RedisFlotillaClient(config, openRedis(options.connection ?? config.redisUrl));
+  const logger = options.logger ?? pino({ level: config.logLevel, name: 'flotilla-client' });
+  // Commands fail at once while Redis is unreachable (no offline queue, no retries) and the
+  // call is repeated once it is back, within the request timeout: a call that gave up never
+  // runs later behind the caller's back.
+  const redis = openRedis(options.connection ?? config.redisUrl, {
+    role: 'client',
+    logger,
+    redis: { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: config.requestTimeoutMs },
+  });
+  return new RedisFlotillaClient(config, { redis, timeoutMs: config.requestTimeoutMs }, logger);
 }
 
 class RedisFlotillaClient implements FlotillaClient {
@@ -100,11 +125,17 @@ class RedisFlotillaClient implements FlotillaClient {
   readonly #queue: Queue;
   readonly #records: RedisRunRecords;
   readonly #conversations: RedisConversationStore;
+  readonly #bound: RequestBound;
+  readonly #logger: Logger;
 
-  constructor(config: FlotillaConfig, redis: Redis) {
+  constructor(config: FlotillaConfig, bound: RequestBound, logger: Logger) {
+    const { redis } = bound;
     this.config = config;
     this.#redis = redis;
+    this.#bound = bound;
+    this.#logger = logger;
     this.#queue = new Queue(config.queueName, { connection: redis, prefix: config.prefix });
+    watchBullmqErrors(this.#queue, { role: 'client-queue', logger });
     this.#records = new RedisRunRecords({
       redis,
       prefix: config.prefix,
@@ -132,34 +163,41 @@ class RedisFlotillaClient implements FlotillaClient {
     const data = encodeRunJobData(request.input, { ...request, deadline });
     if (data.input === undefined)
       throw new TypeError('The run input has no JSON form; pass JSON values only.');
-    const created = await this.#records.create({ runId, agentId, conversationId: request.conversationId });
-    // A record created just now is queued (no job exists yet to start it): no need to read it.
-    // Adding again while queued is safe (BullMQ ignores an existing job id) and repairs a
-    // submit that crashed between the record and the job.
-    if (created || (await this.#records.get(runId))?.status === 'queued') {
-      await this.#queue.add(agentId, data, {
-        jobId: runId,
-        attempts: 1,
-        ...ENDED_JOB_RETENTION,
-      });
-    }
+    await boundedRequest(this.#bound, async () => {
+      const created = await this.#records.create({ runId, agentId, conversationId: request.conversationId });
+      // A record created just now is queued (no job exists yet to start it): no need to read it.
+      // Adding again while queued is safe (BullMQ ignores an existing job id) and repairs a
+      // submit that crashed (or lost Redis) between the record and the job.
+      if (created || (await this.#records.get(runId))?.status === 'queued') {
+        await this.#queue.add(agentId, data, {
+          jobId: runId,
+          attempts: 1,
+          ...ENDED_JOB_RETENTION,
+        });
+      }
+    });
     return this.run<Output>(runId);
   }
 
   run<Output>(runId: string): RunHandle<Output> {
     return new RedisRunHandle<Output>({
       runId,
-      redis: this.#redis,
+      bound: this.#bound,
       prefix: this.config.prefix,
       records: this.#records,
+      logger: this.#logger,
     });
   }
 
   getRun(runId: string): Promise<RunRecord | undefined> {
-    return this.#records.get(runId);
+    return boundedRequest(this.#bound, () => this.#records.get(runId));
   }
 
-  async cancel(runId: string): Promise<void> {
+  cancel(runId: string): Promise<void> {
+    return boundedRequest(this.#bound, () => this.#cancel(runId));
+  }
+
+  async #cancel(runId: string): Promise<void> {
     const record = await this.#records.get(runId);
     if (!record) throw new RunNotFoundError(runId);
     if (isTerminalStatus(record.status)) return;
@@ -179,7 +217,7 @@ class RedisFlotillaClient implements FlotillaClient {
     conversationId: string,
     options?: LoadConversationOptions,
   ): Promise<StoredConversation | undefined> {
-    return this.#conversations.load(conversationId, options);
+    return boundedRequest(this.#bound, () => this.#conversations.load(conversationId, options));
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,6 @@
-import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { boundedRequest, type RequestBound } from '../config/bounded-request.js';
+import { openRedis } from '../config/open-redis.js';
 import { RunNotFoundError } from '../errors/run-errors.js';
 import { deserializeError } from '../errors/serialize-error.js';
 import { readRunEventStream, type StreamedRunEvent } from '../events/redis-run-event-stream.js';
@@ -11,7 +13,10 @@ import { isTerminalStatus } from '../runs/run-status.js';
 export interface RunHandle<Output = unknown> {
   readonly id: string;
   /**
-   * The run's output once it ends. Rejects with the run's error, rebuilt with its original
+   * The run's output once it ends, however long the run takes. While Redis is unreachable the
+   * wait is resumed quietly once it is back; when Redis stays silent longer than the client's
+   * `requestTimeoutMs` it rejects with `RedisUnavailableError` (the run goes on: call `result()`
+   * again later). Rejects with the run's error, rebuilt with its original
    * `name`, message, data and cause (`XxxError.is(e)` works; `instanceof` does not), an
    * `AbortError` when it was cancelled, or `RunNotFoundError`.
    */
@@ -19,7 +24,9 @@ export interface RunHandle<Output = unknown> {
   /**
    * Every event of the run from its start (or after `options.after`), then live, ending after
    * `run-end` — or at once, quietly, when `options.signal` aborts (its blocking connection is
-   * closed then, not at the next event). Each event carries `eventId`, its id in the run's
+   * closed then, not at the next event). Bounded like `result()`: a lost connection is resumed,
+   * a silence longer than `requestTimeoutMs` ends the iteration with `RedisUnavailableError`
+   * (resume with `after`). Each event carries `eventId`, its id in the run's
    * stream: pass the last one seen as `after` to resume without seeing it again.
    */
   events(options?: RunEventsOptions): AsyncIterable<StreamedRunEvent>;
@@ -40,15 +47,23 @@ export interface RunEventsOptions {
  */
 export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
   readonly id: string;
-  readonly #redis: Redis;
+  readonly #bound: RequestBound;
   readonly #prefix: string;
   readonly #records: RedisRunRecords;
+  readonly #logger: Logger | undefined;
 
-  constructor(options: { runId: string; redis: Redis; prefix: string; records: RedisRunRecords }) {
+  constructor(options: {
+    runId: string;
+    bound: RequestBound;
+    prefix: string;
+    records: RedisRunRecords;
+    logger?: Logger;
+  }) {
     this.id = options.runId;
-    this.#redis = options.redis;
+    this.#bound = options.bound;
     this.#prefix = options.prefix;
     this.#records = options.records;
+    this.#logger = options.logger;
   }
 
   async result(): Promise<Output> {
@@ -66,12 +81,19 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
     return {
       [Symbol.asyncIterator]: () =>
         readRunEventStream({
-          connection: this.#redis.duplicate({ connectionName: eventsConnectionName(this.#prefix) }),
+          // Inherits the client's fail-fast settings; XREAD BLOCK needs no command timeout.
+          connection: openRedis(this.#bound.redis, {
+            role: 'run-events',
+            logger: this.#logger,
+            perCall: true,
+            redis: { connectionName: eventsConnectionName(this.#prefix), commandTimeout: undefined },
+          }),
           key: runKeys(this.#prefix, this.id).events,
+          requestTimeoutMs: this.#bound.timeoutMs,
           ...options,
           compacted: () => this.#records.compactedEvents(this.id),
           isOver: async () => {
-            const record = await this.#records.get(this.id);
+            const record = await boundedRequest(this.#bound, () => this.#records.get(this.id));
             return record === undefined || isTerminalStatus(record.status);
           },
         }),
@@ -79,7 +101,7 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
   }
 
   async #record(): Promise<RunRecord> {
-    const record = await this.#records.get(this.id);
+    const record = await boundedRequest(this.#bound, () => this.#records.get(this.id));
     if (!record) throw new RunNotFoundError(this.id);
     return record;
   }

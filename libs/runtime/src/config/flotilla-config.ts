@@ -59,6 +59,13 @@ export const flotillaSettings = {
   stalledIntervalMs: setting('FLOTILLA_STALLED_INTERVAL_MS', wholeNumber({ min: 1 }), 30_000),
   /** `FLOTILLA_MAX_STALLED_COUNT`: crashes a run survives before it fails. @default 3 */
   maxStalledCount: setting('FLOTILLA_MAX_STALLED_COUNT', wholeNumber(), 3),
+  /**
+   * `FLOTILLA_REQUEST_TIMEOUT_MS`: the longest a client call (submit, getRun, cancel, a
+   * conversation read, each Redis read of `result()` / `events()`) waits for Redis before it fails
+   * with `RedisUnavailableError`. Not a run deadline: a wait on a long run is never cut short
+   * while Redis answers. @default 10000
+   */
+  requestTimeoutMs: setting('FLOTILLA_REQUEST_TIMEOUT_MS', wholeNumber({ min: 1 }), 10_000),
   /** `FLOTILLA_MAX_CHILDREN_PER_RUN`: child agent calls one run may make (`FanOutLimitExceededError` past it). @default 1000 */
   maxChildrenPerRun: setting('FLOTILLA_MAX_CHILDREN_PER_RUN', wholeNumber({ min: 1 }), 1000),
 };

@@ -20,6 +20,7 @@ describe('resolveConfig', () => {
       stalledIntervalMs: 30_000,
       maxStalledCount: 3,
       maxChildrenPerRun: 1000,
+      requestTimeoutMs: 10_000,
     });
   });
 

@@ -8,6 +8,7 @@ export { createClient } from '../client/create-client.js';
 export { InvalidSubmitRequestError } from '../client/invalid-submit-request-error.js';
 export type { RunEventsOptions, RunHandle } from '../client/run-handle.js';
 export { parseSubmitRequest, type SubmitRequest, submitRequestSchema } from '../client/submit-request.js';
+export { RedisUnavailableError } from '../errors/redis-errors.js';
 export { RunNotFoundError } from '../errors/run-errors.js';
 export type {
   ChildEndEvent,

@@ -5,6 +5,7 @@
  */
 
 export { eventsConnectionName } from '../client/run-handle.js';
+export { type ConnectionWatchOptions, watchConnection } from '../config/watch-connection.js';
 export { ID_PATTERN, ID_RULE, idSchema, isValidId, MAX_ID_LENGTH } from '../jobs/id-rule.js';
 export { encodeRunJobData, type RunJobData } from '../jobs/run-job-data.js';
 export {

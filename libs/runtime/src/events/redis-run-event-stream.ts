@@ -1,4 +1,6 @@
 import type { Redis } from 'ioredis';
+import { beforeDeadline, untilRedisReady } from '../config/bounded-request.js';
+import { isConnectionError } from '../config/watch-connection.js';
 import { RUN_EVENT_FIELD } from './redis-run-event-sink.js';
 import type { RunEvent } from './run-event.js';
 
@@ -32,6 +34,14 @@ export interface ReadRunEventStreamOptions {
   after?: string;
   /** Aborting ends the reader at once: the connection is closed, a pending read ends with it. */
   signal?: AbortSignal;
+  /**
+   * How long Redis may stay silent: a lost connection is waited for and the read repeated
+   * quietly, but once Redis has not answered for this long the reader fails with
+   * `RedisUnavailableError`. The connection must not queue commands while it is down
+   * (`enableOfflineQueue: false`, `maxRetriesPerRequest: 0`). @default unbounded: reads wait
+   * through any outage
+   */
+  requestTimeoutMs?: number;
 }
 
 /**
@@ -46,6 +56,12 @@ export async function* readRunEventStream(
   const { connection, key, signal } = options;
   const blockMs = options.blockMs ?? 1000;
   let lastId = options.after ?? '0';
+  const bound =
+    options.requestTimeoutMs === undefined
+      ? undefined
+      : { redis: connection, timeoutMs: options.requestTimeoutMs };
+  // When Redis stopped answering; reset by every answer.
+  let silentSince: number | undefined;
   // Closing the connection is what ends a pending XREAD BLOCK promptly.
   const onAbort = () => connection.disconnect();
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -62,12 +78,20 @@ export async function* readRunEventStream(
       try {
         // Once the run is over, read what is left without blocking: run-end may have landed
         // between the last empty block and the `isOver` check.
-        reply = over
-          ? await connection.xread('COUNT', 100, 'STREAMS', key, lastId)
-          : await connection.xread('COUNT', 100, 'BLOCK', blockMs, 'STREAMS', key, lastId);
+        const read = over
+          ? connection.xread('COUNT', 100, 'STREAMS', key, lastId)
+          : connection.xread('COUNT', 100, 'BLOCK', blockMs, 'STREAMS', key, lastId);
+        reply = bound
+          ? await beforeDeadline(bound, Date.now() + blockMs + bound.timeoutMs, read)
+          : await read;
+        silentSince = undefined;
       } catch (error) {
         if (signal?.aborted) return;
-        throw error;
+        if (!bound || !isConnectionError(error)) throw error;
+        // Lost connection: wait for it (quietly, it is logged once) and read again from lastId.
+        silentSince ??= Date.now();
+        await untilRedisReady(bound, silentSince + bound.timeoutMs);
+        continue;
       }
       const entries = reply?.[0]?.[1] ?? [];
       if (entries.length === 0) {

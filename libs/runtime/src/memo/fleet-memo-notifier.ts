@@ -1,4 +1,6 @@
 import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { openRedis } from '../config/open-redis.js';
 
 /**
  * Wakes processes waiting for a fleet memo entry. One subscriber connection per memo instance
@@ -7,11 +9,13 @@ import type { Redis } from 'ioredis';
  */
 export class FleetMemoNotifier {
   readonly #connection: Redis;
+  readonly #logger: Logger | undefined;
   #subscriber: Redis | undefined;
   readonly #waiters = new Map<string, Set<() => void>>();
 
-  constructor(connection: Redis) {
+  constructor(connection: Redis, logger?: Logger) {
     this.#connection = connection;
+    this.#logger = logger;
   }
 
   /**
@@ -74,7 +78,7 @@ export class FleetMemoNotifier {
 
   #ensureSubscriber(): Redis {
     if (this.#subscriber) return this.#subscriber;
-    const subscriber = this.#connection.duplicate();
+    const subscriber = openRedis(this.#connection, { role: 'fleet-memo-subscriber', logger: this.#logger });
     subscriber.on('message', (channel: string) => {
       for (const waiter of this.#waiters.get(channel) ?? []) waiter();
     });

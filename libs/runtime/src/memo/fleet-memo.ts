@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import { portableJson } from '../json/canonical-json.js';
 import { NonPortableJsonError } from '../json/non-portable-json-error.js';
 import { DEFAULT_PREFIX, type FleetMemoEntryKeys, fleetMemoKeys } from '../keys.js';
@@ -33,6 +34,8 @@ export interface FleetMemoOptions {
   valueTtlMs?: number;
   /** How often a waiter re-checks when no notification arrives (a safety net for lost messages). @default 1_000 */
   pollIntervalMs?: number;
+  /** Where the subscriber connection reports outages. @default none */
+  logger?: Logger;
 }
 
 /** Options of one {@link FleetMemo.get}. */
@@ -87,7 +90,7 @@ export function createFleetMemo(options: FleetMemoOptions): FleetMemo {
     valueTtlMs: options.valueTtlMs ?? DEFAULT_VALUE_TTL_MS,
     pollIntervalMs: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
   };
-  const notifier = new FleetMemoNotifier(settings.connection);
+  const notifier = new FleetMemoNotifier(settings.connection, options.logger);
   // Callers in this process that miss the same entry at the same time share one attempt.
   const inFlight = new Map<string, Promise<string>>();
 

@@ -3,6 +3,7 @@
  * concurrent wait takes its own. Idle connections are kept for reuse, up to `maxIdle`.
  */
 import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import { openRedis } from '../config/open-redis.js';
 
 /** A small pool of duplicates of one connection. */
@@ -11,12 +12,17 @@ export class BlockingConnectionPool {
   readonly #maxIdle: number;
   readonly #idle: Redis[] = [];
   readonly #all = new Set<Redis>();
+  readonly #logger: Logger | undefined;
   #closed = false;
 
-  /** @param maxIdle connections kept open between waits. @default 4 */
-  constructor(source: Redis, maxIdle = 4) {
+  /**
+   * @param maxIdle connections kept open between waits. @default 4
+   * @param logger where the pool's connections report outages (at debug: they come and go). @default none
+   */
+  constructor(source: Redis, maxIdle = 4, logger?: Logger) {
     this.#source = source;
     this.#maxIdle = maxIdle;
+    this.#logger = logger;
   }
 
   /**
@@ -43,7 +49,11 @@ export class BlockingConnectionPool {
   }
 
   #open(): Redis {
-    const connection = openRedis(this.#source);
+    const connection = openRedis(this.#source, {
+      role: 'resource-replies',
+      logger: this.#logger,
+      perCall: true,
+    });
     this.#all.add(connection);
     return connection;
   }

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import { AbortError } from '../errors/run-errors.js';
 import { deserializeError } from '../errors/serialize-error.js';
 import { resourceBrokerKeys, resourceReplyKey } from '../keys.js';
@@ -25,6 +26,8 @@ export interface ResourceBrokerClientOptions {
   redis: Redis;
   prefix: string;
   timing?: ResourceBrokerTiming;
+  /** Where the reply connections report outages. @default none */
+  logger?: Logger;
 }
 
 /** What one call targets: the owner's registry entry and, for messages, the descriptor. */
@@ -44,7 +47,7 @@ export class ResourceBrokerClient {
     this.#redis = options.redis;
     this.#prefix = options.prefix;
     this.#timing = resolveBrokerTiming(options.timing);
-    this.#pool = new BlockingConnectionPool(options.redis);
+    this.#pool = new BlockingConnectionPool(options.redis, 4, options.logger);
   }
 
   /**

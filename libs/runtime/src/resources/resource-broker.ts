@@ -88,7 +88,7 @@ export class ResourceBroker {
       this.#beat().catch((error: unknown) => this.#logger?.warn({ err: error }, 'resource heartbeat failed'));
     }, this.#timing.heartbeatIntervalMs);
     this.#heartbeat.unref();
-    this.#blocking = openRedis(this.#redis);
+    this.#blocking = openRedis(this.#redis, { role: 'resource-broker', logger: this.#logger });
     this.#loop = this.#serve(this.#blocking);
   }
 

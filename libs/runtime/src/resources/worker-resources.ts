@@ -55,7 +55,7 @@ export class WorkerResources {
       registry: this.registry,
       ...(options.logger && { logger: options.logger }),
     });
-    this.client = new ResourceBrokerClient(common);
+    this.client = new ResourceBrokerClient({ ...common, ...(options.logger && { logger: options.logger }) });
   }
 
   /** This worker's id, as descriptors name it. */

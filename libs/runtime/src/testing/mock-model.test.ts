@@ -201,6 +201,38 @@ describe('createMockModel', () => {
       expect(mock.calls.count).toBe(0);
     });
 
+    it('keeps only the newest calls up to record.limit, and counts them all', async () => {
+      const mock = createMockModel({ record: { limit: 2 } }).setDefaultResponse('ok');
+      for (const text of ['one', 'two', 'three']) await mock.generate(ask(text));
+      expect(mock.calls.count).toBe(3);
+      expect(mock.calls.all.map((call) => [call.index, call.messages[0]?.content])).toEqual([
+        [1, 'two'],
+        [2, 'three'],
+      ]);
+    });
+
+    it('keeps 500 calls by default, however many it answers', async () => {
+      const mock = createMockModel().setDefaultResponse('ok');
+      for (let call = 0; call < 600; call++) await mock.generate(ask(`call ${call}`));
+      expect(mock.calls.count).toBe(600);
+      expect(mock.calls.all).toHaveLength(500);
+      expect(mock.calls.first?.messages[0]?.content).toBe('call 100');
+    });
+
+    it('keeps no calls with record: false, and still answers by call index', async () => {
+      const mock = createMockModel({ record: false });
+      mock.sequence(['first', 'second']);
+      expect((await mock.generate(ask('a'))).message.content).toBe('first');
+      expect((await mock.generate(ask('b'))).message.content).toBe('second');
+      expect(mock.calls.count).toBe(2);
+      expect(mock.calls.all).toEqual([]);
+    });
+
+    it('refuses a record.limit that is not a whole number', () => {
+      expect(() => createMockModel({ record: { limit: -1 } })).toThrow(RangeError);
+      expect(() => createMockModel({ record: { limit: 1.5 } })).toThrow(/record\.limit/);
+    });
+
     it('reset forgets rules, steps, defaults and calls', async () => {
       const mock = createMockModel().setDefaultResponse('ok');
       await mock.generate(ask('x'));

@@ -2,7 +2,7 @@ import type { ModelAdapter, ModelRequest, ModelResponse } from '../model/model-a
 import type { MockAction, MockUsage } from './mock-action.js';
 import { performAction, replyText } from './mock-action.js';
 import type { MockCalls } from './mock-call-log.js';
-import { MockCallLog } from './mock-call-log.js';
+import { DEFAULT_MOCK_CALL_LIMIT, MockCallLog } from './mock-call-log.js';
 import type { MockCondition } from './mock-condition.js';
 import { lastUserText, matchesCondition } from './mock-condition.js';
 import { MockModelNoRuleError } from './mock-model-no-rule-error.js';
@@ -16,6 +16,12 @@ import { streamResponseDeltas } from './stream-response-deltas.js';
 export interface MockModelOptions {
   /** The adapter id recorded in events and conversation headers. @default 'mock-model' */
   id?: string;
+  /**
+   * Which requests `calls` keeps: the newest `limit`, or none with `false` (`calls.count` still
+   * counts them). Bounded so a mock used as a no-key model in a long-running worker does not
+   * grow. @default { limit: 500 }
+   */
+  record?: false | { limit: number };
 }
 
 /**
@@ -35,7 +41,7 @@ export interface MockModel extends ModelAdapter {
   setDefaultResponse(value: string | object): MockModel;
   /** Usage reported by answers without their own usage. @default zero tokens */
   setDefaultUsage(usage: MockUsage): MockModel;
-  /** Every call received, oldest first. */
+  /** The calls received, oldest first: the newest `record.limit` are kept. */
   readonly calls: MockCalls;
   /** Forgets rules, queued steps, defaults and recorded calls. */
   reset(): void;
@@ -51,20 +57,35 @@ export interface MockModel extends ModelAdapter {
  * mock.setDefaultResponse({ answer: 'sunny' });
  */
 export function createMockModel(options: MockModelOptions = {}): MockModel {
-  return new ScriptedMockModel(options.id ?? 'mock-model');
+  return new ScriptedMockModel(options.id ?? 'mock-model', recordLimit(options.record));
+}
+
+/**
+ * The number of calls to keep.
+ * @throws RangeError when `record.limit` is not a whole number, 0 or more
+ */
+function recordLimit(record: MockModelOptions['record']): number {
+  if (record === false) return 0;
+  if (record === undefined) return DEFAULT_MOCK_CALL_LIMIT;
+  if (!Number.isSafeInteger(record.limit) || record.limit < 0)
+    throw new RangeError(
+      `createMockModel: record.limit must be a whole number, 0 or more (got ${record.limit}); pass record: false to keep no calls.`,
+    );
+  return record.limit;
 }
 
 class ScriptedMockModel implements MockModel {
   readonly provider = 'mock';
   readonly id: string;
-  private readonly log = new MockCallLog();
+  private readonly log: MockCallLog;
   private rules: MockRule[] = [];
   private queue: MockAction[] = [];
   private defaultResponse: MockAction | undefined;
   private defaultUsage: MockUsage | undefined;
 
-  constructor(id: string) {
+  constructor(id: string, recordLimit: number) {
     this.id = id;
+    this.log = new MockCallLog(recordLimit);
   }
 
   get calls(): MockCalls {

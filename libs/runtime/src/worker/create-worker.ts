@@ -4,6 +4,7 @@ import { type Logger, pino } from 'pino';
 import type { FlotillaConfig } from '../config/flotilla-config.js';
 import { openRedis } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
+import { watchBullmqErrors } from '../config/watch-connection.js';
 import type { AnyAgent } from '../context/agent-definition.js';
 import { ENDED_JOB_RETENTION } from '../jobs/ended-job-retention.js';
 import { createFleetMemo } from '../memo/fleet-memo.js';
@@ -67,21 +68,27 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
   const logger = options.logger ?? pino({ level: config.logLevel, name: 'flotilla-worker' });
   const agents = agentMap(options.agents);
   const connection = options.connection ?? config.redisUrl;
-  const redis = openRedis(connection);
-  const cancels = new CancelListener(openRedis(connection), config.prefix);
+  // Every connection waits through an outage (commands run once Redis is back) and reports it
+  // once, by role, through the logger.
+  const redis = openRedis(connection, { role: 'commands', logger });
+  const cancels = new CancelListener(
+    openRedis(connection, { role: 'cancel-listener', logger }),
+    config.prefix,
+  );
   const records = new RedisRunRecords({
     redis,
     prefix: config.prefix,
     retention: { recordSeconds: config.runRetentionSeconds, journalSeconds: config.journalRetentionSeconds },
     eventStreamMaxLength: config.eventStreamMaxLength,
   });
-  const fleetMemo = createFleetMemo({ connection: redis, prefix: config.prefix });
+  const fleetMemo = createFleetMemo({ connection: redis, prefix: config.prefix, logger });
   // Child runs are added to the agents queue as child jobs of their caller's job. The queue gets
   // a connection of its own: BullMQ registers its ~60 scripts on the connection it is given,
   // and ioredis copies every registered script into each pipeline/MULTI built on it, which
   // made each of the runs' event and memory writes cost ~30 µs of CPU more.
-  const queueConnection = openRedis(connection);
+  const queueConnection = openRedis(connection, { role: 'child-queue', logger });
   const queue = new Queue(config.queueName, { connection: queueConnection, prefix: config.prefix });
+  watchBullmqErrors(queue, { role: 'child-queue', logger });
   const resources = workerResources(options, redis, config.prefix, logger);
   const processor = new RunProcessor({
     redis,
@@ -97,7 +104,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     hooks: { onRunStart: options.onRunStart, onRunEnd: options.onRunEnd },
     ...(options.abandonGraceMs !== undefined && { abandonGraceMs: options.abandonGraceMs }),
   });
-  const bullConnection = openRedis(connection);
+  const bullConnection = openRedis(connection, { role: 'bullmq-worker', logger });
   const worker = new Worker(config.queueName, (job, token) => processor.process(job, token), {
     connection: bullConnection,
     prefix: config.prefix,
@@ -188,8 +195,9 @@ class RunningWorker implements FlotillaWorker {
 const DEFAULT_SHUTDOWN_GRACE_MS = 25_000;
 
 function watch(worker: Worker, processor: RunProcessor, logger: Logger): void {
-  // Without an 'error' listener an emitted error would crash the process.
-  worker.on('error', (error) => logger.error({ err: error }, 'worker error'));
+  // Without an 'error' listener an emitted error would crash the process. Connection errors
+  // (BullMQ's own blocking connection included) are reported once by the watched connections.
+  watchBullmqErrors(worker, { role: 'bullmq-worker', logger });
   worker.on('failed', (job, error) => {
     processor
       .failOutside(job, error)
