@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AbortError, RunNotFoundError } from '@flotilla/runtime';
-import { createClient, type RunEvent } from '@flotilla/runtime/client';
+import { createClient, type RunEvent, type StreamedRunEvent } from '@flotilla/runtime/client';
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
@@ -97,21 +97,20 @@ describe('submit', () => {
 });
 
 /** An event as `RunHandle.events()` yields it, with its stream id (the client exports no name for it). */
-type StreamedEvent = RunEvent & { eventId: string };
 
 describe('resuming the event stream', () => {
   it('reconnects after the last event seen while the run goes on: no event twice, one run-end', async () => {
     const run = await fixture.client.submit('paced', {});
     // Read until the first model turn waits for the test, then disconnect.
     const controller = new AbortController();
-    const first: StreamedEvent[] = [];
+    const first: StreamedRunEvent[] = [];
     for await (const event of run.events({ signal: controller.signal })) {
       first.push(event);
       if (event.type === 'model-turn-start') controller.abort();
     }
     // The run goes on while no one listens: turn 1 ends, turn 2 starts.
     pacedTurns.release();
-    const resumed: StreamedEvent[] = [];
+    const resumed: StreamedRunEvent[] = [];
     const reading = (async () => {
       for await (const event of run.events({ after: first.at(-1)?.eventId })) {
         resumed.push(event);

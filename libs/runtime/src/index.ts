@@ -59,6 +59,7 @@ export {
   TurnBudgetExceededError,
   type ValidationFailureType,
 } from './errors/policy-errors.js';
+export { InvalidConfigError } from './config/invalid-config-error.js';
 export { RedisUnavailableError } from './errors/redis-errors.js';
 export {
   AbortError,

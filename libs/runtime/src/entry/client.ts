@@ -28,6 +28,7 @@ export type {
   ToolCallEvent,
   ToolResultEvent,
 } from '../events/run-event.js';
+export type { StreamedRunEvent } from '../events/redis-run-event-stream.js';
 export type { RunRecord } from '../runs/run-record.js';
 export { isTerminalStatus, type RunStatus, type TerminalRunStatus } from '../runs/run-status.js';
 export type {
