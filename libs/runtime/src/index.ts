@@ -16,6 +16,7 @@ export { createAgent } from './agent/create-agent.js';
 export type { RunAgentOptions } from './agent/run-agent.js';
 export { runAgent, runAgentWithOutcome } from './agent/run-agent.js';
 export { InvalidSubmitRequestError } from './client/invalid-submit-request-error.js';
+export { InvalidConfigError } from './config/invalid-config-error.js';
 export type {
   AgentConfig,
   AgentFunction,
@@ -59,7 +60,6 @@ export {
   TurnBudgetExceededError,
   type ValidationFailureType,
 } from './errors/policy-errors.js';
-export { InvalidConfigError } from './config/invalid-config-error.js';
 export { RedisUnavailableError } from './errors/redis-errors.js';
 export {
   AbortError,

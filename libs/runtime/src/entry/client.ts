@@ -10,6 +10,7 @@ export type { RunEventsOptions, RunHandle } from '../client/run-handle.js';
 export { parseSubmitRequest, type SubmitRequest, submitRequestSchema } from '../client/submit-request.js';
 export { RedisUnavailableError } from '../errors/redis-errors.js';
 export { RunNotFoundError } from '../errors/run-errors.js';
+export type { StreamedRunEvent } from '../events/redis-run-event-stream.js';
 export type {
   ChildEndEvent,
   ChildStartEvent,
@@ -28,7 +29,6 @@ export type {
   ToolCallEvent,
   ToolResultEvent,
 } from '../events/run-event.js';
-export type { StreamedRunEvent } from '../events/redis-run-event-stream.js';
 export type { RunRecord } from '../runs/run-record.js';
 export { isTerminalStatus, type RunStatus, type TerminalRunStatus } from '../runs/run-status.js';
 export type {
