@@ -13,6 +13,7 @@ import { InvalidToolOutputError, ToolTimeoutError } from '../errors/policy-error
 import { AbortError, NonDeterminismError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
 import { DEFAULT_JSON_LIMITS, inspectJson, type JsonLimits, jsonBoundsError } from '../json/json-bounds.js';
+import { setLongTimer } from '../shared/long-timer.js';
 import type { EquippedTool } from '../tools/equipped-tool.js';
 import type { ToolOutput } from '../tools/tool-call-loop-middleware.js';
 import { isToolContent } from '../tools/tool-content.js';
@@ -157,9 +158,9 @@ async function withTimeout(
   run: () => Promise<unknown>,
 ): Promise<unknown> {
   if (timeoutMs === undefined) return run();
-  let timer: NodeJS.Timeout | undefined;
+  let timer: { clear(): void } | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+    timer = setLongTimer(() => {
       const error = new ToolTimeoutError(toolName, timeoutMs);
       controller.abort(error);
       reject(error);
@@ -170,7 +171,7 @@ async function withTimeout(
   try {
     return await Promise.race([handled, expired]);
   } finally {
-    clearTimeout(timer);
+    timer?.clear();
   }
 }
 

@@ -1,3 +1,5 @@
+import { setLongTimer } from './long-timer.js';
+
 /**
  * Waits `ms` milliseconds, rejecting with the signal's reason as soon as `signal` aborts, so no
  * wait (a mock model's latency, a model adapter's retry backoff) outlives a cancelled run.
@@ -10,10 +12,10 @@ export function abortableDelay(ms: number, signal: AbortSignal | undefined): Pro
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const onAbort = (): void => {
-      clearTimeout(timer);
+      timer.clear();
       reject(signal?.reason);
     };
-    const timer = setTimeout(() => {
+    const timer = setLongTimer(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);

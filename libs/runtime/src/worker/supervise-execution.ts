@@ -1,4 +1,5 @@
 import { errorGuard, FlotillaError } from '@flotilla/ir';
+import { setLongTimer } from '../shared/long-timer.js';
 import type { ExecutionFence } from './execution-fence.js';
 
 /**
@@ -42,7 +43,7 @@ export async function superviseExecution<T>(execution: Promise<T>, supervision: 
   const { signal } = controller;
   // Whatever the abandoned execution does later is not ours to handle.
   execution.catch(() => {});
-  const timers: NodeJS.Timeout[] = [];
+  const timers: { clear(): void }[] = [];
   let onAbort: (() => void) | undefined;
   const abandoned = new Promise<never>((_, reject) => {
     const handBack = supervision.handBack;
@@ -58,7 +59,7 @@ export async function superviseExecution<T>(execution: Promise<T>, supervision: 
     );
     const abandonLater = () => {
       timers.push(
-        setTimeout(() => {
+        setLongTimer(() => {
           fence.abandon();
           reject(signal.reason);
         }, graceMs),
@@ -72,14 +73,12 @@ export async function superviseExecution<T>(execution: Promise<T>, supervision: 
   });
   abandoned.catch(() => {}); // settles only while raced below; never unhandled
   if (deadline !== undefined && !signal.aborted) {
-    timers.push(
-      setTimeout(() => controller.abort(supervision.onDeadline()), Math.max(0, deadline - Date.now())),
-    );
+    timers.push(setLongTimer(() => controller.abort(supervision.onDeadline()), deadline - Date.now()));
   }
   try {
     return await Promise.race([execution, abandoned]);
   } finally {
-    for (const timer of timers) clearTimeout(timer);
+    for (const timer of timers) timer.clear();
     if (onAbort) signal.removeEventListener('abort', onAbort);
   }
 }
