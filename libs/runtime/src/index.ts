@@ -38,6 +38,7 @@ export {
   DuplicateToolNameError,
   ExpectScopeError,
   FanOutLimitExceededError,
+  InvalidAgentConfigError,
   InvalidToolDefinitionError,
   MaxDepthExceededError,
   ModelNotFoundError,

@@ -41,6 +41,9 @@ describe('createAgent', () => {
 
   it('refuses a blank id at creation time', () => {
     expect(() => createAgent({ id: '  ', handler: async () => 1 })).toThrow(/AgentConfig.id is required/);
+    expect(() => createAgent({ id: 'a', handler: async () => 1, timeoutMs: 1.5 })).toThrow(
+      expect.objectContaining({ name: 'InvalidAgentConfigError', field: 'timeoutMs' }),
+    );
   });
 
   it('fork() makes a new agent with merged config and leaves the original unchanged', async () => {

@@ -12,6 +12,7 @@ import type {
   AgentReturn,
 } from '../context/agent-definition.js';
 import { currentAgentContext } from '../context/context-store.js';
+import { InvalidAgentConfigError } from '../errors/agent-errors.js';
 import { callChild } from './call-child.js';
 import { runEmbedded } from './run-embedded.js';
 
@@ -79,7 +80,7 @@ function invoke<Result>(definition: AgentDefinition, props: unknown): Promise<Ag
 
 function resolveDefinition<Props, Result>(config: AgentConfig<Props, Result>): AgentDefinition {
   if (typeof config.id !== 'string' || config.id.trim() === '') {
-    throw new Error('AgentConfig.id is required and must be a non-empty string.');
+    throw new InvalidAgentConfigError('id', 'AgentConfig.id is required and must be a non-empty string.');
   }
   return {
     id: config.id,
@@ -97,7 +98,8 @@ function resolveDefinition<Props, Result>(config: AgentConfig<Props, Result>): A
 function resolveRetry(agentId: string, retry: AgentRetryPolicy | undefined): AgentRetryPolicy | undefined {
   if (retry === undefined) return undefined;
   if (!Number.isInteger(retry.attempts) || retry.attempts < 1) {
-    throw new Error(
+    throw new InvalidAgentConfigError(
+      'retry.attempts',
       `Agent "${agentId}": retry.attempts must be a whole number of at least 1, got ${retry.attempts}.`,
     );
   }
@@ -107,7 +109,8 @@ function resolveRetry(agentId: string, retry: AgentRetryPolicy | undefined): Age
 function resolveTimeout(agentId: string, timeoutMs: number | undefined): number | undefined {
   if (timeoutMs === undefined) return undefined;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
-    throw new Error(
+    throw new InvalidAgentConfigError(
+      'timeoutMs',
       `Agent "${agentId}": timeoutMs must be a whole number of milliseconds ≥ 1, got ${timeoutMs}.`,
     );
   }

@@ -248,3 +248,18 @@ export class FanOutLimitExceededError extends FlotillaError {
     this.position = position;
   }
 }
+
+/**
+ * `createAgent` was given a configuration it cannot run (an empty id, a retry policy without
+ * attempts, a timeout that is not a whole number of milliseconds). `field` names the option.
+ */
+export class InvalidAgentConfigError extends FlotillaError {
+  static override readonly errorName = 'InvalidAgentConfigError';
+  static override readonly is = errorGuard(this);
+  readonly field: string;
+
+  constructor(field: string, message: string) {
+    super(message);
+    this.field = field;
+  }
+}
