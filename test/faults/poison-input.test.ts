@@ -15,6 +15,7 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failureOf } from '../support/failure-of.js';
 import { useRedis } from '../support/redis.js';
+import { waitUntil } from '../support/wait-until.js';
 import { WorkerProcesses } from '../support/worker-processes.js';
 
 /** Levels of the poison values, as the worker's fixture server sends them. */
@@ -49,12 +50,8 @@ function nestedText(levels: number): string {
 }
 
 /** A raw job has no record until a worker starts it. */
-async function recordOf(runId: string) {
-  for (;;) {
-    const record = await client.getRun(runId);
-    if (record) return record;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+function recordOf(runId: string) {
+  return waitUntil(() => client.getRun(runId), { what: `the record of run "${runId.slice(0, 40)}"` });
 }
 
 async function stillServes(): Promise<void> {
@@ -103,9 +100,14 @@ describe('poison input', () => {
     const jobId = `raw-${'x'.repeat(1000)}`;
     const job = await rawQueue.add('echo', { input: '{}' }, { jobId });
     // Ended jobs are removed (the run record is the source of truth), so 'unknown' means it ended.
-    const ended = ['failed', 'unknown'];
-    while (!ended.includes(await job.getState())) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await job.getState()).not.toBe('completed');
+    const state = await waitUntil(
+      async () => {
+        const current = await job.getState();
+        return ['completed', 'failed', 'unknown'].includes(current) ? current : undefined;
+      },
+      { what: 'the end of the job with an invalid id' },
+    );
+    expect(state).not.toBe('completed');
     expect(await client.getRun(jobId)).toBeUndefined();
     await stillServes();
   });

@@ -16,6 +16,7 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failureOf } from '../support/failure-of.js';
 import { useRedis } from '../support/redis.js';
+import { waitUntil } from '../support/wait-until.js';
 import { EchoAgent } from './fixtures/agents.js';
 import { useWorker } from './fixtures/in-process-worker.js';
 
@@ -104,9 +105,6 @@ it('builds job data the worker reads back', () => {
 
 /** A raw job has no record until a worker starts it, so wait on its events. */
 async function waitForFailure(client: FlotillaClient, runId: string): Promise<unknown> {
-  for (;;) {
-    const record = await client.getRun(runId);
-    if (record) return failureOf(client.run(runId));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitUntil(() => client.getRun(runId), { what: `the record of run "${runId}"` });
+  return failureOf(client.run(runId));
 }

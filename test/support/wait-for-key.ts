@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { waitUntil } from './wait-until.js';
 
 /** Options of {@link waitForKey}. */
 export interface WaitForKeyOptions {
@@ -10,29 +11,17 @@ export interface WaitForKeyOptions {
   timeoutMs?: number;
 }
 
-/** How often {@link waitForKey} reads the key. */
-const POLL_MS = 25;
-
 /**
  * Reads `key` every 25 ms until it holds a value, and returns that value: how a test waits for a
  * worker process to reach a point (a fixture writes the key there).
  * @throws Error naming the key when it is still unset after `timeoutMs`
  */
-export async function waitForKey(
-  redis: Redis,
-  key: string,
-  options: WaitForKeyOptions = {},
-): Promise<string> {
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await redis.get(key);
-    if (value !== null) return value;
-    if (Date.now() >= deadline)
-      throw new Error(
-        `waitForKey: "${key}" was not set within ${timeoutMs} ms. The fixture that writes it never ` +
-          'reached that point: check that the worker process started, uses the same prefix, and got the run.',
-      );
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
+export function waitForKey(redis: Redis, key: string, options: WaitForKeyOptions = {}): Promise<string> {
+  return waitUntil(async () => (await redis.get(key)) ?? undefined, {
+    what: `key "${key}"`,
+    ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+    failure: (timeoutMs) =>
+      `waitForKey: "${key}" was not set within ${timeoutMs} ms. The fixture that writes it never ` +
+      'reached that point: check that the worker process started, uses the same prefix, and got the run.',
+  });
 }
