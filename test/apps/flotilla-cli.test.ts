@@ -3,6 +3,7 @@
  * the scheduler API (in this process) and a real worker app process.
  */
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { waitForRun } from './support/http.js';
@@ -131,5 +132,32 @@ describe('flotilla conversation', () => {
     expect(result.code).toBe(0);
     const conversation = JSON.parse(result.stdout) as { messages: { content: string }[] };
     expect(conversation.messages.map((message) => message.content)).toContain('hi');
+  });
+});
+
+describe('flotilla without a command', () => {
+  it('prints the usage on stderr and exits 2', async () => {
+    const result = await flotilla([]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Missing <command>.');
+    expect(result.stderr).toContain('Usage: flotilla <command>');
+  });
+
+  it('with --help prints the usage on stdout and exits 0', async () => {
+    const result = await flotilla(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Usage: flotilla <command>');
+  });
+
+  it('runs as the `flotilla` bin the workspace links (what `npx flotilla` starts)', async () => {
+    const child = spawn(join(REPO_ROOT, 'node_modules/.bin/flotilla'), ['--help'], { cwd: REPO_ROOT });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(code).toBe(0);
+    expect(stdout).toContain('Usage: flotilla <command>');
   });
 });

@@ -33,8 +33,9 @@ Options:
 `;
 
 /**
- * Runs one `flotilla` command and returns the exit code: 0 on success, 1 when the API answered
- * an error (printed as \`Name: message\`) or a waited run did not succeed, 2 on a usage error.
+ * Runs one `flotilla` command and returns the exit code: 0 on success (`--help` included), 1 when
+ * the API answered an error (printed as \`Name: message\`) or a waited run did not succeed, 2 on a
+ * usage error (no command at all included: the usage goes to stderr).
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   try {
@@ -56,10 +57,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandLine(argv);
   const [command, ...rest] = positionals;
-  if (values.help || command === undefined || command === 'help') {
+  if (values.help || command === 'help') {
     io.stdout(USAGE);
     return 0;
   }
+  // No command is a usage error (exit 2), so a script that forgot its arguments does not pass.
+  if (command === undefined) throw new UsageError('Missing <command>.');
   const api = new SchedulerApi({
     url: values.url ?? io.env.FLOTILLA_API_URL ?? 'http://127.0.0.1:8080',
     token: values.token ?? io.env.FLOTILLA_API_TOKEN,

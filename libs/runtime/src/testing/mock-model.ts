@@ -49,7 +49,9 @@ export interface MockModel extends ModelAdapter {
 
 /**
  * Creates a {@link MockModel}. Pass it wherever a model adapter goes
- * (`createAgent({ model: mock })`, a worker's `models` map).
+ * (`createAgent({ model: mock })`, a worker's `models` map). A new mock answers nothing: script
+ * it with `when`, `sequence` or `setDefaultResponse` first, or its calls reject with
+ * {@link MockModelNoRuleError}. Guide with runnable examples: `docs/testing.md`.
  *
  * @example
  * const mock = createMockModel();
