@@ -125,7 +125,9 @@ describe('a failed job', () => {
     });
     const job = await rawQueue.getJob(runId);
     expect(job?.data).toEqual({});
-    expect(Number(await redis.redis.memory('USAGE', `${redis.prefix}:agents:${runId}`))).toBeLessThan(2048);
+    // The 100 kB input is gone; what is left is BullMQ's bookkeeping, whose size varies with the
+    // failure's stack trace (2–4 kB seen), so the bound is far above it and far below the input.
+    expect(Number(await redis.redis.memory('USAGE', `${redis.prefix}:agents:${runId}`))).toBeLessThan(10_000);
   });
 
   it('of a client-submitted run is removed too; the record keeps the error', async () => {
