@@ -85,6 +85,23 @@ export function secret(options: { minLength: number; expected: string }): Config
   };
 }
 
+/**
+ * A JSON value checked by `schema` (e.g. a list of objects); the variable holds its JSON text.
+ * Text that is not JSON stays text, which the schema refuses with its own message.
+ */
+export function json<T>(schema: z.ZodType<T>): ConfigRule<T> {
+  return {
+    schema,
+    fromText: (text) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        return text;
+      }
+    },
+  };
+}
+
 /** One of `values`; environment text is matched case-insensitively. */
 export function oneOf<const T extends string>(values: readonly [T, ...T[]]): ConfigRule<T> {
   return {
