@@ -35,10 +35,13 @@ async function submit(token: string, body: Record<string, unknown>) {
 }
 
 async function finished(token: string, runId: string): Promise<RunBody> {
-  return waitUntil(async () => {
-    const answer = await call<RunBody>(scheduler.url, 'GET', `/runs/${runId}`, { token });
-    return answer.status === 200 && answer.body.status === 'succeeded' ? answer.body : undefined;
-  }, `run ${runId} to succeed`);
+  return waitUntil(
+    async () => {
+      const answer = await call<RunBody>(scheduler.url, 'GET', `/runs/${runId}`, { token });
+      return answer.status === 200 && answer.body.status === 'succeeded' ? answer.body : undefined;
+    },
+    { what: `run ${runId} to succeed` },
+  );
 }
 
 describe('two tenants through the API', () => {
@@ -60,10 +63,13 @@ describe('two tenants through the API', () => {
   it("answer 404 for another tenant's run: read, events, cancel; the tenantless token sees neither", async () => {
     const runId = `api-private-${randomUUID()}`;
     await submit(ACME, { agentId: 'slow', runId });
-    await waitUntil(async () => {
-      const answer = await call<RunBody>(scheduler.url, 'GET', `/runs/${runId}`, { token: ACME });
-      return answer.body.status === 'running';
-    }, 'the slow run to start');
+    await waitUntil(
+      async () => {
+        const answer = await call<RunBody>(scheduler.url, 'GET', `/runs/${runId}`, { token: ACME });
+        return answer.body.status === 'running' ? true : undefined;
+      },
+      { what: 'the slow run to start' },
+    );
     for (const token of [GLOBEX, API_TOKEN]) {
       expect((await call(scheduler.url, 'GET', `/runs/${runId}`, { token })).status).toBe(404);
       expect((await call(scheduler.url, 'GET', `/runs/${runId}/events`, { token })).status).toBe(404);

@@ -44,7 +44,9 @@ describe("another tenant's run", () => {
   it('is not found: not readable, not awaitable, not cancellable, not seen without a tenant', async () => {
     const runId = `private-${randomUUID()}`;
     const run = await acme().submit('slow', {}, { runId });
-    await waitUntil(async () => (await acme().getRun(runId))?.status === 'running', 'the slow run to start');
+    await waitUntil(async () => ((await acme().getRun(runId))?.status === 'running' ? true : undefined), {
+      what: 'the slow run to start',
+    });
     expect(await globex().getRun(runId)).toBeUndefined();
     expect(await fixture.client.getRun(runId)).toBeUndefined();
     await expect(globex().cancel(runId)).rejects.toSatisfy(RunNotFoundError.is);

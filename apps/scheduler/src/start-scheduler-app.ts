@@ -27,6 +27,7 @@ export async function startSchedulerApp(
   const { runtime } = config;
   const client = createClient({
     connection: runtime.redisUrl,
+    ...(runtime.redisTlsCaFile !== undefined && { redisTlsCaFile: runtime.redisTlsCaFile }),
     prefix: runtime.prefix,
     queueName: runtime.queueName,
     requestTimeoutMs: runtime.requestTimeoutMs,

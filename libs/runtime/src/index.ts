@@ -62,7 +62,7 @@ export {
   TurnBudgetExceededError,
   type ValidationFailureType,
 } from './errors/policy-errors.js';
-export { RedisUnavailableError } from './errors/redis-errors.js';
+export { RedisAuthError, RedisUnavailableError } from './errors/redis-errors.js';
 export {
   AbortError,
   ExecutionAbandonedError,

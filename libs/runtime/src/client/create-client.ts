@@ -38,6 +38,8 @@ export interface CreateClientOptions {
    * @default FLOTILLA_REQUEST_TIMEOUT_MS, else 10000
    */
   requestTimeoutMs?: number;
+  /** For a `rediss://` URL: a PEM file of the CA(s) to trust. @default FLOTILLA_REDIS_TLS_CA_FILE, else Node's CAs */
+  redisTlsCaFile?: string;
   /** Where connection outages are logged (once per change). @default pino at LOG_LEVEL, named `flotilla-client` */
   logger?: Logger;
   /** @default process.env */
@@ -126,6 +128,7 @@ export function createClient(options: CreateClientOptions = {}): FlotillaClient 
       queueName: options.queueName,
       redisUrl: typeof options.connection === 'string' ? options.connection : undefined,
       requestTimeoutMs: options.requestTimeoutMs,
+      redisTlsCaFile: options.redisTlsCaFile,
     },
     options.env,
   );
@@ -136,6 +139,7 @@ export function createClient(options: CreateClientOptions = {}): FlotillaClient 
   const redis = openRedis(options.connection ?? config.redisUrl, {
     role: 'client',
     logger,
+    tlsCaFile: config.redisTlsCaFile,
     redis: { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: config.requestTimeoutMs },
   });
   const tenant = options.tenant === undefined ? undefined : checkedTenant(options.tenant);

@@ -77,6 +77,16 @@ export function commaList(options: { min?: number; expected: string }): ConfigRu
   };
 }
 
+/** A path to a file (its contents are read where it is used), or unset. */
+export const filePath: ConfigRule<string | undefined> = {
+  schema: z
+    .string({ error: 'a file path' })
+    .min(1, { error: 'a file path' })
+    .max(4096, { error: 'a file path' })
+    .optional(),
+  fromText: (text) => text,
+};
+
 /** A secret of at least `minLength` characters, or unset. */
 export function secret(options: { minLength: number; expected: string }): ConfigRule<string | undefined> {
   return {

@@ -9,7 +9,7 @@ export { InvalidSubmitRequestError } from '../client/invalid-submit-request-erro
 export { InvalidTenantError } from '../client/invalid-tenant-error.js';
 export type { RunEventsOptions, RunHandle } from '../client/run-handle.js';
 export { parseSubmitRequest, type SubmitRequest, submitRequestSchema } from '../client/submit-request.js';
-export { RedisUnavailableError } from '../errors/redis-errors.js';
+export { RedisAuthError, RedisUnavailableError } from '../errors/redis-errors.js';
 export { RunIdConflictError, RunNotFoundError } from '../errors/run-errors.js';
 export type { StreamedRunEvent } from '../events/redis-run-event-stream.js';
 export type {
