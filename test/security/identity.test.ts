@@ -168,8 +168,9 @@ describe('an odd id', () => {
     },
   );
 
-  it('with a colon once left a record stuck in queued; now a dash works end to end', async () => {
-    const run = await fixture.client.submit('echo', { ok: true }, { runId: `with-dash-${randomUUID()}` });
+  it('of every allowed kind of character (letters, digits, `_`, `.`, `-`) runs end to end', async () => {
+    const runId = `Ab_9.x-${randomUUID()}`;
+    const run = await fixture.client.submit('echo', { ok: true }, { runId, conversationId: `c_1.${runId}` });
     expect(await run.result()).toEqual({ echoed: { ok: true } });
   });
 });
