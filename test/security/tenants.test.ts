@@ -133,6 +133,11 @@ describe('a tenant view', () => {
     );
   });
 
+  it('never widens: a view of one tenant gives no view of another', () => {
+    expect(acme().forTenant('acme').tenant).toBe('acme');
+    expect(() => acme().forTenant('globex')).toThrow(expect.objectContaining({ name: 'InvalidTenantError' }));
+  });
+
   it('of createClient({ tenant }) is the same tenant as forTenant', async () => {
     const client = createClient({ connection: redis.url, prefix: redis.prefix, tenant: 'acme' });
     try {

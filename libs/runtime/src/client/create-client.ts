@@ -103,8 +103,9 @@ export interface FlotillaClient {
    * tenant's runs, and reads only its conversations. Run and conversation ids are the tenant's
    * own: the same id in two tenants (or in a tenant and the client without one) names two runs,
    * and another tenant's run is "not found". The view shares this client's connections; its
-   * `close()` does nothing (close the client it came from).
-   * @throws InvalidTenantError when `tenant` breaks the tenant rule (1 to 64 ASCII letters, digits, `_` or `-`)
+   * `close()` does nothing (close the client it came from). A tenant view gives only views of its
+   * own tenant.
+   * @throws InvalidTenantError when `tenant` breaks the tenant rule (1 to 64 ASCII letters, digits, `_` or `-`), or this client is scoped to another tenant
    */
   forTenant(tenant: string): FlotillaClient;
   /** The tenant this client is scoped to, or `undefined` for the runs of no tenant. */
@@ -176,7 +177,8 @@ function openConnections(config: FlotillaConfig, bound: RequestBound, logger: Lo
 }
 
 function checkedTenant(tenant: string): string {
-  if (!tenantSchema.safeParse(tenant).success) throw new InvalidTenantError(String(tenant), TENANT_RULE);
+  if (!tenantSchema.safeParse(tenant).success)
+    throw new InvalidTenantError(String(tenant), `${TENANT_RULE}; name tenants by that rule`);
   return tenant;
 }
 
@@ -212,7 +214,11 @@ class RedisFlotillaClient implements FlotillaClient {
   }
 
   forTenant(tenant: string): FlotillaClient {
-    return new RedisFlotillaClient(this.#shared, checkedTenant(tenant), false);
+    const checked = checkedTenant(tenant);
+    // A view never widens: code handed one tenant's view cannot reach another tenant with it.
+    if (this.tenant !== undefined && checked !== this.tenant)
+      throw new InvalidTenantError(checked, `this client is scoped to tenant "${this.tenant}"`);
+    return new RedisFlotillaClient(this.#shared, checked, false);
   }
 
   /** The stored form of a caller's id. */

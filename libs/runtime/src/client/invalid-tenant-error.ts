@@ -1,6 +1,9 @@
 import { errorGuard, FlotillaError } from '@flotilla/ir';
 
-/** A tenant name (`createClient({ tenant })`, `client.forTenant`) breaks the tenant rule. */
+/**
+ * A tenant name (`createClient({ tenant })`, `client.forTenant`) breaks the tenant rule, or a
+ * tenant view was asked for a view of another tenant (only the client without a tenant gives those).
+ */
 export class InvalidTenantError extends FlotillaError {
   static override readonly errorName = 'InvalidTenantError';
   static override readonly is = errorGuard(this);
