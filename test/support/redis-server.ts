@@ -23,6 +23,10 @@ export interface RedisServerOptions {
   binary?: string;
   /** Picks the port to try when `port` is not given (again after each "address already in use"). @default {@link freePort} */
   pickPort?: () => Promise<number>;
+  /** Require this password (`requirepass`); the url then carries it. @default none */
+  password?: string;
+  /** Serve TLS only, on the port, with these PEM files; the url is then `rediss://`. @default plain TCP */
+  tls?: { certFile: string; keyFile: string; caFile: string };
 }
 
 export interface RedisServerProcess {
@@ -70,7 +74,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await (options.pickPort ?? freePort)());
     try {
-      return await startOn(binary, port, dir, ownsDir, options.appendOnly ?? false);
+      return await startOn(binary, port, dir, ownsDir, options);
     } catch (error) {
       const retry = error instanceof PortTakenError && options.port === undefined && attempt < PORT_ATTEMPTS;
       if (!retry) {
@@ -86,11 +90,26 @@ async function startOn(
   port: number,
   dir: string,
   ownsDir: boolean,
-  appendOnly: boolean,
+  options: RedisServerOptions,
 ): Promise<RedisServerProcess> {
+  const appendOnly = options.appendOnly ?? false;
+  const { password, tls } = options;
+  const listen = tls
+    ? [
+        '--port',
+        '0',
+        '--tls-port',
+        String(port),
+        '--tls-cert-file',
+        tls.certFile,
+        '--tls-key-file',
+        tls.keyFile,
+      ]
+    : ['--port', String(port)];
+  if (tls) listen.push('--tls-ca-cert-file', tls.caFile, '--tls-auth-clients', 'no');
+  if (password !== undefined) listen.push('--requirepass', password);
   const args = [
-    '--port',
-    String(port),
+    ...listen,
     '--bind',
     '127.0.0.1',
     '--save',
@@ -105,8 +124,9 @@ async function startOn(
     'noeviction',
   ];
   let child = await launch(binary, args, port);
+  const credentials = password === undefined ? '' : `:${encodeURIComponent(password)}@`;
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: `${tls ? 'rediss' : 'redis'}://${credentials}127.0.0.1:${port}`,
     port,
     dir,
     async restart() {

@@ -2,15 +2,17 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { FlotillaClient } from '@flotilla/runtime/client';
 import type { Logger } from 'pino';
 import { authorizeRequest } from './http/authorize-request.js';
+import { clientForPrincipal } from './http/client-for-principal.js';
 import { sendError, sendJson } from './http/send-json.js';
 import { matchRoute } from './routes/match-route.js';
+import type { ApiToken } from './scheduler-config.js';
 
 /** Options of {@link createSchedulerServer}. */
 export interface SchedulerServerOptions {
   /** The runtime client every endpoint uses (the caller closes it). */
   client: FlotillaClient;
-  /** Bearer token every request must carry; unset: loopback requests only. */
-  apiToken?: string | undefined;
+  /** Bearer tokens a request may carry (`acceptedTokens(config)`); none: loopback requests only. */
+  apiTokens: readonly ApiToken[];
   /** Largest request body, in bytes. */
   maxBodyBytes: number;
   logger: Logger;
@@ -41,14 +43,14 @@ async function handle(
   const method = request.method ?? 'GET';
   if (method === 'GET' && url.pathname === '/healthz') return sendJson(response, 200, { healthy: true });
   try {
-    authorizeRequest(request, options.apiToken);
+    const principal = authorizeRequest(request, options.apiTokens);
     const { handler, params } = matchRoute(method, url.pathname);
     await handler({
       request,
       response,
       params,
       url,
-      client: options.client,
+      client: clientForPrincipal(options.client, principal),
       maxBodyBytes: options.maxBodyBytes,
       logger: options.logger,
     });

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createClient } from '@flotilla/runtime/client';
 import { type Logger, pino } from 'pino';
-import { resolveSchedulerConfig, type SchedulerConfig } from './scheduler-config.js';
+import { acceptedTokens, resolveSchedulerConfig, type SchedulerConfig } from './scheduler-config.js';
 import { createSchedulerServer } from './scheduler-server.js';
 
 /** The running scheduler: the HTTP API and its runtime client. */
@@ -27,6 +27,7 @@ export async function startSchedulerApp(
   const { runtime } = config;
   const client = createClient({
     connection: runtime.redisUrl,
+    ...(runtime.redisTlsCaFile !== undefined && { redisTlsCaFile: runtime.redisTlsCaFile }),
     prefix: runtime.prefix,
     queueName: runtime.queueName,
     requestTimeoutMs: runtime.requestTimeoutMs,
@@ -35,7 +36,7 @@ export async function startSchedulerApp(
   });
   const server = createSchedulerServer({
     client,
-    apiToken: config.apiToken,
+    apiTokens: acceptedTokens(config),
     maxBodyBytes: config.maxBodyBytes,
     logger,
   });
@@ -48,7 +49,8 @@ export async function startSchedulerApp(
     {
       port,
       host: config.host,
-      auth: config.apiToken ? 'bearer token' : 'loopback only',
+      auth: acceptedTokens(config).length > 0 ? 'bearer tokens' : 'loopback only',
+      tokens: acceptedTokens(config).map(({ name, tenant }) => (tenant ? `${name} (${tenant})` : name)),
       prefix: runtime.prefix,
     },
     'scheduler listening',

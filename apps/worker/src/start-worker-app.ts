@@ -1,5 +1,5 @@
 import { watchConnection } from '@flotilla/runtime/internals';
-import { createWorker, type FlotillaWorker } from '@flotilla/runtime/worker';
+import { createWorker, type FlotillaWorker, redisTlsOptions } from '@flotilla/runtime/worker';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createWorkerLogger } from './create-worker-logger.js';
@@ -38,6 +38,7 @@ export async function startWorkerApp(
     models,
     logger,
     connection: runtime.redisUrl,
+    ...(runtime.redisTlsCaFile !== undefined && { redisTlsCaFile: runtime.redisTlsCaFile }),
     prefix: runtime.prefix,
     queueName: runtime.queueName,
     concurrency: runtime.workerConcurrency,
@@ -56,7 +57,11 @@ export async function startWorkerApp(
     ...metrics.hooks(),
   });
   // Its own connection, so a health probe never queues behind a blocking BullMQ command.
-  const probe = new Redis(runtime.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
+  const probe = new Redis(runtime.redisUrl, {
+    ...redisTlsOptions(runtime.redisUrl, runtime.redisTlsCaFile),
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+  });
   // Reported by /healthz, and with the worker's connections in the one outage log line.
   watchConnection(probe, { role: 'health-probe', logger });
   const watchdog = startEventLoopWatchdog({ blockMs: config.eventLoopBlockMs });

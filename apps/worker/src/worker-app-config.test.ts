@@ -68,3 +68,14 @@ function catchError(work: () => unknown): unknown {
   }
   throw new Error('expected an error');
 }
+
+describe('resolveWorkerAppConfig with empty variables', () => {
+  it.each(['FLOTILLA_AGENTS', 'FLOTILLA_HEALTH_PORT', 'REDIS_URL'])(
+    'refuses %s set but empty, naming it, instead of using the default',
+    (variable) => {
+      expect(() => resolveWorkerAppConfig({ FLOTILLA_AGENTS: './agents.js', [variable]: '' })).toThrow(
+        expect.objectContaining({ name: 'InvalidConfigError', variable }),
+      );
+    },
+  );
+});

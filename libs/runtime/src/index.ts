@@ -16,6 +16,7 @@ export { createAgent } from './agent/create-agent.js';
 export type { RunAgentOptions } from './agent/run-agent.js';
 export { runAgent, runAgentWithOutcome } from './agent/run-agent.js';
 export { InvalidSubmitRequestError } from './client/invalid-submit-request-error.js';
+export { InvalidTenantError } from './client/invalid-tenant-error.js';
 export { InvalidConfigError } from './config/invalid-config-error.js';
 export type {
   AgentConfig,
@@ -61,12 +62,14 @@ export {
   TurnBudgetExceededError,
   type ValidationFailureType,
 } from './errors/policy-errors.js';
-export { RedisUnavailableError } from './errors/redis-errors.js';
+export { RedisAuthError, RedisUnavailableError } from './errors/redis-errors.js';
 export {
   AbortError,
   ExecutionAbandonedError,
+  ForeignChildRunError,
   JournalCorruptedError,
   NonDeterminismError,
+  RunIdConflictError,
   RunNotFoundError,
   RunStalledError,
   RunTimeoutError,
@@ -90,6 +93,8 @@ export { expectScope } from './hooks/expect-scope.js';
 export { expectValidator } from './hooks/expect-validator.js';
 export type { OnStreamOptions, StreamConsumer } from './hooks/on-stream.js';
 export { onStream } from './hooks/on-stream.js';
+export type { RunInfo } from './hooks/run-info.js';
+export { runInfo } from './hooks/run-info.js';
 export { InvalidRunInputError } from './jobs/job-data-errors.js';
 export { NotJsonError, PayloadTooLargeError, ValueTooDeepError } from './json/json-bounds-errors.js';
 export { NonPortableJsonError } from './json/non-portable-json-error.js';

@@ -12,6 +12,8 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   ConversationNotFoundError: 404,
   ConversationVersionNotFoundError: 404,
   MethodNotAllowedError: 405,
+  // The run id was already started by another submission (Temporal's "already started").
+  RunIdConflictError: 409,
   RequestBodyTooLargeError: 413,
   // Redis did not answer within FLOTILLA_REQUEST_TIMEOUT_MS: retry later.
   RedisUnavailableError: 503,

@@ -12,10 +12,11 @@ import type { AgentContext } from '../context/agent-context.js';
 import type { AgentDefinition } from '../context/agent-definition.js';
 import type { ChildCall, ChildResolution, ChildRunner, RunPlacement } from '../context/child-runner.js';
 import { scopeLayersOf } from '../context/scope-layers.js';
-import { AbortError, NonDeterminismError } from '../errors/run-errors.js';
+import { AbortError, ForeignChildRunError, NonDeterminismError } from '../errors/run-errors.js';
 import { deserializeError, type SerializedError, serializeError } from '../errors/serialize-error.js';
 import { ENDED_JOB_RETENTION } from '../jobs/ended-job-retention.js';
 import { encodeRunJobData } from '../jobs/run-job-data.js';
+import { tenantOfId } from '../jobs/tenant-ids.js';
 import { runKeys } from '../keys.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { ResourceDescriptor } from '../resources/resource-descriptor.js';
@@ -59,6 +60,9 @@ export class RedisChildRunner implements ChildRunner {
     const { runId, rootRunId, records } = this.#options;
     const childRunId = childRunIdOf(rootRunId, runId, call.position, call.attempt);
     const record = await records.get(childRunId);
+    // Child ids are computable: adopt only a run this run created (its record names it).
+    if (record && (record.parentRunId !== runId || record.rootRunId !== rootRunId))
+      throw new ForeignChildRunError(childRunId, runId, record);
     if (record?.fingerprint !== undefined && record.fingerprint !== call.fingerprint) {
       throw new NonDeterminismError(
         call.position,
@@ -89,14 +93,21 @@ export class RedisChildRunner implements ChildRunner {
   async #enqueue(call: ChildCall, childRunId: string): Promise<void> {
     const { redis, prefix, queue, records, runId, rootRunId } = this.#options;
     const { parent, definition, position } = call;
-    await records.create({
+    const created = await records.create({
       runId: childRunId,
       agentId: definition.id,
       parentRunId: runId,
       rootRunId,
       callPath: position,
       fingerprint: call.fingerprint,
+      tenant: tenantOfId(rootRunId),
     });
+    if (created !== 'created') {
+      // Ours from an execution that crashed before the job, or one planted since `resolve` read.
+      const found = await records.get(childRunId);
+      if (found && (found.parentRunId !== runId || found.rootRunId !== rootRunId))
+        throw new ForeignChildRunError(childRunId, runId, found);
+    }
     const placement: RunPlacement = {
       callPath: position,
       depth: parent.depth + 1,

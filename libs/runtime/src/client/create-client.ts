@@ -8,16 +8,20 @@ import { type FlotillaConfig, jsonLimitsOf } from '../config/flotilla-config.js'
 import { openRedis, type RedisConnectionOption } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
 import { watchBullmqErrors } from '../config/watch-connection.js';
-import { RunNotFoundError } from '../errors/run-errors.js';
+import { RunIdConflictError, RunNotFoundError } from '../errors/run-errors.js';
 import { ENDED_JOB_RETENTION } from '../jobs/ended-job-retention.js';
+import { idSchema, runIdSchema, TENANT_RULE, tenantSchema } from '../jobs/id-rule.js';
 import { encodeRunJobData } from '../jobs/run-job-data.js';
+import { qualifyId, unqualifyId } from '../jobs/tenant-ids.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isTerminalStatus } from '../runs/run-status.js';
 import type { LoadConversationOptions, StoredConversation } from '../store/conversation-store.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import { cancelRunTree } from './cancel-run-tree.js';
-import { RedisRunHandle, type RunHandle } from './run-handle.js';
+import { InvalidTenantError } from './invalid-tenant-error.js';
+import { MissingRunHandle, RedisRunHandle, type RunHandle } from './run-handle.js';
+import { submissionHashOf } from './submission-hash.js';
 import { parseSubmitRequest, type submitRequestSchema } from './submit-request.js';
 
 /** Options of {@link createClient}; unset ones come from the environment, then defaults. */
@@ -34,10 +38,17 @@ export interface CreateClientOptions {
    * @default FLOTILLA_REQUEST_TIMEOUT_MS, else 10000
    */
   requestTimeoutMs?: number;
+  /** For a `rediss://` URL: a PEM file of the CA(s) to trust. @default FLOTILLA_REDIS_TLS_CA_FILE, else Node's CAs */
+  redisTlsCaFile?: string;
   /** Where connection outages are logged (once per change). @default pino at LOG_LEVEL, named `flotilla-client` */
   logger?: Logger;
   /** @default process.env */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Scope every call to this tenant's runs and conversations (see {@link FlotillaClient.forTenant}).
+   * @default none: the runs and conversations of no tenant
+   */
+  tenant?: string;
 }
 
 /** Options of {@link FlotillaClient.submit}: the optional fields of a submission (see `submitRequestSchema`). */
@@ -55,7 +66,9 @@ export interface FlotillaClient {
   readonly config: FlotillaConfig;
   /**
    * Submits a run of `agentId` (an id, or an agent whose `id` is used) with `input` (JSON).
-   * Idempotent by `runId`: a second submit with an existing run id returns the same run.
+   * Idempotent by `runId`: submitting the same submission (agent, input and every option) again
+   * returns the same run.
+   * @throws RunIdConflictError when `runId` was already started by a different submission (nothing is written)
    * @throws InvalidSubmitRequestError naming the field when an id or the scope breaks its rule (nothing is written)
    * @throws ValueTooDeepError / PayloadTooLargeError when `input` or `scope` is nested deeper or is larger
    *   than workers accept (`FLOTILLA_MAX_JSON_DEPTH`, `FLOTILLA_MAX_PAYLOAD_BYTES`; nothing is written)
@@ -66,9 +79,9 @@ export interface FlotillaClient {
     input: unknown,
     options?: SubmitOptions,
   ): Promise<RunHandle<Output>>;
-  /** A handle on an existing run (nothing is checked until it is used). */
+  /** A handle on an existing run (nothing is checked until it is used: then `RunNotFoundError`). */
   run<Output = unknown>(runId: string): RunHandle<Output>;
-  /** The run's record, or `undefined` when there is none. */
+  /** The run's record, or `undefined` when there is none (or `runId` is not a valid run id). */
   getRun(runId: string): Promise<RunRecord | undefined>;
   /**
    * Cancels a run and every child run below it, across workers: a queued or suspended run is
@@ -77,15 +90,27 @@ export interface FlotillaClient {
    * `abandonGraceMs` (default 500 ms) plus a few round trips even when its code ignores the
    * signal (the code is then abandoned and its writes refused). Runs that already ended are
    * left as they are.
-   * @throws RunNotFoundError when there is no such run
+   * @throws RunNotFoundError when there is no such run (or `runId` is not a valid run id)
    */
   cancel(runId: string): Promise<void>;
-  /** A stored conversation, at its latest version or `options.version`. */
+  /** A stored conversation, at its latest version or `options.version` (`undefined` for an invalid id). */
   getConversation(
     conversationId: string,
     options?: LoadConversationOptions,
   ): Promise<StoredConversation | undefined>;
-  /** Closes the client's connections (handles' own waits close theirs). */
+  /**
+   * A view of this client scoped to `tenant`: it submits, reads, waits for and cancels only that
+   * tenant's runs, and reads only its conversations. Run and conversation ids are the tenant's
+   * own: the same id in two tenants (or in a tenant and the client without one) names two runs,
+   * and another tenant's run is "not found". The view shares this client's connections; its
+   * `close()` does nothing (close the client it came from). A tenant view gives only views of its
+   * own tenant.
+   * @throws InvalidTenantError when `tenant` breaks the tenant rule (1 to 64 ASCII letters, digits, `_` or `-`), or this client is scoped to another tenant
+   */
+  forTenant(tenant: string): FlotillaClient;
+  /** The tenant this client is scoped to, or `undefined` for the runs of no tenant. */
+  readonly tenant: string | undefined;
+  /** Closes the client's connections (handles' own waits close theirs); a tenant view's does nothing. */
   close(): Promise<void>;
 }
 
@@ -104,6 +129,7 @@ export function createClient(options: CreateClientOptions = {}): FlotillaClient 
       queueName: options.queueName,
       redisUrl: typeof options.connection === 'string' ? options.connection : undefined,
       requestTimeoutMs: options.requestTimeoutMs,
+      redisTlsCaFile: options.redisTlsCaFile,
     },
     options.env,
   );
@@ -114,38 +140,90 @@ export function createClient(options: CreateClientOptions = {}): FlotillaClient 
   const redis = openRedis(options.connection ?? config.redisUrl, {
     role: 'client',
     logger,
+    tlsCaFile: config.redisTlsCaFile,
     redis: { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: config.requestTimeoutMs },
   });
-  return new RedisFlotillaClient(config, { redis, timeoutMs: config.requestTimeoutMs }, logger);
+  const tenant = options.tenant === undefined ? undefined : checkedTenant(options.tenant);
+  const connections = openConnections(config, { redis, timeoutMs: config.requestTimeoutMs }, logger);
+  return new RedisFlotillaClient(connections, tenant, true);
 }
 
+/** What a client and its tenant views share. */
+interface ClientConnections {
+  config: FlotillaConfig;
+  redis: Redis;
+  queue: Queue;
+  records: RedisRunRecords;
+  conversations: RedisConversationStore;
+  bound: RequestBound;
+  logger: Logger;
+}
+
+function openConnections(config: FlotillaConfig, bound: RequestBound, logger: Logger): ClientConnections {
+  const { redis } = bound;
+  const queue = new Queue(config.queueName, { connection: redis, prefix: config.prefix });
+  watchBullmqErrors(queue, { role: 'client-queue', logger });
+  const records = new RedisRunRecords({
+    redis,
+    prefix: config.prefix,
+    retention: {
+      recordSeconds: config.runRetentionSeconds,
+      journalSeconds: config.journalRetentionSeconds,
+    },
+    eventStreamMaxLength: config.eventStreamMaxLength,
+  });
+  const conversations = new RedisConversationStore({ redis, prefix: config.prefix });
+  return { config, redis, queue, records, conversations, bound, logger };
+}
+
+function checkedTenant(tenant: string): string {
+  if (!tenantSchema.safeParse(tenant).success)
+    throw new InvalidTenantError(String(tenant), `${TENANT_RULE}; name tenants by that rule`);
+  return tenant;
+}
+
+/**
+ * The client, scoped to one tenant or to none. Every id a caller passes is checked by the id
+ * rule, then qualified by the tenant (`jobs/tenant-ids.ts`) before it reaches a key; records and
+ * conversations come back with the caller's ids.
+ */
 class RedisFlotillaClient implements FlotillaClient {
   readonly config: FlotillaConfig;
+  readonly tenant: string | undefined;
+  readonly #shared: ClientConnections;
   readonly #redis: Redis;
   readonly #queue: Queue;
   readonly #records: RedisRunRecords;
   readonly #conversations: RedisConversationStore;
   readonly #bound: RequestBound;
   readonly #logger: Logger;
+  /** Whether `close()` closes the connections (the client), or not (a tenant view). */
+  readonly #owner: boolean;
 
-  constructor(config: FlotillaConfig, bound: RequestBound, logger: Logger) {
-    const { redis } = bound;
-    this.config = config;
-    this.#redis = redis;
-    this.#bound = bound;
-    this.#logger = logger;
-    this.#queue = new Queue(config.queueName, { connection: redis, prefix: config.prefix });
-    watchBullmqErrors(this.#queue, { role: 'client-queue', logger });
-    this.#records = new RedisRunRecords({
-      redis,
-      prefix: config.prefix,
-      retention: {
-        recordSeconds: config.runRetentionSeconds,
-        journalSeconds: config.journalRetentionSeconds,
-      },
-      eventStreamMaxLength: config.eventStreamMaxLength,
-    });
-    this.#conversations = new RedisConversationStore({ redis, prefix: config.prefix });
+  constructor(shared: ClientConnections, tenant: string | undefined, owner: boolean) {
+    this.#shared = shared;
+    this.config = shared.config;
+    this.tenant = tenant;
+    this.#redis = shared.redis;
+    this.#bound = shared.bound;
+    this.#logger = shared.logger;
+    this.#queue = shared.queue;
+    this.#records = shared.records;
+    this.#conversations = shared.conversations;
+    this.#owner = owner;
+  }
+
+  forTenant(tenant: string): FlotillaClient {
+    const checked = checkedTenant(tenant);
+    // A view never widens: code handed one tenant's view cannot reach another tenant with it.
+    if (this.tenant !== undefined && checked !== this.tenant)
+      throw new InvalidTenantError(checked, `this client is scoped to tenant "${this.tenant}"`);
+    return new RedisFlotillaClient(this.#shared, checked, false);
+  }
+
+  /** The stored form of a caller's id. */
+  #stored(id: string): string {
+    return qualifyId(this.tenant, id);
   }
 
   async submit<Output>(
@@ -159,18 +237,29 @@ class RedisFlotillaClient implements FlotillaClient {
     );
     const { agentId } = request;
     const runId = request.runId ?? randomUUID();
+    const storedRunId = this.#stored(runId);
+    const conversationId =
+      request.conversationId === undefined ? undefined : this.#stored(request.conversationId);
+    const submissionHash = submissionHashOf(request);
     const deadline = request.timeoutMs === undefined ? undefined : Date.now() + request.timeoutMs;
-    const data = encodeRunJobData(request.input, { ...request, deadline });
+    const data = encodeRunJobData(request.input, { ...request, conversationId, deadline });
     if (data.input === undefined)
       throw new TypeError('The run input has no JSON form; pass JSON values only.');
     await boundedRequest(this.#bound, async () => {
-      const created = await this.#records.create({ runId, agentId, conversationId: request.conversationId });
+      const created = await this.#records.create({
+        runId: storedRunId,
+        agentId,
+        conversationId,
+        tenant: this.tenant,
+        submissionHash,
+      });
+      if (created === 'conflict') throw new RunIdConflictError(runId);
       // A record created just now is queued (no job exists yet to start it): no need to read it.
       // Adding again while queued is safe (BullMQ ignores an existing job id) and repairs a
       // submit that crashed (or lost Redis) between the record and the job.
-      if (created || (await this.#records.get(runId))?.status === 'queued') {
+      if (created === 'created' || (await this.#records.get(storedRunId))?.status === 'queued') {
         await this.#queue.add(agentId, data, {
-          jobId: runId,
+          jobId: storedRunId,
           attempts: 1,
           ...ENDED_JOB_RETENTION,
         });
@@ -180,8 +269,11 @@ class RedisFlotillaClient implements FlotillaClient {
   }
 
   run<Output>(runId: string): RunHandle<Output> {
+    // No run can have an invalid id: its handle says so without touching a key.
+    if (!runIdSchema.safeParse(runId).success) return new MissingRunHandle<Output>(runId);
     return new RedisRunHandle<Output>({
       runId,
+      tenant: this.tenant,
       bound: this.#bound,
       prefix: this.config.prefix,
       records: this.#records,
@@ -189,8 +281,27 @@ class RedisFlotillaClient implements FlotillaClient {
     });
   }
 
-  getRun(runId: string): Promise<RunRecord | undefined> {
-    return boundedRequest(this.#bound, () => this.#records.get(runId));
+  async getRun(runId: string): Promise<RunRecord | undefined> {
+    const record = await boundedRequest(this.#bound, () => this.#storedRecord(runId));
+    return record && this.#named(record);
+  }
+
+  /** The record as stored (stored ids), when `runId` is valid and the run is this tenant's. */
+  async #storedRecord(runId: string): Promise<RunRecord | undefined> {
+    if (!runIdSchema.safeParse(runId).success) return undefined;
+    const record = await this.#records.get(this.#stored(runId));
+    // Keys are disjoint by construction; this keeps it so should a record ever say otherwise.
+    return record?.tenant === this.tenant ? record : undefined;
+  }
+
+  /** A record with the ids its tenant gave (stored ids without the tenant qualifier). */
+  #named(record: RunRecord): RunRecord {
+    if (this.tenant === undefined) return record;
+    const named: RunRecord = { ...record, runId: unqualifyId(record.runId) };
+    if (record.parentRunId !== undefined) named.parentRunId = unqualifyId(record.parentRunId);
+    if (record.rootRunId !== undefined) named.rootRunId = unqualifyId(record.rootRunId);
+    if (record.conversationId !== undefined) named.conversationId = unqualifyId(record.conversationId);
+    return named;
   }
 
   cancel(runId: string): Promise<void> {
@@ -198,7 +309,7 @@ class RedisFlotillaClient implements FlotillaClient {
   }
 
   async #cancel(runId: string): Promise<void> {
-    const record = await this.#records.get(runId);
+    const record = await this.#storedRecord(runId);
     if (!record) throw new RunNotFoundError(runId);
     if (isTerminalStatus(record.status)) return;
     await cancelRunTree(
@@ -213,14 +324,19 @@ class RedisFlotillaClient implements FlotillaClient {
     );
   }
 
-  getConversation(
+  async getConversation(
     conversationId: string,
     options?: LoadConversationOptions,
   ): Promise<StoredConversation | undefined> {
-    return boundedRequest(this.#bound, () => this.#conversations.load(conversationId, options));
+    if (!idSchema.safeParse(conversationId).success) return undefined;
+    const stored = this.#stored(conversationId);
+    const conversation = await boundedRequest(this.#bound, () => this.#conversations.load(stored, options));
+    if (conversation === undefined || this.tenant === undefined) return conversation;
+    return { ...conversation, header: { ...conversation.header, conversationId } };
   }
 
   async close(): Promise<void> {
+    if (!this.#owner) return;
     await this.#queue.close();
     await this.#redis.quit().catch(() => this.#redis.disconnect());
   }

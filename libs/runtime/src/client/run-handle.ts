@@ -4,6 +4,7 @@ import { openRedis } from '../config/open-redis.js';
 import { RunNotFoundError } from '../errors/run-errors.js';
 import { deserializeError } from '../errors/serialize-error.js';
 import { readRunEventStream, type StreamedRunEvent } from '../events/redis-run-event-stream.js';
+import { qualifyId, unqualifyId } from '../jobs/tenant-ids.js';
 import { runKeys } from '../keys.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunRecord } from '../runs/run-record.js';
@@ -47,19 +48,27 @@ export interface RunEventsOptions {
  */
 export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
   readonly id: string;
+  /** The run id in keys and job ids (qualified by the tenant, `jobs/tenant-ids.ts`). */
+  readonly #storedId: string;
+  readonly #tenant: string | undefined;
   readonly #bound: RequestBound;
   readonly #prefix: string;
   readonly #records: RedisRunRecords;
   readonly #logger: Logger | undefined;
 
   constructor(options: {
+    /** The run id as the caller names it. */
     runId: string;
+    /** The tenant whose run it is (the handle of a tenant's client). @default none */
+    tenant?: string | undefined;
     bound: RequestBound;
     prefix: string;
     records: RedisRunRecords;
     logger?: Logger;
   }) {
     this.id = options.runId;
+    this.#tenant = options.tenant;
+    this.#storedId = qualifyId(options.tenant, options.runId);
     this.#bound = options.bound;
     this.#prefix = options.prefix;
     this.#records = options.records;
@@ -78,6 +87,12 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
   }
 
   events(options: RunEventsOptions = {}): AsyncIterable<StreamedRunEvent> {
+    const events = this.#storedEvents(options);
+    if (this.#tenant === undefined) return events;
+    return { [Symbol.asyncIterator]: () => tenantView(events[Symbol.asyncIterator]()) };
+  }
+
+  #storedEvents(options: RunEventsOptions): AsyncIterable<StreamedRunEvent> {
     return {
       [Symbol.asyncIterator]: () =>
         readRunEventStream({
@@ -88,12 +103,12 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
             perCall: true,
             redis: { connectionName: eventsConnectionName(this.#prefix), commandTimeout: undefined },
           }),
-          key: runKeys(this.#prefix, this.id).events,
+          key: runKeys(this.#prefix, this.#storedId).events,
           requestTimeoutMs: this.#bound.timeoutMs,
           ...options,
-          compacted: () => this.#records.compactedEvents(this.id),
+          compacted: () => this.#records.compactedEvents(this.#storedId),
           isOver: async () => {
-            const record = await boundedRequest(this.#bound, () => this.#records.get(this.id));
+            const record = await boundedRequest(this.#bound, () => this.#records.get(this.#storedId));
             return record === undefined || isTerminalStatus(record.status);
           },
         }),
@@ -101,7 +116,7 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
   }
 
   async #record(): Promise<RunRecord> {
-    const record = await boundedRequest(this.#bound, () => this.#records.get(this.id));
+    const record = await boundedRequest(this.#bound, () => this.#records.get(this.#storedId));
     if (!record) throw new RunNotFoundError(this.id);
     return record;
   }
@@ -113,6 +128,41 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
  */
 export function eventsConnectionName(prefix: string): string {
   return `flotilla-events:${prefix}`.replace(/[^\w:.-]/g, '_');
+}
+
+/** The handle of an id no run can have (it breaks the id rule): every call says `RunNotFoundError`. */
+export class MissingRunHandle<Output = unknown> implements RunHandle<Output> {
+  readonly id: string;
+
+  constructor(runId: string) {
+    this.id = runId;
+  }
+
+  async result(): Promise<Output> {
+    throw new RunNotFoundError(this.id);
+  }
+
+  events(): AsyncIterable<StreamedRunEvent> {
+    const runId = this.id;
+    return {
+      [Symbol.asyncIterator]: () => ({
+        next: async () => {
+          throw new RunNotFoundError(runId);
+        },
+      }),
+    };
+  }
+}
+
+/** A tenant's events name runs as the tenant does (without the tenant qualifier). */
+async function* tenantView(events: AsyncIterator<StreamedRunEvent>): AsyncGenerator<StreamedRunEvent> {
+  const iterable = { [Symbol.asyncIterator]: () => events };
+  for await (const event of iterable) {
+    const named: StreamedRunEvent = { ...event, runId: unqualifyId(event.runId) };
+    if ('childRunId' in named && typeof named.childRunId === 'string')
+      Object.assign(named, { childRunId: unqualifyId(named.childRunId) });
+    yield named;
+  }
 }
 
 function settle<Output>(record: RunRecord): Output {

@@ -15,8 +15,8 @@ function rejection(value: unknown): InvalidSubmitRequestError {
 describe('parseSubmitRequest', () => {
   it('accepts a full submission and sends a missing input as null', () => {
     expect(
-      parseSubmitRequest({ agentId: 'research', runId: 'r-1', conversationId: 'c:1', scope: [{ t: 1 }] }),
-    ).toEqual({ agentId: 'research', input: null, runId: 'r-1', conversationId: 'c:1', scope: [{ t: 1 }] });
+      parseSubmitRequest({ agentId: 'research', runId: 'r-1', conversationId: 'c-1', scope: [{ t: 1 }] }),
+    ).toEqual({ agentId: 'research', input: null, runId: 'r-1', conversationId: 'c-1', scope: [{ t: 1 }] });
   });
 
   it.each([

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { describeIssue } from '../jobs/describe-issue.js';
-import { idSchema } from '../jobs/id-rule.js';
+import { idSchema, submittedRunIdSchema } from '../jobs/id-rule.js';
 import { scopeSchema } from '../jobs/run-job-data.js';
 import { checkJsonBounds, DEFAULT_JSON_LIMITS, type JsonLimits } from '../json/json-bounds.js';
 import { InvalidSubmitRequestError } from './invalid-submit-request-error.js';
@@ -16,11 +16,12 @@ export const submitRequestSchema = z.object(
     agentId: idSchema,
     /** The agent's input, any JSON. @default null (the agent then receives `{}`) */
     input: z.unknown().default(null),
-    /** The run id (= BullMQ job id); submitting the same id twice makes one run. @default a random UUID */
-    runId: idSchema
-      // BullMQ reserves ids made only of digits for its own job ids.
-      .refine((id) => !/^\d+$/.test(id), { error: 'must not be only digits (BullMQ reserves those)' })
-      .optional(),
+    /**
+     * The run id (= BullMQ job id): submitting the same submission twice makes one run, another
+     * submission with the same id fails with `RunIdConflictError`. Not only digits, not ending
+     * like a child run's id (`.` and 16 hex digits). @default a random UUID
+     */
+    runId: submittedRunIdSchema.optional(),
     /** Resume (or start) this stored conversation: the run loads its history and appends its turns to it. */
     conversationId: idSchema.optional(),
     /** Scope layers for every agent of the run, outermost first (JSON objects). */

@@ -5,8 +5,8 @@
  * trips are bounded, never the run a call waits for.
  */
 import type { Redis } from 'ioredis';
-import { RedisUnavailableError } from '../errors/redis-errors.js';
-import { isConnectionError, redisAddress } from './watch-connection.js';
+import { RedisAuthError, RedisUnavailableError } from '../errors/redis-errors.js';
+import { isAuthError, isConnectionError, redisAddress } from './watch-connection.js';
 
 /** A connection and the longest a call on it waits for Redis. */
 export interface RequestBound {
@@ -25,16 +25,23 @@ export async function untilRedisReady(bound: RequestBound, deadline: number): Pr
   if (redis.status === 'end') throw new Error('The Redis connection is closed; this client was closed.');
   if (redis.status === 'wait') redis.connect().catch(() => undefined);
   let onReady: (() => void) | undefined;
+  let onError: ((error: Error) => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       onReady = resolve;
+      // Refused credentials or TLS: reconnecting will not help, so fail now, not at the deadline.
+      onError = (error) => {
+        if (isAuthError(error)) reject(new RedisAuthError(redisAddress(redis), error));
+      };
       redis.once('ready', onReady);
+      redis.on('error', onError);
       timer = setTimeout(() => reject(unavailable(bound)), Math.max(0, deadline - Date.now()));
     });
   } finally {
     clearTimeout(timer);
     if (onReady) redis.off('ready', onReady);
+    if (onError) redis.off('error', onError);
   }
 }
 

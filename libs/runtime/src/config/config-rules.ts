@@ -77,11 +77,38 @@ export function commaList(options: { min?: number; expected: string }): ConfigRu
   };
 }
 
+/** A path to a file (its contents are read where it is used), or unset. */
+export const filePath: ConfigRule<string | undefined> = {
+  schema: z
+    .string({ error: 'a file path' })
+    .min(1, { error: 'a file path' })
+    .max(4096, { error: 'a file path' })
+    .optional(),
+  fromText: (text) => text,
+};
+
 /** A secret of at least `minLength` characters, or unset. */
 export function secret(options: { minLength: number; expected: string }): ConfigRule<string | undefined> {
   return {
     schema: z.string().min(options.minLength, { error: options.expected }).optional(),
     fromText: (text) => text,
+  };
+}
+
+/**
+ * A JSON value checked by `schema` (e.g. a list of objects); the variable holds its JSON text.
+ * Text that is not JSON stays text, which the schema refuses with its own message.
+ */
+export function json<T>(schema: z.ZodType<T>): ConfigRule<T> {
+  return {
+    schema,
+    fromText: (text) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        return text;
+      }
+    },
   };
 }
 

@@ -10,7 +10,7 @@ import {
   type JsonLimits,
   MAX_JSON_DEPTH_CEILING,
 } from '../json/json-bounds.js';
-import { keyName, oneOf, redisUrl, wholeNumber } from './config-rules.js';
+import { filePath, keyName, oneOf, redisUrl, wholeNumber } from './config-rules.js';
 import { configSchema, setting } from './config-setting.js';
 
 /** pino's levels. */
@@ -21,8 +21,17 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Every runtime setting: environment variable, rule, default. */
 export const flotillaSettings = {
-  /** `REDIS_URL`. @default 'redis://127.0.0.1:6379' */
+  /**
+   * `REDIS_URL`: `redis://[user:password@]host:port[/db]`, or `rediss://…` for TLS. Put the
+   * password here (the compose file requires one). @default 'redis://127.0.0.1:6379'
+   */
   redisUrl: setting('REDIS_URL', redisUrl, 'redis://127.0.0.1:6379'),
+  /**
+   * `FLOTILLA_REDIS_TLS_CA_FILE`: a PEM file of the CA(s) that signed the Redis server's
+   * certificate, trusted for `rediss://` URLs besides Node's CAs (a private or self-signed CA).
+   * Ignored for `redis://`. @default unset: Node's CAs only
+   */
+  redisTlsCaFile: setting('FLOTILLA_REDIS_TLS_CA_FILE', filePath, undefined),
   /** `FLOTILLA_PREFIX`: key prefix of every Flotilla key, and BullMQ's prefix. @default 'flotilla' */
   prefix: setting('FLOTILLA_PREFIX', keyName, 'flotilla'),
   /** `FLOTILLA_QUEUE`: the agents queue. @default 'agents' */

@@ -82,3 +82,47 @@ describe('resolveConfig', () => {
     expect((caught as Error).message).toContain('a whole number greater than 0');
   });
 });
+
+describe('resolveConfig with values that once passed', () => {
+  it('refuses values given in code that break their rule, naming the first', () => {
+    let caught: unknown;
+    try {
+      resolveConfig({ workerConcurrency: 0, lockDurationMs: -5, prefix: 'has space{x}' }, {});
+    } catch (error) {
+      caught = error;
+    }
+    expect(InvalidConfigError.is(caught)).toBe(true);
+    expect((caught as InvalidConfigError).option).toMatch(/^(prefix|workerConcurrency|lockDurationMs)$/);
+    for (const [option, value] of [
+      ['lockDurationMs', -5],
+      ['prefix', 'has space{x}'],
+      ['requestTimeoutMs', 1.5],
+      ['logLevel', 'loud'],
+    ] as const) {
+      expect(() => resolveConfig({ [option]: value }, {})).toThrow(
+        expect.objectContaining({ name: 'InvalidConfigError', option }),
+      );
+    }
+  });
+
+  it.each(['FLOTILLA_PREFIX', 'REDIS_URL', 'FLOTILLA_WORKER_CONCURRENCY', 'LOG_LEVEL'])(
+    'refuses %s set but empty (or blank), naming it, instead of using the default',
+    (variable) => {
+      for (const value of ['', '   ']) {
+        let caught: unknown;
+        try {
+          resolveConfig({}, { [variable]: value });
+        } catch (error) {
+          caught = error;
+        }
+        expect(caught).toMatchObject({ name: 'InvalidConfigError', variable });
+        expect((caught as Error).message).toContain(`${variable}=`);
+        expect((caught as Error).message).toContain('set but empty');
+      }
+    },
+  );
+
+  it('still lets a value given in code hide an empty variable', () => {
+    expect(resolveConfig({ prefix: 'acme' }, { FLOTILLA_PREFIX: '' }).prefix).toBe('acme');
+  });
+});

@@ -8,11 +8,13 @@ export type SettingOverrides<S extends ConfigSettings> = {
 };
 
 /**
- * Resolves every field of `settings`: an override wins, else the environment variable (blank
- * counts as unset), else the default; then the whole candidate goes through `schema`, so options
- * and variables meet the same rules. Only variables that are used are read, so an override hides
- * a bad variable.
- * @throws InvalidConfigError naming the variable (and the option, for a value given in code) when a value breaks its rule
+ * Resolves every field of `settings`: an override wins, else the environment variable, else the
+ * default; then the whole candidate goes through `schema`, so options and variables meet the
+ * same rules. A variable that is set but empty (or blank) is an error, never the default: it is
+ * what `${VAR:-}` in a compose file or a missing secret gives, and silently falling back (to the
+ * `flotilla` prefix, or to no API token) would hide it. Only variables that are used are read,
+ * so an override hides a bad variable.
+ * @throws InvalidConfigError naming the variable (and the option, for a value given in code) when a value breaks its rule, or the variable when it is set but empty
  */
 export function resolveSettings<S extends ConfigSettings>(
   settings: S,
@@ -28,7 +30,13 @@ export function resolveSettings<S extends ConfigSettings>(
     if (override !== undefined) {
       candidate[key] = override;
       given[key] = { text: JSON.stringify(override) ?? String(override), option: key };
-    } else if (text !== undefined && text !== '') {
+    } else if (text === '') {
+      throw new InvalidConfigError(
+        field.env,
+        env[field.env] ?? '',
+        'a value (it is set but empty; unset it to use the default)',
+      );
+    } else if (text !== undefined) {
       candidate[key] = field.rule.fromText(text);
       given[key] = { text };
     } else {

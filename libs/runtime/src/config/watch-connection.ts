@@ -31,7 +31,18 @@ export function watchConnection(connection: Redis, options: ConnectionWatchOptio
   const { role, logger } = options;
   const outages = logger && !options.perCall ? outagesOf(logger) : undefined;
   let down = false;
+  let refused = false;
   connection.on('error', (error: Error) => {
+    if (isAuthError(error)) {
+      // Every reconnect is refused again: say it once per connection, not once per retry.
+      if (!refused)
+        logger?.error(
+          { role, address: redisAddress(connection), reason: error.message },
+          'Redis refused the connection (credentials or TLS)',
+        );
+      refused = true;
+      return;
+    }
     if (!isConnectionError(error)) {
       logger?.error({ role, err: error }, 'Redis error');
       return;
@@ -42,6 +53,7 @@ export function watchConnection(connection: Redis, options: ConnectionWatchOptio
     else logger?.debug({ role, reason: error.message }, 'Redis connection lost; reconnecting');
   });
   connection.on('ready', () => {
+    refused = false;
     if (!down) return;
     down = false;
     if (outages) outages.restored(connection);
@@ -126,6 +138,21 @@ export function isConnectionError(error: unknown): boolean {
   if (code !== undefined && CONNECTION_ERROR_CODES.has(code)) return true;
   if (error.name === 'MaxRetriesPerRequestError') return true;
   return CONNECTION_ERROR_MESSAGES.test(error.message);
+}
+
+/** Redis replies that refuse the credentials, and TLS handshakes that fail to verify the server. */
+const AUTH_ERROR_MESSAGES = /^(WRONGPASS|NOAUTH)|invalid password|invalid username-password/i;
+const TLS_ERROR_CODES =
+  /^(ERR_TLS_|ERR_SSL_|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_(VERIFY|GET)_|CERT_)/;
+
+/**
+ * Whether `error` says Redis refused this process (wrong credentials, or a TLS certificate that
+ * does not verify): unlike an outage, reconnecting does not help.
+ */
+export function isAuthError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as NodeJS.ErrnoException).code;
+  return AUTH_ERROR_MESSAGES.test(error.message) || (code !== undefined && TLS_ERROR_CODES.test(code));
 }
 
 /** `host:port` of a connection, for messages: never its password. */

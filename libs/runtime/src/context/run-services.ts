@@ -27,6 +27,8 @@ export interface RunMemoryStore {
 /** The outside world of one run, handed to {@link executeRun}. */
 export interface RunServices {
   runId: string;
+  /** The tenant whose run it is (`client.forTenant`), read by agent code through `runInfo()`. @default none */
+  tenant?: string;
   /** When set, `promptChat` loads this conversation's history and appends every turn to it. */
   conversationId?: string;
   journal: RunJournal;

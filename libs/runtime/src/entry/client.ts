@@ -6,10 +6,11 @@
 export type { CreateClientOptions, FlotillaClient, SubmitOptions } from '../client/create-client.js';
 export { createClient } from '../client/create-client.js';
 export { InvalidSubmitRequestError } from '../client/invalid-submit-request-error.js';
+export { InvalidTenantError } from '../client/invalid-tenant-error.js';
 export type { RunEventsOptions, RunHandle } from '../client/run-handle.js';
 export { parseSubmitRequest, type SubmitRequest, submitRequestSchema } from '../client/submit-request.js';
-export { RedisUnavailableError } from '../errors/redis-errors.js';
-export { RunNotFoundError } from '../errors/run-errors.js';
+export { RedisAuthError, RedisUnavailableError } from '../errors/redis-errors.js';
+export { RunIdConflictError, RunNotFoundError } from '../errors/run-errors.js';
 export type { StreamedRunEvent } from '../events/redis-run-event-stream.js';
 export type {
   ChildEndEvent,
@@ -29,6 +30,7 @@ export type {
   ToolCallEvent,
   ToolResultEvent,
 } from '../events/run-event.js';
+export { tenantSchema } from '../jobs/id-rule.js';
 export type { RunRecord } from '../runs/run-record.js';
 export { isTerminalStatus, type RunStatus, type TerminalRunStatus } from '../runs/run-status.js';
 export type {

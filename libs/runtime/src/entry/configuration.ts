@@ -19,7 +19,7 @@ export {
   type LogLevel,
 } from '../config/flotilla-config.js';
 export { InvalidConfigError } from '../config/invalid-config-error.js';
-export type { RedisConnectionOption } from '../config/open-redis.js';
+export { type RedisConnectionOption, redisTlsOptions } from '../config/open-redis.js';
 export { type ConfigOverrides, resolveConfig } from '../config/resolve-config.js';
 export { resolveSettings, type SettingOverrides } from '../config/resolve-settings.js';
 export {

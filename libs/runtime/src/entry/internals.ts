@@ -6,8 +6,19 @@
 
 export { eventsConnectionName } from '../client/run-handle.js';
 export { type ConnectionWatchOptions, watchConnection } from '../config/watch-connection.js';
-export { ID_PATTERN, ID_RULE, idSchema, isValidId, MAX_ID_LENGTH } from '../jobs/id-rule.js';
+export {
+  ID_PATTERN,
+  ID_RULE,
+  idSchema,
+  isChildRunIdForm,
+  isValidId,
+  MAX_ID_LENGTH,
+  runIdSchema,
+  TENANT_RULE,
+  tenantSchema,
+} from '../jobs/id-rule.js';
 export { encodeRunJobData, type RunJobData } from '../jobs/run-job-data.js';
+export { qualifyId, tenantOfId, unqualifyId } from '../jobs/tenant-ids.js';
 export {
   checkJsonBounds,
   inspectJson,

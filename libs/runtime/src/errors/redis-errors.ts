@@ -24,3 +24,26 @@ export class RedisUnavailableError extends FlotillaError {
     this.timeoutMs = timeoutMs;
   }
 }
+
+/**
+ * Redis refused this process: its credentials are wrong or missing (`WRONGPASS`, `NOAUTH`: the
+ * user or password in `REDIS_URL`), or the TLS handshake failed (the server's certificate could
+ * not be verified: give its CA with `FLOTILLA_REDIS_TLS_CA_FILE`). Waiting would not help, so a
+ * client call fails at once instead of after `requestTimeoutMs`.
+ */
+export class RedisAuthError extends FlotillaError {
+  static override readonly errorName = 'RedisAuthError';
+  static override readonly is = errorGuard(this);
+  /** `host:port` of the Redis that refused (never a password). */
+  readonly address: string;
+
+  constructor(address: string, cause: Error) {
+    super(
+      `Redis at ${address} refused this process: ${cause.message}. Check the user and password in REDIS_URL ` +
+        '(redis://user:password@host:port), and for rediss:// that the server certificate is signed by a CA this ' +
+        'process trusts (FLOTILLA_REDIS_TLS_CA_FILE).',
+      { cause },
+    );
+    this.address = address;
+  }
+}

@@ -152,3 +152,45 @@ export class ExecutionAbandonedError extends FlotillaError {
     this.runId = runId;
   }
 }
+
+/**
+ * A submission reused a run id that an earlier, different submission (another agent, input,
+ * conversation, scope or option) already started: the first run stays as it was ("already
+ * started", like Temporal). Resubmitting exactly the same submission is idempotent; for other
+ * work, use another run id. The scheduler API answers 409.
+ */
+export class RunIdConflictError extends FlotillaError {
+  static override readonly errorName = 'RunIdConflictError';
+  static override readonly is = errorGuard(this);
+  readonly runId: string;
+
+  constructor(runId: string) {
+    super(
+      `Run "${runId}" was already started by a different submission (agent, input, conversation, scope or ` +
+        'options differ). Resubmit exactly the same submission to get that run, or use another run id.',
+    );
+    this.runId = runId;
+  }
+}
+
+/**
+ * The run at a child run's id was not created by the calling run (another parent, another
+ * tree, or no parent at all: a planted run). The caller refuses to adopt its result, and fails.
+ */
+export class ForeignChildRunError extends FlotillaError {
+  static override readonly errorName = 'ForeignChildRunError';
+  static override readonly is = errorGuard(this);
+  readonly childRunId: string;
+  /** The run that called the child (and expected to own it). */
+  readonly parentRunId: string;
+
+  constructor(childRunId: string, parentRunId: string, found: { parentRunId?: string; rootRunId?: string }) {
+    super(
+      `Run "${parentRunId}" refused to adopt run "${childRunId}": that run was not created by it (its record names ` +
+        `parent ${JSON.stringify(found.parentRunId ?? null)} and root ${JSON.stringify(found.rootRunId ?? null)}). ` +
+        'Someone wrote a run at this child id; delete it and resubmit the parent run.',
+    );
+    this.childRunId = childRunId;
+    this.parentRunId = parentRunId;
+  }
+}

@@ -9,9 +9,13 @@ import { z } from 'zod';
 /** The job name of deadline jobs; `~` is outside the ids a submission accepts, so no agent has it. */
 export const DEADLINE_JOB_NAME = '~deadline';
 
-/** The id of `runId`'s deadline job (`~` keeps it apart from every run id). */
+/**
+ * The id of `runId`'s deadline job. `~~` keeps it apart from every stored run id, which holds
+ * at most one `~` (between a tenant and its id: `acme~r1`; a no-tenant run `r1` must not share
+ * its deadline job id with tenant `r1`'s run `deadline`).
+ */
 export function deadlineJobId(runId: string): string {
-  return `${runId}~deadline`;
+  return `${runId}~~deadline`;
 }
 
 export const deadlineJobDataSchema = z.object({ runId: z.string().min(1), deadline: z.int().min(0) });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedText, MAX_CALL_PATH_LENGTH, runIdSchema } from './id-rule.js';
+import { boundedText, MAX_CALL_PATH_LENGTH, storedRunIdSchema } from './id-rule.js';
 
 const MAX_KEY_LENGTH = 500;
 
@@ -22,7 +22,7 @@ export const resourceDescriptorSchema = z.object({
    */
   deps: z.array(z.unknown()),
   /** The run whose agent called `equipResource(…, { expose: true })`. */
-  ownerRunId: runIdSchema,
+  ownerRunId: storedRunIdSchema,
   /** The callPath of that agent invocation in its run (resources are per invocation). */
   ownerCallPath: boundedText(MAX_CALL_PATH_LENGTH),
   /** The worker process whose registry holds the instance (and answers broker calls). */

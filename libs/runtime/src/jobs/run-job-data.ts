@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { checkJsonBounds, type JsonLimits, parseBoundedJson } from '../json/json-bounds.js';
 import { describeIssue } from './describe-issue.js';
-import { idSchema } from './id-rule.js';
+import { storedIdSchema } from './id-rule.js';
 import { InvalidRunInputError } from './job-data-errors.js';
 import { resourceDescriptorSchema } from './resource-descriptor-schema.js';
 import { runPlacementSchema } from './run-placement-schema.js';
@@ -32,7 +32,7 @@ export const runJobDataSchema = z.object(
   {
     /** The agent's input as JSON text. */
     input: z.string({ error: 'must be JSON text' }),
-    conversationId: idSchema.optional(),
+    conversationId: storedIdSchema.optional(),
     /** Scope layers, outermost first (for a child run: captured from its caller when it was enqueued). */
     scope: scopeSchema.optional(),
     /** For a child run (a BullMQ child job): its place in the tree. */

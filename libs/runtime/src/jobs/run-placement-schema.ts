@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedText, MAX_CALL_PATH_LENGTH, runIdSchema } from './id-rule.js';
+import { boundedText, MAX_CALL_PATH_LENGTH, storedRunIdSchema } from './id-rule.js';
 
 /** Model ids are provider names (`models/gemini-2.0-flash`), not ids: only bounded. */
 const MAX_MODEL_ID_LENGTH = 500;
@@ -11,9 +11,9 @@ export const runPlacementSchema = z.object({
   /** Nesting depth of the root invocation (the root run's agent is 0). */
   depth: z.int().min(0),
   /** The run that called this one. */
-  parentRunId: runIdSchema,
+  parentRunId: storedRunIdSchema,
   /** The root of the tree. */
-  rootRunId: runIdSchema,
+  rootRunId: storedRunIdSchema,
   /** Id (in `RunServices.models`) of the caller's model, used when the agent has none of its own. */
   modelId: boundedText(MAX_MODEL_ID_LENGTH).optional(),
 });

@@ -17,8 +17,10 @@ const usage = { promptTokens: 3, completionTokens: 2, totalTokens: 5 };
 describe('RedisRunRecords', () => {
   it('creates a queued record once per run id', async () => {
     const runId = randomUUID();
-    expect(await records().create({ runId, agentId: 'a', conversationId: 'c1' })).toBe(true);
-    expect(await records().create({ runId, agentId: 'other' })).toBe(false);
+    const run = { runId, agentId: 'a', conversationId: 'c1', submissionHash: 'h1' };
+    expect(await records().create(run)).toBe('created');
+    expect(await records().create(run)).toBe('exists');
+    expect(await records().create({ runId, agentId: 'other', submissionHash: 'h2' })).toBe('conflict');
     expect(await records().get(runId)).toMatchObject({
       runId,
       agentId: 'a',

@@ -77,10 +77,15 @@ export class RedisRunRecords {
     this.#eventStreamMaxLength = options.eventStreamMaxLength ?? DEFAULT_EVENT_STREAM_MAX_LENGTH;
   }
 
-  /** Creates a `queued` record; `false` when the run exists already (idempotent submit). */
-  async create(run: NewRun): Promise<boolean> {
+  /**
+   * Creates a `queued` record: `'created'`, or `'exists'` when the run exists already with the
+   * same submission hash (idempotent submit), or `'conflict'` when it exists with another one
+   * (or none: a child run, or a record older than submission hashes).
+   */
+  async create(run: NewRun): Promise<'created' | 'exists' | 'conflict'> {
     const call = createRunArgs(runKeys(this.#prefix, run.runId), run, Date.now());
-    return (await createRunScript.run(this.#redis, call.keys, call.args)) === 1;
+    const code = await createRunScript.run(this.#redis, call.keys, call.args);
+    return code === 1 ? 'created' : code === 0 ? 'exists' : 'conflict';
   }
 
   /**
@@ -244,6 +249,7 @@ function toRecord(runId: string, fields: Record<string, string>): RunRecord {
     attempts: Number(fields.attempts ?? 0),
     createdAt: Number(fields.createdAt ?? 0),
   };
+  if (fields.tenant) record.tenant = fields.tenant;
   if (fields.conversationId) record.conversationId = fields.conversationId;
   if (fields.parentRunId) record.parentRunId = fields.parentRunId;
   if (fields.rootRunId) record.rootRunId = fields.rootRunId;

@@ -7,6 +7,12 @@ export interface RunRecord {
   runId: string;
   agentId: string;
   status: RunStatus;
+  /**
+   * The tenant whose run it is (`client.forTenant(tenant)`, a named API token's tenant); its
+   * child runs have the same. A tenant's client shows its own ids (`runId`, `parentRunId`,
+   * `rootRunId`, `conversationId`) as it named them.
+   */
+  tenant?: string;
   conversationId?: string;
   /** For a child run: the run whose agent called it. */
   parentRunId?: string;

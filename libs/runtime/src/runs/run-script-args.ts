@@ -23,6 +23,10 @@ export interface NewRun {
   rootRunId?: string | undefined;
   callPath?: string | undefined;
   fingerprint?: string | undefined;
+  /** The tenant whose run it is (its stored ids are qualified by it). */
+  tenant?: string | undefined;
+  /** For a submitted run: the hash of its whole submission (`client/submission-hash.ts`). */
+  submissionHash?: string | undefined;
 }
 
 export function createRunArgs(keys: RunKeys, run: NewRun, now: number): RunScriptCall {
@@ -32,7 +36,15 @@ export function createRunArgs(keys: RunKeys, run: NewRun, now: number): RunScrip
       : [run.parentRunId, run.rootRunId ?? '', run.callPath ?? '', run.fingerprint ?? ''];
   return {
     keys: [keys.record],
-    args: [run.runId, run.agentId, run.conversationId ?? '', String(now), ...child],
+    args: [
+      run.runId,
+      run.agentId,
+      run.conversationId ?? '',
+      String(now),
+      run.tenant ?? '',
+      run.submissionHash ?? '',
+      ...child,
+    ],
   };
 }
 

@@ -62,6 +62,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
       conversationRetentionSeconds: options.conversationRetentionSeconds,
       maxChildrenPerRun: options.maxChildrenPerRun,
       redisUrl: typeof options.connection === 'string' ? options.connection : undefined,
+      redisTlsCaFile: options.redisTlsCaFile,
     },
     options.env,
   );
@@ -70,9 +71,9 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
   const connection = options.connection ?? config.redisUrl;
   // Every connection waits through an outage (commands run once Redis is back) and reports it
   // once, by role, through the logger.
-  const redis = openRedis(connection, { role: 'commands', logger });
+  const redis = openRedis(connection, { role: 'commands', logger, tlsCaFile: config.redisTlsCaFile });
   const cancels = new CancelListener(
-    openRedis(connection, { role: 'cancel-listener', logger }),
+    openRedis(connection, { role: 'cancel-listener', logger, tlsCaFile: config.redisTlsCaFile }),
     config.prefix,
   );
   const records = new RedisRunRecords({
@@ -86,7 +87,11 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
   // a connection of its own: BullMQ registers its ~60 scripts on the connection it is given,
   // and ioredis copies every registered script into each pipeline/MULTI built on it, which
   // made each of the runs' event and memory writes cost ~30 µs of CPU more.
-  const queueConnection = openRedis(connection, { role: 'child-queue', logger });
+  const queueConnection = openRedis(connection, {
+    role: 'child-queue',
+    logger,
+    tlsCaFile: config.redisTlsCaFile,
+  });
   const queue = new Queue(config.queueName, { connection: queueConnection, prefix: config.prefix });
   watchBullmqErrors(queue, { role: 'child-queue', logger });
   const resources = workerResources(options, redis, config.prefix, logger);
@@ -104,7 +109,11 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     hooks: { onRunStart: options.onRunStart, onRunEnd: options.onRunEnd },
     ...(options.abandonGraceMs !== undefined && { abandonGraceMs: options.abandonGraceMs }),
   });
-  const bullConnection = openRedis(connection, { role: 'bullmq-worker', logger });
+  const bullConnection = openRedis(connection, {
+    role: 'bullmq-worker',
+    logger,
+    tlsCaFile: config.redisTlsCaFile,
+  });
   const worker = new Worker(config.queueName, (job, token) => processor.process(job, token), {
     connection: bullConnection,
     prefix: config.prefix,

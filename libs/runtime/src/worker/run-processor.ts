@@ -32,6 +32,7 @@ import { keepsFailedJob } from '../jobs/ended-job-retention.js';
 import { isValidId, isValidRunId, MAX_CALL_PATH_LENGTH } from '../jobs/id-rule.js';
 import { InvalidRunInputError } from '../jobs/job-data-errors.js';
 import { type DecodedRunJob, decodeRunJobData } from '../jobs/run-job-data.js';
+import { tenantOfId } from '../jobs/tenant-ids.js';
 import { RedisRunJournal } from '../journal/redis-run-journal.js';
 import { checkJsonBounds } from '../json/json-bounds.js';
 import { runKeys } from '../keys.js';
@@ -137,7 +138,9 @@ export class RunProcessor {
       return;
     }
     logger.info({ attempt: start.attempt }, 'run started');
-    this.#callHook(logger, () => this.#deps.hooks?.onRunStart?.({ runId, agentId, attempt: start.attempt }));
+    this.#callHook(logger, () =>
+      this.#deps.hooks?.onRunStart?.({ runId, agentId, attempt: start.attempt, tenant: tenantOfId(runId) }),
+    );
     const controller = this.#deps.cancels.register(runId);
     try {
       await this.#execute(job, token, { controller, cancelled, carried: { totals: start.totals } }, logger);
@@ -395,6 +398,8 @@ export class RunProcessor {
       }),
     };
     if (decoded.conversationId !== undefined) services.conversationId = decoded.conversationId;
+    const tenant = tenantOfId(runId);
+    if (tenant !== undefined) services.tenant = tenant;
     if (decoded.scope !== undefined) services.scope = decoded.scope;
     if (decoded.child !== undefined) services.placement = decoded.child;
     return services;
@@ -511,6 +516,7 @@ export class RunProcessor {
     };
     if (record.error) info.error = record.error;
     if (record.parentRunId) info.parentRunId = record.parentRunId;
+    if (record.tenant) info.tenant = record.tenant;
     this.#callHook(logger, () => onRunEnd(info));
   }
 

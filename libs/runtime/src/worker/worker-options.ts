@@ -18,6 +18,8 @@ export interface CreateWorkerOptions extends WorkerRunHooks {
   models?: Readonly<Record<string, ModelAdapter>> | ReadonlyMap<string, ModelAdapter>;
   /** A Redis URL or a connection to duplicate. @default REDIS_URL, else 'redis://127.0.0.1:6379' */
   connection?: RedisConnectionOption;
+  /** For a `rediss://` URL: a PEM file of the CA(s) to trust. @default FLOTILLA_REDIS_TLS_CA_FILE, else Node's CAs */
+  redisTlsCaFile?: string;
   /** Key prefix, also BullMQ's prefix. @default FLOTILLA_PREFIX, else 'flotilla' */
   prefix?: string;
   /** @default FLOTILLA_QUEUE, else 'agents' */

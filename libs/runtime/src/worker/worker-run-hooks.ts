@@ -13,6 +13,8 @@ export interface WorkerRunStartInfo {
   agentId: string;
   /** The run record's attempt count after this start (1 on the first start). */
   attempt: number;
+  /** The tenant whose run it is (`runId` is then qualified: `<tenant>~<id>`); `undefined` for none. */
+  tenant?: string | undefined;
 }
 
 /** What {@link WorkerRunHooks.onRunEnd} gets: the run's record as this worker ended it. */
@@ -30,6 +32,8 @@ export interface WorkerRunEndInfo {
   error?: SerializedError;
   /** For a child run: the run that called it. */
   parentRunId?: string;
+  /** The tenant whose run it is (`runId` is then qualified: `<tenant>~<id>`). */
+  tenant?: string;
 }
 
 /** Lifecycle hooks of `createWorker`. */

@@ -5,26 +5,37 @@ export const createRunScript = new LuaScript(
   'create-run-1',
   1,
   `--[[
-  Creates a run record in status queued, unless one exists (idempotent submit).
+  Creates a run record in status queued, unless one exists (idempotent submit). A submitted run
+  carries the hash of its whole submission: a record with another hash (or none) is another
+  submission, so the same id is a conflict, not the same run.
 
   Input:
     KEYS[1] record   hash of the run record
-    ARGV[1] runId
+    ARGV[1] runId (stored, qualified by its tenant)
     ARGV[2] agentId
-    ARGV[3] conversationId, or ''
+    ARGV[3] conversationId (stored), or ''
     ARGV[4] now, epoch ms
+    ARGV[5] tenant, or ''
+    ARGV[6] submission hash, or '' (a child run)
+    ARGV[7..10] for a child run: parentRunId, rootRunId, callPath, fingerprint
 
   Output:
-    1  created
-    0  a record existed; nothing written
+    1   created
+    0   a record existed (with the same submission hash); nothing written
+    -1  a record existed with another submission hash (or none); nothing written
 ]]
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  if ARGV[6] ~= '' and redis.call('HGET', KEYS[1], 'submission') ~= ARGV[6] then return -1 end
+  return 0
+end
 redis.call('HSET', KEYS[1], 'runId', ARGV[1], 'agentId', ARGV[2], 'status', 'queued',
   'createdAt', ARGV[4], 'attempts', 0, 'modelCalls', 0)
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'conversationId', ARGV[3]) end
-if ARGV[5] then
-  redis.call('HSET', KEYS[1], 'parentRunId', ARGV[5], 'rootRunId', ARGV[6], 'callPath', ARGV[7],
-    'fingerprint', ARGV[8])
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'tenant', ARGV[5]) end
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'submission', ARGV[6]) end
+if ARGV[7] then
+  redis.call('HSET', KEYS[1], 'parentRunId', ARGV[7], 'rootRunId', ARGV[8], 'callPath', ARGV[9],
+    'fingerprint', ARGV[10])
 end
 return 1
 `,
