@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { emptyUsage } from '@flotilla/ir';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
@@ -8,14 +9,20 @@ import { type FlotillaConfig, jsonLimitsOf } from '../config/flotilla-config.js'
 import { openRedis, type RedisConnectionOption } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
 import { watchBullmqErrors } from '../config/watch-connection.js';
-import { RunNotFoundError } from '../errors/run-errors.js';
+import { rootCallPath } from '../engine/execute-run.js';
+import { AbortError, RunNotFoundError } from '../errors/run-errors.js';
+import { serializeError } from '../errors/serialize-error.js';
+import { ConversationGate } from '../gate/conversation-gate.js';
+import type { OnConflict } from '../gate/waiting-for.js';
 import { ENDED_JOB_RETENTION } from '../jobs/ended-job-retention.js';
 import { encodeRunJobData } from '../jobs/run-job-data.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
+import { runHasEnded } from '../runs/run-has-ended.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isTerminalStatus } from '../runs/run-status.js';
 import type { LoadConversationOptions, StoredConversation } from '../store/conversation-store.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
+import { ConversationBusyError } from '../store/store-errors.js';
 import { cancelRunTree } from './cancel-run-tree.js';
 import { RedisRunHandle, type RunHandle } from './run-handle.js';
 import { parseSubmitRequest, type submitRequestSchema } from './submit-request.js';
@@ -43,7 +50,7 @@ export interface CreateClientOptions {
 /** Options of {@link FlotillaClient.submit}: the optional fields of a submission (see `submitRequestSchema`). */
 export type SubmitOptions = Pick<
   z.input<typeof submitRequestSchema>,
-  'runId' | 'conversationId' | 'scope' | 'timeoutMs'
+  'runId' | 'conversationId' | 'onConflict' | 'scope' | 'timeoutMs'
 >;
 
 /**
@@ -56,6 +63,12 @@ export interface FlotillaClient {
   /**
    * Submits a run of `agentId` (an id, or an agent whose `id` is used) with `input` (JSON).
    * Idempotent by `runId`: a second submit with an existing run id returns the same run.
+   * Runs on one `conversationId` execute one at a time in submission order; `onConflict` says
+   * what this one does when another holds or waits for the conversation: `enqueue` (default,
+   * it waits without holding a worker slot, `getRun` shows `waitingFor`), `reject` (it ends
+   * `failed` with `ConversationBusyError` at once: no job, no model call; `result()` rejects),
+   * `interrupt` / `rollback` (every run ahead of it is cancelled, its unfinished turn stored
+   * closed / discarded, then this one runs).
    * @throws InvalidSubmitRequestError naming the field when an id or the scope breaks its rule (nothing is written)
    * @throws ValueTooDeepError / PayloadTooLargeError when `input` or `scope` is nested deeper or is larger
    *   than workers accept (`FLOTILLA_MAX_JSON_DEPTH`, `FLOTILLA_MAX_PAYLOAD_BYTES`; nothing is written)
@@ -125,6 +138,7 @@ class RedisFlotillaClient implements FlotillaClient {
   readonly #queue: Queue;
   readonly #records: RedisRunRecords;
   readonly #conversations: RedisConversationStore;
+  readonly #gate: ConversationGate;
   readonly #bound: RequestBound;
   readonly #logger: Logger;
 
@@ -146,6 +160,12 @@ class RedisFlotillaClient implements FlotillaClient {
       eventStreamMaxLength: config.eventStreamMaxLength,
     });
     this.#conversations = new RedisConversationStore({ redis, prefix: config.prefix });
+    this.#gate = new ConversationGate({
+      redis,
+      prefix: config.prefix,
+      queue: this.#queue,
+      hasEnded: runHasEnded(this.#records),
+    });
   }
 
   async submit<Output>(
@@ -167,16 +187,59 @@ class RedisFlotillaClient implements FlotillaClient {
       const created = await this.#records.create({ runId, agentId, conversationId: request.conversationId });
       // A record created just now is queued (no job exists yet to start it): no need to read it.
       // Adding again while queued is safe (BullMQ ignores an existing job id) and repairs a
-      // submit that crashed (or lost Redis) between the record and the job.
-      if (created || (await this.#records.get(runId))?.status === 'queued') {
-        await this.#queue.add(agentId, data, {
-          jobId: runId,
-          attempts: 1,
-          ...ENDED_JOB_RETENTION,
-        });
+      // submit that crashed (or lost Redis) between the record and the job; so is registering
+      // on the conversation again (a run in line keeps its place).
+      if (!created && (await this.#records.get(runId))?.status !== 'queued') return;
+      let ahead: string[] = [];
+      if (request.conversationId !== undefined) {
+        const onConflict: OnConflict = request.onConflict ?? 'enqueue';
+        const registration = await this.#gate.register(request.conversationId, runId, onConflict);
+        if (registration.kind === 'busy') {
+          await this.#rejectBusy(runId, agentId, request.conversationId, registration.holderRunId);
+          return;
+        }
+        if (registration.kind === 'registered') ahead = registration.ahead;
       }
+      await this.#queue.add(agentId, data, {
+        jobId: runId,
+        attempts: 1,
+        ...ENDED_JOB_RETENTION,
+      });
+      for (const other of ahead) await this.#interrupt(other, runId, request.onConflict ?? 'interrupt');
     });
     return this.run<Output>(runId);
+  }
+
+  /** `reject`: the run ends `failed` before any job exists, so nothing runs and nothing waits. */
+  async #rejectBusy(runId: string, agentId: string, conversationId: string, holderRunId: string) {
+    await this.#records.finish(runId, rootCallPath(agentId), {
+      status: 'failed',
+      error: serializeError(new ConversationBusyError(conversationId, holderRunId)),
+      usage: emptyUsage(),
+      modelCalls: 0,
+    });
+  }
+
+  /** `interrupt` / `rollback`: cancels a run ahead of `runId` on its conversation. */
+  async #interrupt(otherRunId: string, runId: string, onConflict: OnConflict): Promise<void> {
+    const record = await this.#records.get(otherRunId);
+    if (!record || isTerminalStatus(record.status)) return;
+    await cancelRunTree(this.#cancelOptions(), record, (run) => ({
+      status: 'cancelled',
+      error: serializeError(
+        new AbortError(`run ${run.runId} was interrupted by run ${runId} (onConflict: '${onConflict}')`),
+      ),
+    }));
+  }
+
+  #cancelOptions() {
+    return {
+      redis: this.#redis,
+      prefix: this.config.prefix,
+      queue: this.#queue,
+      records: this.#records,
+      flagSeconds: this.config.runRetentionSeconds,
+    };
   }
 
   run<Output>(runId: string): RunHandle<Output> {
@@ -201,16 +264,7 @@ class RedisFlotillaClient implements FlotillaClient {
     const record = await this.#records.get(runId);
     if (!record) throw new RunNotFoundError(runId);
     if (isTerminalStatus(record.status)) return;
-    await cancelRunTree(
-      {
-        redis: this.#redis,
-        prefix: this.config.prefix,
-        queue: this.#queue,
-        records: this.#records,
-        flagSeconds: this.config.runRetentionSeconds,
-      },
-      record,
-    );
+    await cancelRunTree(this.#cancelOptions(), record);
   }
 
   getConversation(

@@ -27,8 +27,21 @@ export interface RunMemoryStore {
 /** The outside world of one run, handed to {@link executeRun}. */
 export interface RunServices {
   runId: string;
-  /** When set, `promptChat` loads this conversation's history and appends every turn to it. */
+  /**
+   * An opaque token unique to one execution attempt of the run (created by the worker's run
+   * processor per execution). With `runId` it is the holder of the conversation's lease: the
+   * conversation store refuses appends of any other attempt. Absent in embedded mode.
+   */
+  readonly attempt?: string;
+  /** When set, `promptChat` loads this conversation's history and appends each whole turn to it. */
   conversationId?: string;
+  /**
+   * What becomes of a turn this run had not finished when it was cancelled: `close` appends
+   * it with every unanswered tool call answered "interrupted" (a plain cancel, or another run's
+   * `onConflict: 'interrupt'`), `discard` drops it (`onConflict: 'rollback'`).
+   * @default always `close`
+   */
+  unfinishedTurn?: () => Promise<'close' | 'discard'>;
   journal: RunJournal;
   memory: RunMemoryStore;
   conversations: ConversationStore;

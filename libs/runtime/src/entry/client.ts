@@ -29,6 +29,7 @@ export type {
   ToolCallEvent,
   ToolResultEvent,
 } from '../events/run-event.js';
+export type { OnConflict, WaitingFor, WaitKind } from '../gate/waiting-for.js';
 export type { RunRecord } from '../runs/run-record.js';
 export { isTerminalStatus, type RunStatus, type TerminalRunStatus } from '../runs/run-status.js';
 export type {
@@ -36,4 +37,5 @@ export type {
   ConversationModel,
   StoredConversation,
 } from '../store/conversation-store.js';
+export { ConversationBusyError } from '../store/store-errors.js';
 export * from './configuration.js';

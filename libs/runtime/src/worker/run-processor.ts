@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { emptyUsage } from '@flotilla/ir';
 import {
   DelayedError,
@@ -22,6 +23,7 @@ import { rootCallPath } from '../engine/execute-run.js';
 import { AbortError, RunStalledError, RunTimeoutError, UnknownAgentError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
 import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
+import { ConversationGate } from '../gate/conversation-gate.js';
 import {
   DEADLINE_JOB_NAME,
   type DeadlineJobData,
@@ -40,10 +42,12 @@ import { RedisRunMemoryStore } from '../memory/redis-run-memory-store.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { WorkerResources } from '../resources/worker-resources.js';
 import type { RedisRunRecords, RunTotals } from '../runs/redis-run-records.js';
+import { runHasEnded } from '../runs/run-has-ended.js';
 import type { RunEnding } from '../runs/run-script-args.js';
 import { isTerminalStatus } from '../runs/run-status.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import type { CancelListener } from './cancel-listener.js';
+import { ConversationWriters, conversationOf } from './conversation-writers.js';
 import { ExecutionFence, fenceServices } from './execution-fence.js';
 import { hasAttemptsLeft, retryDelayMs } from './root-run-retry.js';
 import { RunEndCapturingSink } from './run-end-capturing-sink.js';
@@ -79,6 +83,8 @@ interface JobRun {
   job: Job;
   token: string | undefined;
   runId: string;
+  /** This execution attempt's token (`RunServices.attempt`; the conversation lease holder). */
+  attempt: string;
   agent: AnyAgent;
   decoded: DecodedRunJob;
   sink: RunEndCapturingSink;
@@ -107,9 +113,17 @@ export class RunProcessor {
   readonly #deps: RunProcessorDependencies;
   /** Hand-back switches of the executions in progress, by run id. */
   readonly #handBacks = new Map<string, AbortController>();
+  /** One writer per conversation: the gate runs with a conversationId pass before they execute. */
+  readonly #writers: ConversationWriters;
 
   constructor(dependencies: RunProcessorDependencies) {
     this.#deps = dependencies;
+    const { redis, config, queue, records } = dependencies;
+    this.#writers = new ConversationWriters({
+      gate: new ConversationGate({ redis, prefix: config.prefix, queue, hasEnded: runHasEnded(records) }),
+      records,
+      recheckMs: config.conversationRecheckMs,
+    });
   }
 
   /** The BullMQ processor. Throws (so BullMQ marks the job failed) when the run failed. */
@@ -126,6 +140,8 @@ export class RunProcessor {
     // An invalid agent id (job name) fails the run below; the record must not hold it.
     const agentId = isValidId(job.name) ? job.name : '';
     const logger = this.#deps.logger.child({ runId, agentId, jobId: job.id });
+    const attempt = randomUUID();
+    if ((await this.#admit({ job, token, attempt, logger })) === 'ended') return;
     // The cancel flags are read in the same round trip as the start: Redis runs both in the
     // order sent, so the read still sees every flag set before the run was marked running.
     const [start, cancelled] = await Promise.all([
@@ -134,16 +150,38 @@ export class RunProcessor {
     ]);
     if (!start.started) {
       logger.info({ status: start.status }, 'run already ended; job skipped');
+      await this.#writers.release(job);
       return;
     }
     logger.info({ attempt: start.attempt }, 'run started');
     this.#callHook(logger, () => this.#deps.hooks?.onRunStart?.({ runId, agentId, attempt: start.attempt }));
     const controller = this.#deps.cancels.register(runId);
     try {
-      await this.#execute(job, token, { controller, cancelled, carried: { totals: start.totals } }, logger);
+      const carried = { totals: start.totals };
+      await this.#execute(job, token, { attempt, controller, cancelled, carried }, logger);
     } finally {
       this.#deps.cancels.release(runId, controller);
     }
+  }
+
+  /**
+   * A root run on a conversation executes only when first in line (its attempt then holds the
+   * conversation's lease); otherwise its job is parked, with its deadline watched by a deadline
+   * job while it waits. Runs without a conversation are always `entered`.
+   * @throws DelayedError when the job was parked
+   */
+  async #admit(at: { job: Job; token: string | undefined; attempt: string; logger: Logger }) {
+    const conversation = conversationOf(at.job);
+    const agent = this.#deps.agents.get(at.job.name);
+    // An unknown agent fails at once below, without touching the conversation.
+    if (!conversation || !agent) return 'entered';
+    return this.#writers.admit(at, conversation, async () => {
+      const raw = (at.job.data as { deadline?: unknown } | undefined)?.deadline;
+      const deadline = deadlineOf(at.job, agent, {
+        deadline: Number.isSafeInteger(raw) ? (raw as number) : undefined,
+      } as DecodedRunJob);
+      if (deadline !== undefined) await this.#addDeadlineJob(at.job.id ?? '', deadline);
+    });
   }
 
   /**
@@ -170,6 +208,7 @@ export class RunProcessor {
       usage: emptyUsage(),
       modelCalls: 0,
     });
+    await this.#writers.release(job);
     if (!ended) return;
     const logger = this.#deps.logger.child({ runId: job.id, agentId: job.name, jobId: job.id });
     logger.error({ err: reason }, 'run failed');
@@ -179,7 +218,12 @@ export class RunProcessor {
   async #execute(
     job: Job,
     token: string | undefined,
-    cancel: { controller: AbortController; cancelled: boolean; carried: { totals: RunTotals } },
+    cancel: {
+      attempt: string;
+      controller: AbortController;
+      cancelled: boolean;
+      carried: { totals: RunTotals };
+    },
     logger: Logger,
   ) {
     const { controller } = cancel;
@@ -216,9 +260,10 @@ export class RunProcessor {
         controller.abort(timeoutError(job, deadline));
         throw controller.signal.reason;
       }
-      const { carried } = cancel;
+      const { carried, attempt } = cancel;
       const run: JobRun = {
-        ...{ job, token, runId, agent, decoded, sink, memory, controller, deadline, logger, carried },
+        ...{ job, token, runId, attempt, agent, decoded, sink, memory, controller, deadline, logger },
+        carried,
       };
       const ended = await this.#runUntilEnded(run);
       if (ended === 'left') return;
@@ -369,6 +414,7 @@ export class RunProcessor {
     const rootRunId = decoded.child?.rootRunId ?? runId;
     const services: RunServices = {
       runId,
+      attempt: run.attempt,
       journal: new RedisRunJournal({ redis, prefix: config.prefix, runId }),
       memory: run.memory,
       conversations: new RedisConversationStore({
@@ -394,7 +440,10 @@ export class RunProcessor {
         deadline: run.deadline,
       }),
     };
-    if (decoded.conversationId !== undefined) services.conversationId = decoded.conversationId;
+    if (decoded.conversationId !== undefined) {
+      services.conversationId = decoded.conversationId;
+      services.unfinishedTurn = this.#writers.unfinishedTurn(decoded.conversationId, runId);
+    }
     if (decoded.scope !== undefined) services.scope = decoded.scope;
     if (decoded.child !== undefined) services.placement = decoded.child;
     return services;
@@ -473,6 +522,8 @@ export class RunProcessor {
       redis.expire(runKeys(config.prefix, runId).children, config.runRetentionSeconds),
       memory.deleteKeys(memoryKeys).catch(memoryNotDeleted),
     ]);
+    // Whoever ended the run (this worker, a cancel), the next run on its conversation goes now.
+    await this.#writers.release(job);
     this.#log(logger, ending);
     if (ended) await this.#reportEnd(runId, logger);
     // Ended for good: BullMQ must not retry it (a retry would find the record ended anyway).
