@@ -24,6 +24,12 @@ export interface RunMemoryStore {
   clear(callPath: string): Promise<void>;
 }
 
+/** Turns in progress, registered by `promptChat` (see `RunServices.unfinishedTurns`). */
+export interface UnfinishedTurns {
+  /** Registers a turn in progress with the function that stores it closed; call the returned function once the turn is stored whole. */
+  open(close: () => Promise<void>): () => void;
+}
+
 /** The outside world of one run, handed to {@link executeRun}. */
 export interface RunServices {
   runId: string;
@@ -36,12 +42,12 @@ export interface RunServices {
   /** When set, `promptChat` loads this conversation's history and appends each whole turn to it. */
   conversationId?: string;
   /**
-   * What becomes of a turn this run had not finished when it was cancelled: `close` appends
-   * it with every unanswered tool call answered "interrupted" (a plain cancel, or another run's
-   * `onConflict: 'interrupt'`), `discard` drops it (`onConflict: 'rollback'`).
-   * @default always `close`
+   * Where `promptChat` registers a turn it started and has not stored yet. When the run ends
+   * failed or cancelled for good, the worker stores each such turn closed (or drops it after
+   * another run's `onConflict: 'rollback'`) before the next run on the conversation starts.
+   * Absent in embedded mode: an unfinished turn is then not stored.
    */
-  unfinishedTurn?: () => Promise<'close' | 'discard'>;
+  unfinishedTurns?: UnfinishedTurns;
   journal: RunJournal;
   memory: RunMemoryStore;
   conversations: ConversationStore;

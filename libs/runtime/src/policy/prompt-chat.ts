@@ -44,15 +44,14 @@ const promptChatPolicy = createAgentPolicy({
     const loop = { runtime, messages, parser, ...(schema ? { schema } : {}) };
     if (!log) return runToolCallLoop(loop);
     const turn = new Turn(input);
-    try {
-      const result = await runToolCallLoop({ ...loop, onMessages: turn.collect });
-      await log.appendTurn(turn.messages, turn.details(runtime));
-      return result;
-    } catch (error) {
-      if (context.signal.aborted)
-        await closeUnfinishedTurn(context, log, turn.messages, turn.details(runtime));
-      throw error;
-    }
+    const { services } = context.run;
+    const stored = services.unfinishedTurns?.open(() =>
+      log.closeUnfinishedTurn(turn.messages, turn.details(runtime)),
+    );
+    const result = await runToolCallLoop({ ...loop, onMessages: turn.collect });
+    await log.appendTurn(turn.messages, turn.details(runtime));
+    stored?.();
+    return result;
   },
 });
 
@@ -61,9 +60,10 @@ const promptChatPolicy = createAgentPolicy({
  * loop and returns `{ data, delta }` (`data` is the text, or the parsed value with a schema).
  * In a run with a `conversationId`, the root agent's promptChat first loads the stored history,
  * then appends the whole turn (the user message, each model turn and tool batch, the answer) as
- * one version once it is complete. A failed turn is not stored (a retry replays it); a cancelled
- * one is stored closed (unanswered tool calls get a placeholder result), or not at all when
- * another run's `onConflict: 'rollback'` cancelled it.
+ * one version once it is complete. On a worker, a turn whose run ends failed or cancelled is
+ * stored closed (unanswered tool calls get a placeholder result) when the run ends — not at
+ * the failure of an attempt that is retried, and not at all after another run's
+ * `onConflict: 'rollback'`.
  * @throws PromptAgentAlreadyCalledError, ModelNotFoundError, InvalidMessageHistoryError,
  *   AttemptsExhaustedError, ToolLoopExceededError, model errors
  */
@@ -103,23 +103,6 @@ class Turn {
 
   details(runtime: PromptContext) {
     return { system: runtime.system, model: runtime.model, ...(this.#usage ? { usage: this.#usage } : {}) };
-  }
-}
-
-/** A cancelled run stores its unfinished turn closed, unless a rollback asked to discard it. */
-async function closeUnfinishedTurn(
-  context: AgentContext,
-  log: ConversationLog,
-  messages: Message[],
-  details: ReturnType<Turn['details']>,
-): Promise<void> {
-  const { services } = context.run;
-  try {
-    if ((await services.unfinishedTurn?.()) === 'discard') return;
-    await log.closeUnfinishedTurn(messages, details);
-  } catch (error) {
-    // The run ends cancelled either way; a refused write (lease lost, execution abandoned) stores nothing.
-    services.logger?.warn({ err: error }, 'unfinished turn of a cancelled run not stored');
   }
 }
 

@@ -15,6 +15,7 @@ import { idSchema } from '../jobs/id-rule.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
 import { ConversationBusyError } from '../store/store-errors.js';
 import { parkAtGate } from './park-at-gate.js';
+import type { UnfinishedTurnKeeper } from './unfinished-turn-keeper.js';
 
 /** The conversation a job writes, read from its raw data: root runs with a valid `conversationId` only. */
 export interface JobConversation {
@@ -103,9 +104,15 @@ export class ConversationWriters {
     if (conversation && job?.id) await this.#options.gate.leave(conversation.conversationId, job.id);
   }
 
-  /** What a cancelled execution does with its unfinished turn (see `RunServices.unfinishedTurn`). */
-  unfinishedTurn(conversationId: string, runId: string): () => Promise<'close' | 'discard'> {
-    return async () => ((await this.#options.gate.isRolledBack(conversationId, runId)) ? 'discard' : 'close');
+  /**
+   * The run ended failed or cancelled for good: its unfinished turns are stored closed, unless
+   * a `rollback` submission cancelled it (they are dropped then). Call it before `release`.
+   */
+  async closeUnfinishedTurns(job: Job, turns: UnfinishedTurnKeeper, logger: Logger): Promise<void> {
+    const conversation = conversationOf(job);
+    if (!conversation || !job.id) return;
+    if (await this.#options.gate.isRolledBack(conversation.conversationId, job.id)) return;
+    await turns.closeAll(logger);
   }
 
   async #reject(job: Job, conversationId: string, holderRunId: string): Promise<void> {

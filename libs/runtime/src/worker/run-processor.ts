@@ -52,6 +52,7 @@ import { ExecutionFence, fenceServices } from './execution-fence.js';
 import { hasAttemptsLeft, retryDelayMs } from './root-run-retry.js';
 import { RunEndCapturingSink } from './run-end-capturing-sink.js';
 import { RunHandedBackError, superviseExecution } from './supervise-execution.js';
+import { UnfinishedTurnKeeper } from './unfinished-turn-keeper.js';
 import type { WorkerRunEndInfo, WorkerRunHooks } from './worker-run-hooks.js';
 
 /** What a {@link RunProcessor} needs from its worker. */
@@ -85,6 +86,8 @@ interface JobRun {
   runId: string;
   /** This execution attempt's token (`RunServices.attempt`; the conversation lease holder). */
   attempt: string;
+  /** Turns `promptChat` has not stored yet; stored closed if the run ends failed or cancelled. */
+  turns: UnfinishedTurnKeeper;
   agent: AnyAgent;
   decoded: DecodedRunJob;
   sink: RunEndCapturingSink;
@@ -243,6 +246,7 @@ export class RunProcessor {
       }),
     );
     let ending: RunEnding;
+    const turns = new UnfinishedTurnKeeper();
     /** Set once the job is known good: bad input is not worth another attempt. */
     let root: { agent: AnyAgent; decoded: DecodedRunJob } | undefined;
     try {
@@ -263,7 +267,7 @@ export class RunProcessor {
       const { carried, attempt } = cancel;
       const run: JobRun = {
         ...{ job, token, runId, attempt, agent, decoded, sink, memory, controller, deadline, logger },
-        carried,
+        ...{ carried, turns },
       };
       const ended = await this.#runUntilEnded(run);
       if (ended === 'left') return;
@@ -298,6 +302,8 @@ export class RunProcessor {
       throw new Error(`${ending.error?.name}: ${ending.error?.message}`);
     }
     if (retriable && root) await this.#retryRoot({ job, token, logger }, root, ending);
+    // Ended for good: the turn it was in is stored closed before the next run on its conversation.
+    if (ending.status !== 'succeeded') await this.#writers.closeUnfinishedTurns(job, turns, logger);
     await this.#end(job, { ending, carried: cancel.carried.totals }, memory, logger);
   }
 
@@ -364,6 +370,7 @@ export class RunProcessor {
       () => currentAgentContext()?.signal,
     );
     const fence = new ExecutionFence(run.runId);
+    run.turns.reset();
     const services = fenceServices(this.#services(run), fence);
     services.resources = resources;
     let outcome: RunOutcome;
@@ -442,7 +449,7 @@ export class RunProcessor {
     };
     if (decoded.conversationId !== undefined) {
       services.conversationId = decoded.conversationId;
-      services.unfinishedTurn = this.#writers.unfinishedTurn(decoded.conversationId, runId);
+      services.unfinishedTurns = run.turns;
     }
     if (decoded.scope !== undefined) services.scope = decoded.scope;
     if (decoded.child !== undefined) services.placement = decoded.child;
