@@ -140,6 +140,38 @@ describe('when 2 clients submit 50 runs each on one conversation at once', () =>
   }
 });
 
+describe('when a run on a conversation fails and is retried', () => {
+  it('keeps its place: the retry stores the whole turn once, without repeating a model call, then the next runs', async () => {
+    const conversationId = newConversation();
+    await redis.redis.set(main.keys.flaky, '1');
+    const before = await modelCalls(main);
+    const flaky = await main.clients[0]!.submit('retry-chat', { message: 'flaky:f' }, { conversationId });
+    const next = await main.clients[1]!.submit('turn-chat', { message: 'next' }, { conversationId });
+
+    expect(await flaky.result()).toBe('reply to "flaky:f" (user messages seen: 1)');
+    expect(await next.result()).toBe('reply to "next" (user messages seen: 2)');
+    expect(await main.clients[0]!.getRun(flaky.id)).toMatchObject({ status: 'succeeded', attempts: 2 });
+    const turns = await turnsOf(main.clients[0]!, conversationId);
+    expect(turns.map((turn) => turn.map((message) => message.role))).toEqual([
+      ['user', 'assistant', 'tool', 'assistant'],
+      ['user', 'assistant'],
+    ]);
+    // The tool-calling turn answered before the failure was replayed, not asked again.
+    expect((await modelCalls(main)) - before).toBe(3);
+  });
+
+  it('stores the unfinished turn closed when no attempt is left', async () => {
+    const conversationId = newConversation();
+    await redis.redis.set(main.keys.flaky, '1');
+    const failed = await main.clients[0]!.submit('turn-chat', { message: 'flaky:g' }, { conversationId });
+    expect(await failureOf(failed)).toMatchObject({ message: expect.stringContaining('failed once') });
+    const turns = await turnsOf(main.clients[0]!, conversationId);
+    expect(turns.map((turn) => turn.map((message) => message.role))).toEqual([['user', 'assistant', 'tool']]);
+    const after = await main.clients[1]!.submit('turn-chat', { message: 'again' }, { conversationId });
+    expect(await after.result()).toBe('reply to "again" (user messages seen: 2)');
+  });
+});
+
 describe('onConflict', () => {
   it("'reject' ends the run failed with ConversationBusyError at submit, before any model call", async () => {
     const conversationId = newConversation();
