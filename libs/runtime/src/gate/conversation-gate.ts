@@ -24,7 +24,10 @@ import type { OnConflict } from './waiting-for.js';
 
 /** What {@link ConversationGate.register} did. */
 export type Registration =
-  /** In line; `ahead` lists the runs to cancel (for `interrupt` and `rollback`, else empty). */
+  /**
+   * In line; `ahead` lists the runs to cancel (for `interrupt` and `rollback`, else empty): the
+   * head, then the runs that waited, which already left the line (the new run is next after the head).
+   */
   | { kind: 'registered'; ahead: string[] }
   /** Already in line (a repeated submit): nothing changed. */
   | { kind: 'already' }

@@ -6,7 +6,10 @@ export const registerWriterScript = new LuaScript(
   3,
   `--[[
   A client submits a run on a conversation: the run takes its place in the conversation's line
-  of writers (submission order). Idempotent: a run already in line keeps its place.
+  of writers (submission order). Idempotent: a run already in line keeps its place. An
+  interrupting run (interrupt, rollback) takes the place right behind the head: every other run
+  ahead of it leaves the line here, atomically, so none of them can start before it when the
+  head ends while the client cancels them.
 
   Input:
     KEYS[1] writers    sorted set: run id -> sequence (the head is the writer)
@@ -16,7 +19,8 @@ export const registerWriterScript = new LuaScript(
     ARGV[2] onConflict: enqueue | reject | interrupt | rollback
 
   Output:
-    { 1, runId... }  registered; for interrupt and rollback, the runs ahead of it (to cancel)
+    { 1, runId... }  registered; for interrupt and rollback, the runs that were ahead of it (to
+                     cancel: the head first, still in line, then those taken out of the line)
     { 0 }            already in line; nothing changed
     { -1, headRunId } reject: another run holds or waits for the conversation; not registered
 ]]
@@ -28,8 +32,9 @@ if onConflict == 'reject' and #ahead > 0 then return { -1, ahead[1] } end
 redis.call('ZADD', writers, redis.call('INCR', sequence), runId)
 local reply = { 1 }
 if onConflict == 'interrupt' or onConflict == 'rollback' then
-  for _, other in ipairs(ahead) do
+  for index, other in ipairs(ahead) do
     if onConflict == 'rollback' then redis.call('SADD', rollbacks, other) end
+    if index > 1 then redis.call('ZREM', writers, other) end
     reply[#reply + 1] = other
   end
 end
