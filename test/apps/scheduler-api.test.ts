@@ -64,6 +64,37 @@ describe('POST /runs', () => {
     expect(answer.body.error.message).toContain('agentId');
   });
 
+  it('answers 400 naming onConflict when it is not one of the four strategies', async () => {
+    const answer = await call<{ error: { name: string; message: string } }>(scheduler.url, 'POST', '/runs', {
+      body: { agentId: 'chat', input: {}, conversationId: 'c', onConflict: 'overwrite' },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.message).toContain('onConflict');
+  });
+
+  it('runs one writer per conversation: a reject fails ConversationBusyError, a waiting run shows waitingFor', async () => {
+    const conversationId = `busy-${randomUUID()}`;
+    const holder = await submit({ agentId: 'waiting', input: {}, conversationId });
+    await waitForRun(scheduler.url, holder, (run) => run.status === 'running');
+    const rejected = await submit({
+      agentId: 'chat',
+      input: { message: 'hi' },
+      conversationId,
+      onConflict: 'reject',
+    });
+    const failed = await waitForRun(scheduler.url, rejected, (run) => run.status === 'failed');
+    expect(failed).toMatchObject({ modelCalls: 0, error: { name: 'ConversationBusyError' } });
+
+    const queued = await submit({ agentId: 'chat', input: { message: 'after you' }, conversationId });
+    const waiting = await waitForRun(scheduler.url, queued, (run) => run.waitingFor !== undefined);
+    expect(waiting).toMatchObject({
+      status: 'queued',
+      waitingFor: { kind: 'conversation', detail: `${conversationId} (after run ${holder})` },
+    });
+    expect((await call(scheduler.url, 'POST', `/runs/${holder}/cancel`)).status).toBe(202);
+    await waitForRun(scheduler.url, queued, (run) => run.status === 'succeeded');
+  });
+
   it('answers 413 RequestBodyTooLargeError for a body over FLOTILLA_API_MAX_BODY_BYTES', async () => {
     const answer = await call(scheduler.url, 'POST', '/runs', {
       body: { agentId: 'research', input: { question: 'x'.repeat(5000) } },

@@ -13,6 +13,7 @@ import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../support/redis.js';
+import { waitUntil } from '../support/wait-until.js';
 import { ChatAgent, chatModel } from './fixtures/agents.js';
 import { useWorker } from './fixtures/in-process-worker.js';
 
@@ -155,6 +156,14 @@ describe('a conversation on a worker with conversationRetentionSeconds', () => {
       const conversationId = `c-${randomUUID()}`;
       const run = await client.submit(ChatAgent, { message: 'hi' }, { conversationId });
       await run.result();
+      // The gate's keys (line of writers, lease) are deleted, not expired, once the run left the line.
+      await waitUntil(
+        async () =>
+          (await redis.redis.keys(`${redis.prefix}:conv:{c:${conversationId}}:gate:*`)).length === 0
+            ? true
+            : undefined,
+        { what: 'the conversation gate to be empty' },
+      );
       const keys = await redis.redis.keys(`${redis.prefix}:conv:{c:${conversationId}}:*`);
       expect(keys.length).toBeGreaterThanOrEqual(4);
       for (const key of keys) {

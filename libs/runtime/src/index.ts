@@ -133,8 +133,10 @@ export {
 } from './resources/resource-errors.js';
 export { isResourceProxy } from './resources/resource-proxy.js';
 export {
+  ConversationBusyError,
   ConversationConflictError,
   ConversationCorruptedError,
+  ConversationLeaseLostError,
   ConversationVersionNotFoundError,
 } from './store/store-errors.js';
 export type { EquippedTool } from './tools/equipped-tool.js';

@@ -63,6 +63,33 @@ export function conversationKeys(prefix: string, conversationId: string): Conver
   };
 }
 
+/**
+ * Keys of a conversation's writer gate (one writer per conversation, `gate/conversation-gate.ts`),
+ * under the conversation's hash tag so the append script can check the lease in one slot.
+ * Kept apart from {@link ConversationKeys}: they are transient (emptied as runs end), not stored
+ * history, and the append script's retention does not apply to them.
+ */
+export interface ConversationGateKeys {
+  /** The conversation's writers in order: sorted set of run id → submission sequence (head = the writer). */
+  writers: string;
+  /** Counter that gives each registered writer its sequence number. */
+  sequence: string;
+  /** The lease: hash { runId, attempt } of the one execution attempt allowed to append. */
+  lease: string;
+  /** Set of the run ids a `rollback` submission cancelled: their unfinished turn is discarded. */
+  rollbacks: string;
+}
+
+export function conversationGateKeys(prefix: string, conversationId: string): ConversationGateKeys {
+  const base = `${prefix}:conv:{c:${conversationId}}:gate`;
+  return {
+    writers: `${base}:writers`,
+    sequence: `${base}:sequence`,
+    lease: `${base}:lease`,
+    rollbacks: `${base}:rollbacks`,
+  };
+}
+
 /** Content-addressed media blob (sha256 of the bytes); shared by every conversation. */
 export function blobKey(prefix: string, sha256: string): string {
   return `${prefix}:blob:${sha256}`;

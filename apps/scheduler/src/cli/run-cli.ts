@@ -19,6 +19,8 @@ Commands:
   submit <agentId> [input]       queue a run; input is JSON text, or - to read it from stdin
       --run-id <id>              idempotency: an existing run id returns that run
       --conversation <id>        resume (or start) a stored conversation
+      --on-conflict <how>        when a run holds the conversation: enqueue (default), reject,
+                                 interrupt or rollback
       --scope <json>             scope layers, a JSON array of objects
       --wait                     follow the run to its end, print its record, exit 1 unless it succeeded
   status <runId>                 print the run record
@@ -102,6 +104,7 @@ async function submit(
   if (inputText !== undefined) body.input = json(inputText, 'input');
   if (values['run-id'] !== undefined) body.runId = values['run-id'];
   if (values.conversation !== undefined) body.conversationId = values.conversation;
+  if (values['on-conflict'] !== undefined) body.onConflict = values['on-conflict'];
   if (values.scope !== undefined) body.scope = json(values.scope, '--scope') as Record<string, unknown>[];
   const { runId } = await api.submit(body);
   if (!values.wait) {
@@ -124,6 +127,7 @@ function parseCommandLine(argv: readonly string[]) {
         token: { type: 'string' },
         'run-id': { type: 'string' },
         conversation: { type: 'string' },
+        'on-conflict': { type: 'string' },
         scope: { type: 'string' },
         version: { type: 'string' },
         wait: { type: 'boolean' },

@@ -16,6 +16,8 @@ export interface SubmitBody {
   input?: unknown;
   runId?: string;
   conversationId?: string;
+  /** Checked by the API (`enqueue`, `reject`, `interrupt`, `rollback`). */
+  onConflict?: string;
   scope?: Record<string, unknown>[];
 }
 

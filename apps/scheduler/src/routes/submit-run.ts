@@ -10,6 +10,7 @@ export async function submitRun(context: RouteContext): Promise<void> {
   const options: SubmitOptions = {};
   if (body.runId !== undefined) options.runId = body.runId;
   if (body.conversationId !== undefined) options.conversationId = body.conversationId;
+  if (body.onConflict !== undefined) options.onConflict = body.onConflict;
   if (body.scope !== undefined) options.scope = body.scope;
   if (body.timeoutMs !== undefined) options.timeoutMs = body.timeoutMs;
   const run = await context.client.submit(body.agentId, body.input, options);

@@ -6,8 +6,9 @@
  *    (or picks up a child enqueued after this walk: children check their parent's and root's
  *    flags) ends it without running it;
  *  - its job is removed when no worker holds it (waiting, delayed, waiting-children), and its
- *    record ends `cancelled` with its memory deleted. Removing parents before children means no
- *    parent is woken by the removal of its last child.
+ *    record ends `cancelled` with its memory deleted, and it leaves its conversation's line of
+ *    writers (the next run on it is woken). Removing parents before children means no parent is
+ *    woken by the removal of its last child.
  */
 import { emptyUsage } from '@flotilla/ir';
 import type { Queue } from 'bullmq';
@@ -15,9 +16,11 @@ import type { Redis } from 'ioredis';
 import { rootCallPath } from '../engine/execute-run.js';
 import { AbortError } from '../errors/run-errors.js';
 import { type SerializedError, serializeError } from '../errors/serialize-error.js';
+import { ConversationGate } from '../gate/conversation-gate.js';
 import { cancelChannel, runKeys } from '../keys.js';
 import { RedisRunMemoryStore } from '../memory/redis-run-memory-store.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
+import { runHasEnded } from '../runs/run-has-ended.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isTerminalStatus } from '../runs/run-status.js';
 
@@ -89,10 +92,15 @@ async function cancelOne(
     usage: emptyUsage(),
     modelCalls: 0,
   });
-  if (ended)
-    await new RedisRunMemoryStore({
-      redis: options.redis,
-      prefix: options.prefix,
-      runId: record.runId,
-    }).deleteAll();
+  if (!ended) return;
+  await new RedisRunMemoryStore({
+    redis: options.redis,
+    prefix: options.prefix,
+    runId: record.runId,
+  }).deleteAll();
+  if (record.conversationId !== undefined && record.parentRunId === undefined) {
+    const { redis, prefix, queue, records } = options;
+    const gate = new ConversationGate({ redis, prefix, queue, hasEnded: runHasEnded(records) });
+    await gate.leave(record.conversationId, record.runId);
+  }
 }

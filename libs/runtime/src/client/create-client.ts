@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { emptyUsage } from '@flotilla/ir';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
@@ -8,16 +9,22 @@ import { type FlotillaConfig, jsonLimitsOf } from '../config/flotilla-config.js'
 import { openRedis, type RedisConnectionOption } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
 import { watchBullmqErrors } from '../config/watch-connection.js';
-import { RunIdConflictError, RunNotFoundError } from '../errors/run-errors.js';
+import { rootCallPath } from '../engine/execute-run.js';
+import { AbortError, RunIdConflictError, RunNotFoundError } from '../errors/run-errors.js';
+import { serializeError } from '../errors/serialize-error.js';
+import { ConversationGate } from '../gate/conversation-gate.js';
+import type { OnConflict } from '../gate/waiting-for.js';
 import { ENDED_JOB_RETENTION } from '../jobs/ended-job-retention.js';
 import { idSchema, runIdSchema, TENANT_RULE, tenantSchema } from '../jobs/id-rule.js';
 import { encodeRunJobData } from '../jobs/run-job-data.js';
 import { qualifyId, unqualifyId } from '../jobs/tenant-ids.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
+import { runHasEnded } from '../runs/run-has-ended.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isTerminalStatus } from '../runs/run-status.js';
 import type { LoadConversationOptions, StoredConversation } from '../store/conversation-store.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
+import { ConversationBusyError } from '../store/store-errors.js';
 import { cancelRunTree } from './cancel-run-tree.js';
 import { InvalidTenantError } from './invalid-tenant-error.js';
 import { MissingRunHandle, RedisRunHandle, type RunHandle } from './run-handle.js';
@@ -54,7 +61,7 @@ export interface CreateClientOptions {
 /** Options of {@link FlotillaClient.submit}: the optional fields of a submission (see `submitRequestSchema`). */
 export type SubmitOptions = Pick<
   z.input<typeof submitRequestSchema>,
-  'runId' | 'conversationId' | 'scope' | 'timeoutMs'
+  'runId' | 'conversationId' | 'onConflict' | 'scope' | 'timeoutMs'
 >;
 
 /**
@@ -68,6 +75,12 @@ export interface FlotillaClient {
    * Submits a run of `agentId` (an id, or an agent whose `id` is used) with `input` (JSON).
    * Idempotent by `runId`: submitting the same submission (agent, input and every option) again
    * returns the same run.
+   * Runs on one `conversationId` execute one at a time in submission order; `onConflict` says
+   * what this one does when another holds or waits for the conversation: `enqueue` (default,
+   * it waits without holding a worker slot, `getRun` shows `waitingFor`), `reject` (it ends
+   * `failed` with `ConversationBusyError` at once: no job, no model call; `result()` rejects),
+   * `interrupt` / `rollback` (every run ahead of it is cancelled, its unfinished turn stored
+   * closed / discarded, then this one runs).
    * @throws RunIdConflictError when `runId` was already started by a different submission (nothing is written)
    * @throws InvalidSubmitRequestError naming the field when an id or the scope breaks its rule (nothing is written)
    * @throws ValueTooDeepError / PayloadTooLargeError when `input` or `scope` is nested deeper or is larger
@@ -155,6 +168,8 @@ interface ClientConnections {
   queue: Queue;
   records: RedisRunRecords;
   conversations: RedisConversationStore;
+  /** The line of writers of each conversation (one writer per conversation). */
+  gate: ConversationGate;
   bound: RequestBound;
   logger: Logger;
 }
@@ -173,7 +188,8 @@ function openConnections(config: FlotillaConfig, bound: RequestBound, logger: Lo
     eventStreamMaxLength: config.eventStreamMaxLength,
   });
   const conversations = new RedisConversationStore({ redis, prefix: config.prefix });
-  return { config, redis, queue, records, conversations, bound, logger };
+  const gate = new ConversationGate({ redis, prefix: config.prefix, queue, hasEnded: runHasEnded(records) });
+  return { config, redis, queue, records, conversations, gate, bound, logger };
 }
 
 function checkedTenant(tenant: string): string {
@@ -195,6 +211,7 @@ class RedisFlotillaClient implements FlotillaClient {
   readonly #queue: Queue;
   readonly #records: RedisRunRecords;
   readonly #conversations: RedisConversationStore;
+  readonly #gate: ConversationGate;
   readonly #bound: RequestBound;
   readonly #logger: Logger;
   /** Whether `close()` closes the connections (the client), or not (a tenant view). */
@@ -210,6 +227,7 @@ class RedisFlotillaClient implements FlotillaClient {
     this.#queue = shared.queue;
     this.#records = shared.records;
     this.#conversations = shared.conversations;
+    this.#gate = shared.gate;
     this.#owner = owner;
   }
 
@@ -256,16 +274,64 @@ class RedisFlotillaClient implements FlotillaClient {
       if (created === 'conflict') throw new RunIdConflictError(runId);
       // A record created just now is queued (no job exists yet to start it): no need to read it.
       // Adding again while queued is safe (BullMQ ignores an existing job id) and repairs a
-      // submit that crashed (or lost Redis) between the record and the job.
-      if (created === 'created' || (await this.#records.get(storedRunId))?.status === 'queued') {
-        await this.#queue.add(agentId, data, {
-          jobId: storedRunId,
-          attempts: 1,
-          ...ENDED_JOB_RETENTION,
-        });
+      // submit that crashed (or lost Redis) between the record and the job; so is registering
+      // on the conversation again (a run in line keeps its place).
+      if (created !== 'created' && (await this.#records.get(storedRunId))?.status !== 'queued') return;
+      let ahead: string[] = [];
+      if (conversationId !== undefined) {
+        const onConflict: OnConflict = request.onConflict ?? 'enqueue';
+        const registration = await this.#gate.register(conversationId, storedRunId, onConflict);
+        if (registration.kind === 'busy') {
+          await this.#rejectBusy(
+            storedRunId,
+            agentId,
+            request.conversationId ?? conversationId,
+            unqualifyId(registration.holderRunId),
+          );
+          return;
+        }
+        if (registration.kind === 'registered') ahead = registration.ahead;
       }
+      await this.#queue.add(agentId, data, {
+        jobId: storedRunId,
+        attempts: 1,
+        ...ENDED_JOB_RETENTION,
+      });
+      for (const other of ahead) await this.#interrupt(other, runId, request.onConflict ?? 'interrupt');
     });
     return this.run<Output>(runId);
+  }
+
+  /** `reject`: the run ends `failed` before any job exists, so nothing runs and nothing waits. */
+  async #rejectBusy(runId: string, agentId: string, conversationId: string, holderRunId: string) {
+    await this.#records.finish(runId, rootCallPath(agentId), {
+      status: 'failed',
+      error: serializeError(new ConversationBusyError(conversationId, holderRunId)),
+      usage: emptyUsage(),
+      modelCalls: 0,
+    });
+  }
+
+  /** `interrupt` / `rollback`: cancels a run ahead of `runId` on its conversation. */
+  async #interrupt(otherRunId: string, runId: string, onConflict: OnConflict): Promise<void> {
+    const record = await this.#records.get(otherRunId);
+    if (!record || isTerminalStatus(record.status)) return;
+    await cancelRunTree(this.#cancelOptions(), record, (run) => ({
+      status: 'cancelled',
+      error: serializeError(
+        new AbortError(`run ${run.runId} was interrupted by run ${runId} (onConflict: '${onConflict}')`),
+      ),
+    }));
+  }
+
+  #cancelOptions() {
+    return {
+      redis: this.#redis,
+      prefix: this.config.prefix,
+      queue: this.#queue,
+      records: this.#records,
+      flagSeconds: this.config.runRetentionSeconds,
+    };
   }
 
   run<Output>(runId: string): RunHandle<Output> {
@@ -312,16 +378,7 @@ class RedisFlotillaClient implements FlotillaClient {
     const record = await this.#storedRecord(runId);
     if (!record) throw new RunNotFoundError(runId);
     if (isTerminalStatus(record.status)) return;
-    await cancelRunTree(
-      {
-        redis: this.#redis,
-        prefix: this.config.prefix,
-        queue: this.#queue,
-        records: this.#records,
-        flagSeconds: this.config.runRetentionSeconds,
-      },
-      record,
-    );
+    await cancelRunTree(this.#cancelOptions(), record);
   }
 
   async getConversation(

@@ -4,6 +4,7 @@
  * tenants) belong in {@link submitRequestSchema}.
  */
 import { z } from 'zod';
+import { onConflictSchema } from '../gate/waiting-for.js';
 import { describeIssue } from '../jobs/describe-issue.js';
 import { idSchema, submittedRunIdSchema } from '../jobs/id-rule.js';
 import { scopeSchema } from '../jobs/run-job-data.js';
@@ -24,6 +25,12 @@ export const submitRequestSchema = z.object(
     runId: submittedRunIdSchema.optional(),
     /** Resume (or start) this stored conversation: the run loads its history and appends its turns to it. */
     conversationId: idSchema.optional(),
+    /**
+     * With a `conversationId`: what to do when another run holds the conversation or waits for
+     * it (see `OnConflict`). Runs on one conversation run one at a time, in submission order.
+     * @default 'enqueue'
+     */
+    onConflict: onConflictSchema.optional(),
     /** Scope layers for every agent of the run, outermost first (JSON objects). */
     scope: scopeSchema.optional(),
     /**
@@ -37,7 +44,7 @@ export const submitRequestSchema = z.object(
   },
   {
     error:
-      'the submission must be an object: { agentId, input, runId?, conversationId?, scope?, timeoutMs? }',
+      'the submission must be an object: { agentId, input, runId?, conversationId?, onConflict?, scope?, timeoutMs? }',
   },
 );
 
@@ -55,6 +62,9 @@ export function parseSubmitRequest(value: unknown, limits: JsonLimits = DEFAULT_
   if (!parsed.success) {
     const field = parsed.error.issues[0]?.path.map(String).join('.') ?? '';
     throw new InvalidSubmitRequestError(field, describeIssue(parsed.error));
+  }
+  if (parsed.data.onConflict !== undefined && parsed.data.conversationId === undefined) {
+    throw new InvalidSubmitRequestError('onConflict', '`onConflict` applies to runs with a `conversationId`');
   }
   // Lenient: the job carries what JSON.stringify writes (a Date as its text), as it always did.
   checkJsonBounds(parsed.data.input, 'the run input', limits, { lenient: true });

@@ -62,6 +62,12 @@ export const flotillaSettings = {
   journalRetentionSeconds: setting('FLOTILLA_JOURNAL_RETENTION_SECONDS', wholeNumber({ min: 1 }), 604_800),
   /** `FLOTILLA_CONVERSATION_RETENTION_SECONDS`: how long a conversation stays after its last turn; 0 keeps it forever. @default 0 */
   conversationRetentionSeconds: setting('FLOTILLA_CONVERSATION_RETENTION_SECONDS', wholeNumber(), 0),
+  /**
+   * `FLOTILLA_CONVERSATION_RECHECK_MS`: how often a run parked behind another run on its
+   * conversation looks again by itself. It is woken as soon as the run ahead ends; this bounds
+   * the delay when that wake-up was lost (a crash between the end and the wake-up). @default 10000
+   */
+  conversationRecheckMs: setting('FLOTILLA_CONVERSATION_RECHECK_MS', wholeNumber({ min: 1 }), 10_000),
   /** `FLOTILLA_LOCK_DURATION_MS`: BullMQ job lock; a crashed worker's run moves on after about this long. @default 30000 */
   lockDurationMs: setting('FLOTILLA_LOCK_DURATION_MS', wholeNumber({ min: 1 }), 30_000),
   /** `FLOTILLA_STALLED_INTERVAL_MS`: how often workers look for stalled runs. @default 30000 */

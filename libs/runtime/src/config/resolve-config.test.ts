@@ -16,6 +16,7 @@ describe('resolveConfig', () => {
       runRetentionSeconds: 604_800,
       journalRetentionSeconds: 604_800,
       conversationRetentionSeconds: 0,
+      conversationRecheckMs: 10_000,
       lockDurationMs: 30_000,
       stalledIntervalMs: 30_000,
       maxStalledCount: 3,

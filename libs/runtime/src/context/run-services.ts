@@ -24,13 +24,32 @@ export interface RunMemoryStore {
   clear(callPath: string): Promise<void>;
 }
 
+/** Turns in progress, registered by `promptChat` (see `RunServices.unfinishedTurns`). */
+export interface UnfinishedTurns {
+  /** Registers a turn in progress with the function that stores it closed; call the returned function once the turn is stored whole. */
+  open(close: () => Promise<void>): () => void;
+}
+
 /** The outside world of one run, handed to {@link executeRun}. */
 export interface RunServices {
   runId: string;
   /** The tenant whose run it is (`client.forTenant`), read by agent code through `runInfo()`. @default none */
   tenant?: string;
-  /** When set, `promptChat` loads this conversation's history and appends every turn to it. */
+  /**
+   * An opaque token unique to one execution attempt of the run (created by the worker's run
+   * processor per execution). With `runId` it is the holder of the conversation's lease: the
+   * conversation store refuses appends of any other attempt. Absent in embedded mode.
+   */
+  readonly attempt?: string;
+  /** When set, `promptChat` loads this conversation's history and appends each whole turn to it. */
   conversationId?: string;
+  /**
+   * Where `promptChat` registers a turn it started and has not stored yet. When the run ends
+   * failed or cancelled for good, the worker stores each such turn closed (or drops it after
+   * another run's `onConflict: 'rollback'`) before the next run on the conversation starts.
+   * Absent in embedded mode: an unfinished turn is then not stored.
+   */
+  unfinishedTurns?: UnfinishedTurns;
   journal: RunJournal;
   memory: RunMemoryStore;
   conversations: ConversationStore;

@@ -1,14 +1,26 @@
 /**
  * A run's durable view of a stored conversation (`services.conversationId`). The version read
- * at the start is journaled, so a replay reads the same history even after its own appends;
- * each append is journaled and carries a deterministic `appendId` (`<runId>:<position>`), so
- * an append that landed just before a crash is not applied twice.
+ * at the start is journaled, so a replay reads the same history even after its own appends.
+ * A turn (the user message, every model turn and tool batch, the answer) is appended whole, in
+ * one journaled append when it is complete, carrying a deterministic `appendId`
+ * (`<runId>:<position>`): no partial turn is ever visible to the next run, and an append that
+ * landed just before a crash is not applied twice. On a worker each append names its writer
+ * (`runId` + `attempt`), which must hold the conversation's lease.
  */
 import type { Message, TokenUsage } from '@flotilla/ir';
 import { ensureValidHistory } from '@flotilla/ir';
 import type { AgentContext } from '../context/agent-context.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
+import type { AppendChange } from '../store/conversation-store.js';
 import { durableStep } from './durable-step.js';
+
+/** What goes with a turn's messages. */
+export interface TurnDetails {
+  system: Message[];
+  model: ModelAdapter;
+  /** The turn's usage (all its model turns). */
+  usage?: TokenUsage;
+}
 
 /** The stored conversation a policy extends. */
 export class ConversationLog {
@@ -37,23 +49,16 @@ export class ConversationLog {
     });
     const stored =
       value.version > 0 ? await store.load(conversationId, { version: value.version }) : undefined;
-    // A conversation interrupted mid tool batch is repaired so the model sees a valid history.
+    // Conversations stored before turns were appended whole may end mid tool batch: repaired.
     const history = ensureValidHistory(stored?.messages ?? []);
     return new ConversationLog(context, conversationId, value.version, history);
   }
 
-  /** Appends `messages` (with this turn's usage); the system prompt goes with the first append. */
-  async append(messages: Message[], details: { system: Message[]; model: ModelAdapter; usage?: TokenUsage }) {
+  /** Appends a complete turn as one version; the system prompt goes with the first append. */
+  async appendTurn(messages: Message[], details: TurnDetails): Promise<void> {
     const position = this.context.nextPosition('conversation-append');
     const store = this.context.run.services.conversations;
-    const change = {
-      expectedVersion: this.version,
-      appendId: `${this.context.run.runId}:${position}`,
-      messages,
-      model: { provider: details.model.provider, id: details.model.id },
-      ...(this.systemSent ? {} : { system: details.system }),
-      ...(details.usage ? { usage: details.usage } : {}),
-    };
+    const change = this.#change(`${this.context.run.runId}:${position}`, messages, details);
     const { value } = await durableStep(this.context, {
       kind: 'conversation-append',
       position,
@@ -62,5 +67,35 @@ export class ConversationLog {
     });
     this.version = value.version;
     this.systemSent = true;
+  }
+
+  /**
+   * Stores the turn a cancelled run had not finished, closed: every tool call without a result
+   * gets the placeholder result `ensureValidHistory` gives (`[No tool result available]`), so the
+   * next run sees a valid history. Not a durable step (the run is ending, its steps refuse to
+   * run): a best-effort write, idempotent by its appendId, refused once the run lost its lease.
+   */
+  async closeUnfinishedTurn(messages: Message[], details: TurnDetails): Promise<void> {
+    if (messages.length === 0) return;
+    const position = this.context.nextPosition('conversation-append');
+    const appendId = `${this.context.run.runId}:${position}:unfinished`;
+    const closed = ensureValidHistory(messages) as Message[];
+    await this.context.run.services.conversations.append(
+      this.conversationId,
+      this.#change(appendId, closed, details),
+    );
+  }
+
+  #change(appendId: string, messages: Message[], details: TurnDetails): AppendChange {
+    const { runId, attempt } = this.context.run.services;
+    return {
+      expectedVersion: this.version,
+      appendId,
+      messages,
+      model: { provider: details.model.provider, id: details.model.id },
+      ...(this.systemSent ? {} : { system: details.system }),
+      ...(details.usage ? { usage: details.usage } : {}),
+      ...(attempt === undefined ? {} : { holder: { runId, attempt } }),
+    };
   }
 }

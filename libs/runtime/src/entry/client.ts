@@ -30,6 +30,7 @@ export type {
   ToolCallEvent,
   ToolResultEvent,
 } from '../events/run-event.js';
+export type { OnConflict, WaitingFor, WaitKind } from '../gate/waiting-for.js';
 export { tenantSchema } from '../jobs/id-rule.js';
 export type { RunRecord } from '../runs/run-record.js';
 export { isTerminalStatus, type RunStatus, type TerminalRunStatus } from '../runs/run-status.js';
@@ -38,4 +39,5 @@ export type {
   ConversationModel,
   StoredConversation,
 } from '../store/conversation-store.js';
+export { ConversationBusyError } from '../store/store-errors.js';
 export * from './configuration.js';

@@ -26,7 +26,7 @@ export {
   jsonBoundsError,
   parseBoundedJson,
 } from '../json/json-bounds.js';
-export { type RunKeys, runKeys } from '../keys.js';
+export { type ConversationGateKeys, conversationGateKeys, type RunKeys, runKeys } from '../keys.js';
 export type { FleetMemo, FleetMemoGetOptions, FleetMemoOptions } from '../memo/fleet-memo.js';
 export { createFleetMemo } from '../memo/fleet-memo.js';
 export { abortableDelay } from '../shared/abortable-delay.js';

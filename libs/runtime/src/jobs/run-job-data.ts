@@ -6,6 +6,7 @@
  * `scope` and the resource descriptors once the shape is known.
  */
 import { z } from 'zod';
+import { onConflictSchema } from '../gate/waiting-for.js';
 import { checkJsonBounds, type JsonLimits, parseBoundedJson } from '../json/json-bounds.js';
 import { describeIssue } from './describe-issue.js';
 import { storedIdSchema } from './id-rule.js';
@@ -33,6 +34,8 @@ export const runJobDataSchema = z.object(
     /** The agent's input as JSON text. */
     input: z.string({ error: 'must be JSON text' }),
     conversationId: storedIdSchema.optional(),
+    /** With `conversationId`: the submission's `onConflict` (a worker fails a `reject` run that must wait). */
+    onConflict: onConflictSchema.optional(),
     /** Scope layers, outermost first (for a child run: captured from its caller when it was enqueued). */
     scope: scopeSchema.optional(),
     /** For a child run (a BullMQ child job): its place in the tree. */
@@ -66,6 +69,8 @@ export function encodeRunJobData(
 ): RunJobData {
   const data: RunJobData = { input: JSON.stringify(input ?? null) };
   if (options.conversationId !== undefined) data.conversationId = options.conversationId;
+  if (options.onConflict !== undefined && options.onConflict !== 'enqueue')
+    data.onConflict = options.onConflict;
   if (options.scope !== undefined) data.scope = options.scope;
   if (options.child !== undefined) data.child = options.child;
   if (options.deadline !== undefined) data.deadline = options.deadline;

@@ -94,7 +94,7 @@ describe('promptChat', () => {
   });
 
   describe('with a conversationId', () => {
-    it('appends the user message, each model turn and each tool batch to the stored conversation', async () => {
+    it('appends the whole turn (user message, model turns, tool batch, answer) as one version', async () => {
       const conversations = new InMemoryConversationStore();
       const mock = createMockModel();
       mock.sequence([
@@ -117,7 +117,7 @@ describe('promptChat', () => {
         ['assistant', 'It is noon.'],
       ]);
       expect(stored?.header).toMatchObject({
-        version: 3,
+        version: 1,
         system: [{ role: 'system', content: 'You are a helpful assistant.' }],
         model: { provider: 'mock', id: 'mock-model' },
         usage: { promptTokens: 12, completionTokens: 3 },

@@ -1,4 +1,4 @@
-import type { Message } from '@flotilla/ir';
+import { addUsage, type Message, type TokenUsage } from '@flotilla/ir';
 import type { z } from 'zod';
 import type { AgentContext } from '../context/agent-context.js';
 import { ConversationLog } from '../engine/conversation-log.js';
@@ -30,7 +30,8 @@ export interface PromptChatResult<T> {
 const promptChatPolicy = createAgentPolicy({
   policyId: 'promptChat',
   handler: async (runtime, options: PromptChatOptions<z.ZodType | undefined>) => {
-    const log = await openConversation(agentContextOf(runtime));
+    const context = agentContextOf(runtime);
+    const log = await openConversation(context);
     const input = toMessages(options.message);
     const messages = [...runtime.messages, ...(log?.history ?? []), ...input];
     assertValidHistory(messages);
@@ -40,21 +41,29 @@ const promptChatPolicy = createAgentPolicy({
     const schema = options.schema
       ? { name: 'result', jsonSchema: zodToJsonSchema(options.schema, 'promptChat') }
       : undefined;
-    return runToolCallLoop({
-      runtime,
-      messages,
-      parser,
-      ...(schema ? { schema } : {}),
-      ...(log ? { onMessages: appendTo(log, runtime, input) } : {}),
-    });
+    const loop = { runtime, messages, parser, ...(schema ? { schema } : {}) };
+    if (!log) return runToolCallLoop(loop);
+    const turn = new Turn(input);
+    const { services } = context.run;
+    const stored = services.unfinishedTurns?.open(() =>
+      log.closeUnfinishedTurn(turn.messages, turn.details(runtime)),
+    );
+    const result = await runToolCallLoop({ ...loop, onMessages: turn.collect });
+    await log.appendTurn(turn.messages, turn.details(runtime));
+    stored?.();
+    return result;
   },
 });
 
 /**
  * Chat with the model: system prompts, instructions, then `options.message`; runs the tool
  * loop and returns `{ data, delta }` (`data` is the text, or the parsed value with a schema).
- * In a run with a `conversationId`, the root agent's promptChat first loads the stored history
- * and appends the user message, each model turn and each tool batch as they happen.
+ * In a run with a `conversationId`, the root agent's promptChat first loads the stored history,
+ * then appends the whole turn (the user message, each model turn and tool batch, the answer) as
+ * one version once it is complete. On a worker, a turn whose run ends failed or cancelled is
+ * stored closed (unanswered tool calls get a placeholder result) when the run ends — not at
+ * the failure of an attempt that is retried, and not at all after another run's
+ * `onConflict: 'rollback'`.
  * @throws PromptAgentAlreadyCalledError, ModelNotFoundError, InvalidMessageHistoryError,
  *   AttemptsExhaustedError, ToolLoopExceededError, model errors
  */
@@ -78,13 +87,23 @@ async function openConversation(context: AgentContext): Promise<ConversationLog 
   return ConversationLog.open(context, conversationId);
 }
 
-function appendTo(log: ConversationLog, runtime: PromptContext, input: Message[]): LoopMessageSink {
-  let pendingInput = input;
-  return async (messages, usage) => {
-    const batch = [...pendingInput, ...messages];
-    pendingInput = [];
-    await log.append(batch, { system: runtime.system, model: runtime.model, ...(usage ? { usage } : {}) });
+/** The messages of the turn in progress and their usage, collected from the tool-call loop. */
+class Turn {
+  readonly messages: Message[];
+  #usage: TokenUsage | undefined;
+
+  constructor(input: Message[]) {
+    this.messages = [...input];
+  }
+
+  readonly collect: LoopMessageSink = async (messages, usage) => {
+    this.messages.push(...messages);
+    if (usage) this.#usage = this.#usage ? addUsage(this.#usage, usage) : usage;
   };
+
+  details(runtime: PromptContext) {
+    return { system: runtime.system, model: runtime.model, ...(this.#usage ? { usage: this.#usage } : {}) };
+  }
 }
 
 function toMessages(message: PromptChatOptions['message']): Message[] {

@@ -7,10 +7,12 @@ import { DEFAULT_EVENT_STREAM_MAX_LENGTH } from '../events/redis-run-event-sink.
 import { parseStreamEntries, type StreamedRunEvent } from '../events/redis-run-event-stream.js';
 import type { RunEndEvent } from '../events/run-event.js';
 import { decodeRunTimeline, encodeRunTimeline, type RunEndOutcome } from '../events/run-timeline.js';
+import { type WaitingFor, waitingForSchema } from '../gate/waiting-for.js';
 import { runKeys } from '../keys.js';
 import { compactEventsScript } from './lua/compact-events-2.lua.js';
 import { createRunScript } from './lua/create-run-1.lua.js';
 import { finishRunScript } from './lua/finish-run-4.lua.js';
+import { parkRunScript } from './lua/park-run-1.lua.js';
 import { startRunScript } from './lua/start-run-1.lua.js';
 import { suspendRunScript } from './lua/suspend-run-1.lua.js';
 import type { RunRecord } from './run-record.js';
@@ -104,6 +106,15 @@ export class RedisRunRecords {
     return code === 1
       ? { started: true, attempt: Number(detail), totals }
       : { started: false, status: detail as RunStatus };
+  }
+
+  /**
+   * Marks a run parked at the waiting gate: `queued`, with what it waits for. `false` when the
+   * run already ended (it must not be parked then).
+   */
+  async park(runId: string, waitingFor: WaitingFor): Promise<boolean> {
+    const { record } = runKeys(this.#prefix, runId);
+    return (await parkRunScript.run(this.#redis, [record], [JSON.stringify(waitingFor)])) === 1;
   }
 
   /**
@@ -251,6 +262,8 @@ function toRecord(runId: string, fields: Record<string, string>): RunRecord {
   };
   if (fields.tenant) record.tenant = fields.tenant;
   if (fields.conversationId) record.conversationId = fields.conversationId;
+  const waitingFor = parseOr(fields.waitingFor, waitingForSchema);
+  if (waitingFor) record.waitingFor = waitingFor;
   if (fields.parentRunId) record.parentRunId = fields.parentRunId;
   if (fields.rootRunId) record.rootRunId = fields.rootRunId;
   if (fields.callPath) record.callPath = fields.callPath;

@@ -1,5 +1,6 @@
 import type { TokenUsage } from '@flotilla/ir';
 import type { SerializedError } from '../errors/serialize-error.js';
+import type { WaitingFor } from '../gate/waiting-for.js';
 import type { RunStatus } from './run-status.js';
 
 /** What is known about one run; read it with `client.getRun(runId)`. Times are epoch ms. */
@@ -14,6 +15,12 @@ export interface RunRecord {
    */
   tenant?: string;
   conversationId?: string;
+  /**
+   * While the run is `queued` at the waiting gate (not holding a worker slot): what it waits
+   * for, e.g. `{ kind: 'conversation', detail: 'c1 (after run r7)' }` behind the run ahead of it
+   * on its conversation. Cleared when it starts.
+   */
+  waitingFor?: WaitingFor;
   /** For a child run: the run whose agent called it. */
   parentRunId?: string;
   /** For a child run: the root of its tree. */

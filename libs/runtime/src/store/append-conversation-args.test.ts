@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conversationKeys } from '../keys.js';
+import { conversationGateKeys, conversationKeys } from '../keys.js';
 import { appendConversationArgs, readAppendConversationReply } from './append-conversation-args.js';
 import { ConversationConflictError } from './store-errors.js';
 
@@ -11,8 +11,10 @@ const change = {
 };
 
 describe('appendConversationArgs', () => {
-  it('lays out the five keys and the ARGV slots the script documents', () => {
-    const call = appendConversationArgs(conversationKeys('p', 'c1'), 'c1', change, new Date(0), {
+  it('lays out the six keys and the ARGV slots the script documents', () => {
+    const keys = { ...conversationKeys('p', 'c1'), lease: conversationGateKeys('p', 'c1').lease };
+    const holder = { runId: 'r1', attempt: 'a1' };
+    const call = appendConversationArgs(keys, 'c1', { ...change, holder }, new Date(0), {
       seconds: 3600,
       blobs: ['ab12'],
     });
@@ -22,6 +24,7 @@ describe('appendConversationArgs', () => {
       'p:conv:{c:c1}:versions',
       'p:conv:{c:c1}:appends',
       'p:conv:{c:c1}:blobs',
+      'p:conv:{c:c1}:gate:lease',
     ]);
     expect(call.args).toEqual([
       'c1',
@@ -33,6 +36,8 @@ describe('appendConversationArgs', () => {
       '',
       '3600',
       '1',
+      'r1',
+      'a1',
       'ab12',
       '{"role":"user","content":"hi"}',
     ]);
@@ -45,6 +50,12 @@ describe('readAppendConversationReply', () => {
       expect.objectContaining({ name: 'ConversationConflictError', expectedVersion: 3, actualVersion: 5 }),
     );
     expect(ConversationConflictError.is(new ConversationConflictError('c', 1, 2))).toBe(true);
+  });
+
+  it('turns the lease code into ConversationLeaseLostError naming the holder', () => {
+    expect(() => readAppendConversationReply([-2, 'r9'], 'c1', change)).toThrowError(
+      expect.objectContaining({ name: 'ConversationLeaseLostError', holderRunId: 'r9' }),
+    );
   });
 
   it('reads the header pairs of a successful append', () => {

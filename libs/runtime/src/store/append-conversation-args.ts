@@ -1,12 +1,12 @@
 /**
- * The TypeScript side of `append-conversation-5`: a pure argument builder (testable without
+ * The TypeScript side of `append-conversation-6`: a pure argument builder (testable without
  * Redis) and the reading of its reply, where return codes become errors through one table.
  */
-import type { ConversationKeys } from '../keys.js';
+import type { ConversationGateKeys, ConversationKeys } from '../keys.js';
 import type { AppendChange } from './conversation-store.js';
-import { ConversationConflictError } from './store-errors.js';
+import { ConversationConflictError, ConversationLeaseLostError } from './store-errors.js';
 
-/** KEYS and ARGV of one `append-conversation-5` call. */
+/** KEYS and ARGV of one `append-conversation-6` call. */
 export interface ScriptCall {
   keys: string[];
   args: string[];
@@ -22,14 +22,14 @@ export interface AppendRetention {
 
 /** Builds KEYS and ARGV; `change.messages` must already have their large media moved to blobs. */
 export function appendConversationArgs(
-  keys: ConversationKeys,
+  keys: ConversationKeys & Pick<ConversationGateKeys, 'lease'>,
   conversationId: string,
   change: AppendChange,
   now: Date,
   retention: AppendRetention = { seconds: 0, blobs: [] },
 ): ScriptCall {
   return {
-    keys: [keys.header, keys.messages, keys.versions, keys.appends, keys.blobs],
+    keys: [keys.header, keys.messages, keys.versions, keys.appends, keys.blobs, keys.lease],
     args: [
       conversationId,
       String(change.expectedVersion),
@@ -42,14 +42,16 @@ export function appendConversationArgs(
       change.usage === undefined ? '' : JSON.stringify(change.usage),
       String(retention.seconds),
       String(retention.blobs.length),
+      change.holder?.runId ?? '',
+      change.holder?.attempt ?? '',
       ...retention.blobs,
       ...change.messages.map((message) => JSON.stringify(message)),
     ],
   };
 }
 
-/** Return codes of `append-conversation-5`. */
-export const AppendConversationCode = { appended: 1, duplicate: 0, conflict: -1 } as const;
+/** Return codes of `append-conversation-6`. */
+export const AppendConversationCode = { appended: 1, duplicate: 0, conflict: -1, leaseNotHeld: -2 } as const;
 
 /** Negative return code → the error it always means. */
 const appendConversationErrors: Record<
@@ -58,6 +60,14 @@ const appendConversationErrors: Record<
 > = {
   [AppendConversationCode.conflict]: (conversationId, change, actualVersion) =>
     new ConversationConflictError(conversationId, change.expectedVersion, Number(actualVersion)),
+  [AppendConversationCode.leaseNotHeld]: (conversationId, change, holder) =>
+    new ConversationLeaseLostError(
+      conversationId,
+      change.holder
+        ? `run "${change.holder.runId}" (attempt ${change.holder.attempt})`
+        : 'a writer outside any run',
+      typeof holder === 'string' && holder !== '' ? holder : undefined,
+    ),
 };
 
 /**
@@ -73,7 +83,7 @@ export function readAppendConversationReply(
   const toError = appendConversationErrors[Number(code)];
   if (toError) throw toError(conversationId, change, detail);
   if (!Array.isArray(detail))
-    throw new Error(`append-conversation-5 returned an unexpected reply: ${String(reply)}`);
+    throw new Error(`append-conversation-6 returned an unexpected reply: ${String(reply)}`);
   return pairsToRecord(detail as string[]);
 }
 

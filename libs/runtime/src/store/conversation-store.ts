@@ -7,8 +7,10 @@
 import type { Message, TokenUsage } from '@flotilla/ir';
 
 export {
+  ConversationBusyError,
   ConversationConflictError,
   ConversationCorruptedError,
+  ConversationLeaseLostError,
   ConversationVersionNotFoundError,
 } from './store-errors.js';
 
@@ -55,6 +57,19 @@ export interface AppendChange {
   model?: ConversationModel;
   /** Usage of this turn; ADDED to the totals. */
   usage?: TokenUsage;
+  /**
+   * The execution writing (a worker's run attempt). The Redis store refuses the append unless
+   * this holder has the conversation's lease; an append without a holder is refused while any
+   * run holds it. Ignored by the in-memory store (embedded runs have no gate).
+   */
+  holder?: ConversationWriter;
+}
+
+/** One execution attempt of one run, as it holds a conversation's lease. */
+export interface ConversationWriter {
+  runId: string;
+  /** Opaque token unique to one execution attempt (`RunServices.attempt`). */
+  attempt: string;
 }
 
 /** Options of {@link ConversationStore.load}. */
@@ -76,6 +91,7 @@ export interface ConversationStore {
    * Appends `change.messages` as version `expectedVersion + 1` and returns the new header; a
    * repeated `appendId` returns the current header without writing.
    * @throws ConversationConflictError when the stored version is not `expectedVersion`
+   * @throws ConversationLeaseLostError (Redis store) when `change.holder` does not hold the lease
    */
   append(conversationId: string, change: AppendChange): Promise<ConversationHeader>;
 }

@@ -1,6 +1,6 @@
 import { emptyUsage, type Message } from '@flotilla/ir';
 import type { Redis } from 'ioredis';
-import { type ConversationKeys, conversationKeys, DEFAULT_PREFIX } from '../keys.js';
+import { type ConversationKeys, conversationGateKeys, conversationKeys, DEFAULT_PREFIX } from '../keys.js';
 import { appendConversationArgs, readAppendConversationReply } from './append-conversation-args.js';
 import { BLOB_GRACE_SECONDS, BlobStore } from './blob-store.js';
 import type {
@@ -10,7 +10,7 @@ import type {
   LoadConversationOptions,
   StoredConversation,
 } from './conversation-store.js';
-import { appendConversationScript } from './lua/append-conversation-5.lua.js';
+import { appendConversationScript } from './lua/append-conversation-6.lua.js';
 import { DEFAULT_BLOB_THRESHOLD_BYTES, offloadMedia, referencedBlobs, restoreMedia } from './media-blobs.js';
 import { ConversationCorruptedError, ConversationVersionNotFoundError } from './store-errors.js';
 import {
@@ -47,7 +47,7 @@ export interface RedisConversationStoreOptions {
  * hash tag: a header hash (latest version), an append-only message list, a versions list (one
  * small entry per version: message count, usage totals, model, timestamp, and the system
  * prompt when it changed) and an applied-append-id hash. An append is one Lua script
- * (`append-conversation-5`); a load validates everything it reads.
+ * (`append-conversation-6`, fenced by the lease of the conversation gate); a load validates everything it reads.
  */
 export class RedisConversationStore implements ConversationStore {
   readonly #redis: Redis;
@@ -93,10 +93,17 @@ export class RedisConversationStore implements ConversationStore {
     // kept longer, never a reference to missing bytes.
     if (this.#retentionSeconds > 0) await this.#blobs.refresh(await this.#redis.smembers(keys.blobs));
     const messages = await offloadMedia(change.messages, this.#blobs, this.#blobThresholdBytes);
-    const call = appendConversationArgs(keys, conversationId, { ...change, messages }, this.#now(), {
-      seconds: this.#retentionSeconds,
-      blobs: referencedBlobs(messages),
-    });
+    const { lease } = conversationGateKeys(this.#prefix, conversationId);
+    const call = appendConversationArgs(
+      { ...keys, lease },
+      conversationId,
+      { ...change, messages },
+      this.#now(),
+      {
+        seconds: this.#retentionSeconds,
+        blobs: referencedBlobs(messages),
+      },
+    );
     const reply = await appendConversationScript.run(this.#redis, call.keys, call.args);
     return toHeader(parseHeader(conversationId, readAppendConversationReply(reply, conversationId, change)));
   }

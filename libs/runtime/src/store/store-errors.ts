@@ -64,3 +64,50 @@ export class ConversationVersionNotFoundError extends FlotillaError {
     this.latestVersion = latestVersion;
   }
 }
+
+/**
+ * A run submitted with `onConflict: 'reject'` found another run holding or waiting for its
+ * conversation: it ended `failed` with this error before any model call (no job was queued).
+ * Submit again once that run ended, or submit with `onConflict: 'enqueue'` to wait in line.
+ */
+export class ConversationBusyError extends FlotillaError {
+  static override readonly errorName = 'ConversationBusyError';
+  static override readonly is = errorGuard(this);
+  readonly conversationId: string;
+  /** The run that holds the conversation (the first in line). */
+  readonly holderRunId: string;
+
+  constructor(conversationId: string, holderRunId: string) {
+    super(
+      `Conversation "${conversationId}" is busy: run "${holderRunId}" holds it or runs wait for it, and this ` +
+        "run was submitted with onConflict: 'reject'. Submit again once it ended, or use onConflict: 'enqueue' " +
+        'to run after it.',
+    );
+    this.conversationId = conversationId;
+    this.holderRunId = holderRunId;
+  }
+}
+
+/**
+ * An append was refused because the writing execution does not hold the conversation's lease:
+ * another run (or a newer attempt of the same run, after a crash or a takeover) writes the
+ * conversation now. The refused execution is stale; its turn is not stored.
+ */
+export class ConversationLeaseLostError extends FlotillaError {
+  static override readonly errorName = 'ConversationLeaseLostError';
+  static override readonly is = errorGuard(this);
+  readonly conversationId: string;
+  /** The run that holds the lease, or `undefined` when nobody does. */
+  readonly holderRunId: string | undefined;
+
+  constructor(conversationId: string, writer: string, holderRunId: string | undefined) {
+    const holder = holderRunId ? `run "${holderRunId}" holds it` : 'no run holds it';
+    super(
+      `Append to conversation "${conversationId}" refused: ${writer} does not hold its lease (${holder}). ` +
+        'Only the execution the conversation gate let in may append; runs on a conversation go through ' +
+        'client.submit with a conversationId.',
+    );
+    this.conversationId = conversationId;
+    this.holderRunId = holderRunId;
+  }
+}

@@ -60,6 +60,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
       runRetentionSeconds: options.runRetentionSeconds,
       journalRetentionSeconds: options.journalRetentionSeconds,
       conversationRetentionSeconds: options.conversationRetentionSeconds,
+      conversationRecheckMs: options.conversationRecheckMs,
       maxChildrenPerRun: options.maxChildrenPerRun,
       redisUrl: typeof options.connection === 'string' ? options.connection : undefined,
       redisTlsCaFile: options.redisTlsCaFile,

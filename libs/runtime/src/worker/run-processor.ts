@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { emptyUsage } from '@flotilla/ir';
 import {
   DelayedError,
@@ -22,6 +23,7 @@ import { rootCallPath } from '../engine/execute-run.js';
 import { AbortError, RunStalledError, RunTimeoutError, UnknownAgentError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
 import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
+import { ConversationGate } from '../gate/conversation-gate.js';
 import {
   DEADLINE_JOB_NAME,
   type DeadlineJobData,
@@ -41,14 +43,17 @@ import { RedisRunMemoryStore } from '../memory/redis-run-memory-store.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { WorkerResources } from '../resources/worker-resources.js';
 import type { RedisRunRecords, RunTotals } from '../runs/redis-run-records.js';
+import { runHasEnded } from '../runs/run-has-ended.js';
 import type { RunEnding } from '../runs/run-script-args.js';
 import { isTerminalStatus } from '../runs/run-status.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import type { CancelListener } from './cancel-listener.js';
+import { ConversationWriters, conversationOf } from './conversation-writers.js';
 import { ExecutionFence, fenceServices } from './execution-fence.js';
 import { hasAttemptsLeft, retryDelayMs } from './root-run-retry.js';
 import { RunEndCapturingSink } from './run-end-capturing-sink.js';
 import { RunHandedBackError, superviseExecution } from './supervise-execution.js';
+import { UnfinishedTurnKeeper } from './unfinished-turn-keeper.js';
 import type { WorkerRunEndInfo, WorkerRunHooks } from './worker-run-hooks.js';
 
 /** What a {@link RunProcessor} needs from its worker. */
@@ -80,6 +85,10 @@ interface JobRun {
   job: Job;
   token: string | undefined;
   runId: string;
+  /** This execution attempt's token (`RunServices.attempt`; the conversation lease holder). */
+  attempt: string;
+  /** Turns `promptChat` has not stored yet; stored closed if the run ends failed or cancelled. */
+  turns: UnfinishedTurnKeeper;
   agent: AnyAgent;
   decoded: DecodedRunJob;
   sink: RunEndCapturingSink;
@@ -108,9 +117,17 @@ export class RunProcessor {
   readonly #deps: RunProcessorDependencies;
   /** Hand-back switches of the executions in progress, by run id. */
   readonly #handBacks = new Map<string, AbortController>();
+  /** One writer per conversation: the gate runs with a conversationId pass before they execute. */
+  readonly #writers: ConversationWriters;
 
   constructor(dependencies: RunProcessorDependencies) {
     this.#deps = dependencies;
+    const { redis, config, queue, records } = dependencies;
+    this.#writers = new ConversationWriters({
+      gate: new ConversationGate({ redis, prefix: config.prefix, queue, hasEnded: runHasEnded(records) }),
+      records,
+      recheckMs: config.conversationRecheckMs,
+    });
   }
 
   /** The BullMQ processor. Throws (so BullMQ marks the job failed) when the run failed. */
@@ -127,6 +144,8 @@ export class RunProcessor {
     // An invalid agent id (job name) fails the run below; the record must not hold it.
     const agentId = isValidId(job.name) ? job.name : '';
     const logger = this.#deps.logger.child({ runId, agentId, jobId: job.id });
+    const attempt = randomUUID();
+    if ((await this.#admit({ job, token, attempt, logger })) === 'ended') return;
     // The cancel flags are read in the same round trip as the start: Redis runs both in the
     // order sent, so the read still sees every flag set before the run was marked running.
     const [start, cancelled] = await Promise.all([
@@ -135,6 +154,7 @@ export class RunProcessor {
     ]);
     if (!start.started) {
       logger.info({ status: start.status }, 'run already ended; job skipped');
+      await this.#writers.release(job);
       return;
     }
     logger.info({ attempt: start.attempt }, 'run started');
@@ -143,10 +163,31 @@ export class RunProcessor {
     );
     const controller = this.#deps.cancels.register(runId);
     try {
-      await this.#execute(job, token, { controller, cancelled, carried: { totals: start.totals } }, logger);
+      const carried = { totals: start.totals };
+      await this.#execute(job, token, { attempt, controller, cancelled, carried }, logger);
     } finally {
       this.#deps.cancels.release(runId, controller);
     }
+  }
+
+  /**
+   * A root run on a conversation executes only when first in line (its attempt then holds the
+   * conversation's lease); otherwise its job is parked, with its deadline watched by a deadline
+   * job while it waits. Runs without a conversation are always `entered`.
+   * @throws DelayedError when the job was parked
+   */
+  async #admit(at: { job: Job; token: string | undefined; attempt: string; logger: Logger }) {
+    const conversation = conversationOf(at.job);
+    const agent = this.#deps.agents.get(at.job.name);
+    // An unknown agent fails at once below, without touching the conversation.
+    if (!conversation || !agent) return 'entered';
+    return this.#writers.admit(at, conversation, async () => {
+      const raw = (at.job.data as { deadline?: unknown } | undefined)?.deadline;
+      const deadline = deadlineOf(at.job, agent, {
+        deadline: Number.isSafeInteger(raw) ? (raw as number) : undefined,
+      } as DecodedRunJob);
+      if (deadline !== undefined) await this.#addDeadlineJob(at.job.id ?? '', deadline);
+    });
   }
 
   /**
@@ -173,6 +214,7 @@ export class RunProcessor {
       usage: emptyUsage(),
       modelCalls: 0,
     });
+    await this.#writers.release(job);
     if (!ended) return;
     const logger = this.#deps.logger.child({ runId: job.id, agentId: job.name, jobId: job.id });
     logger.error({ err: reason }, 'run failed');
@@ -182,7 +224,12 @@ export class RunProcessor {
   async #execute(
     job: Job,
     token: string | undefined,
-    cancel: { controller: AbortController; cancelled: boolean; carried: { totals: RunTotals } },
+    cancel: {
+      attempt: string;
+      controller: AbortController;
+      cancelled: boolean;
+      carried: { totals: RunTotals };
+    },
     logger: Logger,
   ) {
     const { controller } = cancel;
@@ -202,6 +249,7 @@ export class RunProcessor {
       }),
     );
     let ending: RunEnding;
+    const turns = new UnfinishedTurnKeeper();
     /** Set once the job is known good: bad input is not worth another attempt. */
     let root: { agent: AnyAgent; decoded: DecodedRunJob } | undefined;
     try {
@@ -219,9 +267,10 @@ export class RunProcessor {
         controller.abort(timeoutError(job, deadline));
         throw controller.signal.reason;
       }
-      const { carried } = cancel;
+      const { carried, attempt } = cancel;
       const run: JobRun = {
-        ...{ job, token, runId, agent, decoded, sink, memory, controller, deadline, logger, carried },
+        ...{ job, token, runId, attempt, agent, decoded, sink, memory, controller, deadline, logger },
+        ...{ carried, turns },
       };
       const ended = await this.#runUntilEnded(run);
       if (ended === 'left') return;
@@ -256,6 +305,8 @@ export class RunProcessor {
       throw new Error(`${ending.error?.name}: ${ending.error?.message}`);
     }
     if (retriable && root) await this.#retryRoot({ job, token, logger }, root, ending);
+    // Ended for good: the turn it was in is stored closed before the next run on its conversation.
+    if (ending.status !== 'succeeded') await this.#writers.closeUnfinishedTurns(job, turns, logger);
     await this.#end(job, { ending, carried: cancel.carried.totals }, memory, logger);
   }
 
@@ -322,6 +373,7 @@ export class RunProcessor {
       () => currentAgentContext()?.signal,
     );
     const fence = new ExecutionFence(run.runId);
+    run.turns.reset();
     const services = fenceServices(this.#services(run), fence);
     services.resources = resources;
     let outcome: RunOutcome;
@@ -372,6 +424,7 @@ export class RunProcessor {
     const rootRunId = decoded.child?.rootRunId ?? runId;
     const services: RunServices = {
       runId,
+      attempt: run.attempt,
       journal: new RedisRunJournal({ redis, prefix: config.prefix, runId }),
       memory: run.memory,
       conversations: new RedisConversationStore({
@@ -397,7 +450,10 @@ export class RunProcessor {
         deadline: run.deadline,
       }),
     };
-    if (decoded.conversationId !== undefined) services.conversationId = decoded.conversationId;
+    if (decoded.conversationId !== undefined) {
+      services.conversationId = decoded.conversationId;
+      services.unfinishedTurns = run.turns;
+    }
     const tenant = tenantOfId(runId);
     if (tenant !== undefined) services.tenant = tenant;
     if (decoded.scope !== undefined) services.scope = decoded.scope;
@@ -478,6 +534,8 @@ export class RunProcessor {
       redis.expire(runKeys(config.prefix, runId).children, config.runRetentionSeconds),
       memory.deleteKeys(memoryKeys).catch(memoryNotDeleted),
     ]);
+    // Whoever ended the run (this worker, a cancel), the next run on its conversation goes now.
+    await this.#writers.release(job);
     this.#log(logger, ending);
     if (ended) await this.#reportEnd(runId, logger);
     // Ended for good: BullMQ must not retry it (a retry would find the record ended anyway).

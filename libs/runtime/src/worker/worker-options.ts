@@ -52,6 +52,12 @@ export interface CreateWorkerOptions extends WorkerRunHooks {
   /** How long a conversation (and the blobs it references) stays after its last turn; 0 keeps it. @default FLOTILLA_CONVERSATION_RETENTION_SECONDS, else 0 */
   conversationRetentionSeconds?: number;
   /**
+   * How often a run parked behind another run on its conversation looks again by itself (it is
+   * woken at once when the run ahead ends; this bounds a lost wake-up).
+   * @default FLOTILLA_CONVERSATION_RECHECK_MS, else 10000
+   */
+  conversationRecheckMs?: number;
+  /**
    * Resource factories this worker registers (`defineResource`): a child run here that expects
    * a resource exposed on another worker gets a local instance built from the exposed deps
    * instead of a broker proxy. @default none

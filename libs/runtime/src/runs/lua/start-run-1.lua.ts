@@ -6,8 +6,8 @@ export const startRunScript = new LuaScript(
   1,
   `--[[
   A worker starts (or, after a crash, restarts) a run: status running, startedAt kept from the
-  first start, attempts + 1. Resuming a run that suspended on child runs (status waiting) is
-  not a new attempt. A record missing because the job was added without the client is created
+  first start, attempts + 1, waitingFor (set while parked at the waiting gate) cleared.
+  Resuming a run that suspended on child runs (status waiting) is not a new attempt. A record missing because the job was added without the client is created
   on the way.
 
   Input:
@@ -28,6 +28,7 @@ if not status then
   redis.call('HSET', KEYS[1], 'runId', ARGV[1], 'agentId', ARGV[2], 'createdAt', ARGV[3], 'modelCalls', 0)
 end
 redis.call('HSET', KEYS[1], 'status', 'running')
+redis.call('HDEL', KEYS[1], 'waitingFor')
 redis.call('HSETNX', KEYS[1], 'startedAt', ARGV[3])
 if status == 'waiting' then
   return { 1, tonumber(redis.call('HGET', KEYS[1], 'attempts') or '1') }

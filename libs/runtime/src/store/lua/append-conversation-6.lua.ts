@@ -2,10 +2,11 @@ import { LuaScript } from '../lua-script.js';
 
 /** See the header of the script. Argument builder: `appendConversationArgs`. */
 export const appendConversationScript = new LuaScript(
-  'append-conversation-5',
-  5,
+  'append-conversation-6',
+  6,
   `--[[
-  Appends one turn to a conversation: compare-and-set on the version, idempotent by appendId.
+  Appends one turn to a conversation: fenced by the conversation's lease, compare-and-set on
+  the version, idempotent by appendId.
   Writes only the new messages and one small version entry, so the bytes written per turn do
   not grow with the length of the conversation. With a retention, every key of the
   conversation expires that long after this turn (all together); the caller has already
@@ -18,6 +19,7 @@ export const appendConversationScript = new LuaScript(
     KEYS[3] versions  list of version entry JSON; entry v-1 describes version v
     KEYS[4] appends   hash: appendId -> version that append produced
     KEYS[5] blobs     set of the sha256 of every media blob the conversation references
+    KEYS[6] lease     hash { runId, attempt }: the one execution attempt allowed to append
 
     ARGV[1] conversationId
     ARGV[2] expectedVersion
@@ -28,18 +30,30 @@ export const appendConversationScript = new LuaScript(
     ARGV[7] usage JSON of this turn (added to the totals), or '' for none
     ARGV[8] retention seconds after this turn, or 0 to keep the conversation (no expiry set)
     ARGV[9] number of blob hashes that follow
-    ARGV[10..] the sha256 of each blob this turn's messages reference, then one message JSON per slot
+    ARGV[10] writer run id, or '' for a writer outside any run (refused while a lease is held)
+    ARGV[11] writer attempt token, or ''
+    ARGV[12..] the sha256 of each blob this turn's messages reference, then one message JSON per slot
 
   Output:
     { 1, header }   appended; header = the new header as HGETALL field/value pairs
     { 0, header }   appendId was applied before; the current header, nothing written
     { -1, version } conflict: the stored version is not expectedVersion
+    { -2, holder }  the writer does not hold the lease; holder = the run that does, or ''
 ]]
 local headerKey, messagesKey, versionsKey, appendsKey, blobsKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local retention, blobCount = tonumber(ARGV[8]), tonumber(ARGV[9])
-local firstMessage = 10 + blobCount
+local firstBlob = 12
+local firstMessage = firstBlob + blobCount
 local conversationId, appendId, now = ARGV[1], ARGV[3], ARGV[4]
 local system, model, turnUsage = ARGV[5], ARGV[6], ARGV[7]
+
+-- The fence: a writer with a run must hold the lease; one without may write only while no run does.
+local leaseRun, leaseAttempt = unpack(redis.call('HMGET', KEYS[6], 'runId', 'attempt'))
+if ARGV[10] ~= '' or leaseRun then
+  if leaseRun ~= ARGV[10] or leaseAttempt ~= ARGV[11] then
+    return { -2, leaseRun or '' }
+  end
+end
 
 if redis.call('HEXISTS', appendsKey, appendId) == 1 then
   return { 0, redis.call('HGETALL', headerKey) }
@@ -84,7 +98,7 @@ end
 for index = firstMessage, #ARGV do
   redis.call('RPUSH', messagesKey, ARGV[index])
 end
-for index = 10, firstMessage - 1 do
+for index = firstBlob, firstMessage - 1 do
   redis.call('SADD', blobsKey, ARGV[index])
 end
 local messageCount = tonumber(redis.call('HGET', headerKey, 'messageCount')) + (#ARGV - firstMessage + 1)
@@ -99,7 +113,7 @@ redis.call('RPUSH', versionsKey, '{"messageCount":' .. messageCount .. ',"system
   ',"updatedAt":"' .. now .. '","usage":' .. usage .. entryModel .. entrySystem .. '}')
 redis.call('HSET', appendsKey, appendId, nextVersion)
 if retention > 0 then
-  for _, key in ipairs(KEYS) do redis.call('EXPIRE', key, retention) end
+  for index = 1, 5 do redis.call('EXPIRE', KEYS[index], retention) end
 end
 return { 1, redis.call('HGETALL', headerKey) }
 `,

@@ -1,0 +1,125 @@
+/**
+ * The conversation gate's scripts against a real Redis: the line of writers (submission order,
+ * idempotent, onConflict), the lease (first in line only, replaced by a newer attempt) and the
+ * fence it puts on appends (`append-conversation-6` refuses any writer that does not hold it).
+ */
+import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useRedis } from '../../../../test/support/redis.js';
+import { RedisConversationStore } from '../store/redis-conversation-store.js';
+import { ConversationGate } from './conversation-gate.js';
+
+const fixture = useRedis(import.meta.filename);
+let queue: Queue | undefined;
+const ended = new Set<string>();
+
+function gate(): ConversationGate {
+  queue ??= new Queue('gate-test', { connection: fixture.redis, prefix: fixture.prefix });
+  return new ConversationGate({
+    redis: fixture.redis,
+    prefix: fixture.prefix,
+    queue,
+    hasEnded: async (runId) => ended.has(runId),
+  });
+}
+const store = () => new RedisConversationStore({ redis: fixture.redis, prefix: fixture.prefix });
+const turn = (appendId: string, expectedVersion: number, holder?: { runId: string; attempt: string }) => ({
+  expectedVersion,
+  appendId,
+  messages: [{ role: 'user' as const, content: appendId }],
+  ...(holder ? { holder } : {}),
+});
+
+afterAll(async () => {
+  await queue?.close();
+});
+
+describe('the line of writers', () => {
+  it('lets in only the run first in line, in registration order, and the next once it leaves', async () => {
+    const id = `c-${randomUUID()}`;
+    for (const runId of ['r1', 'r2', 'r3']) await gate().register(id, runId, 'enqueue');
+    expect(await gate().enter(id, 'r2', 'a')).toEqual({ entered: false, headRunId: 'r1' });
+    expect(await gate().enter(id, 'r1', 'a')).toEqual({ entered: true });
+    await gate().leave(id, 'r1');
+    expect(await gate().enter(id, 'r3', 'a')).toEqual({ entered: false, headRunId: 'r2' });
+    expect(await gate().enter(id, 'r2', 'a')).toEqual({ entered: true });
+  });
+
+  it('keeps the place of a run registered twice (a repeated submit)', async () => {
+    const id = `c-${randomUUID()}`;
+    expect(await gate().register(id, 'r1', 'enqueue')).toEqual({ kind: 'registered', ahead: [] });
+    await gate().register(id, 'r2', 'enqueue');
+    expect(await gate().register(id, 'r1', 'enqueue')).toEqual({ kind: 'already' });
+    expect(await gate().isFirst(id, 'r1')).toBe(true);
+  });
+
+  it('refuses a reject run while another holds or waits, and names the holder', async () => {
+    const id = `c-${randomUUID()}`;
+    expect(await gate().register(id, 'r1', 'reject')).toEqual({ kind: 'registered', ahead: [] });
+    expect(await gate().register(id, 'r2', 'reject')).toEqual({ kind: 'busy', holderRunId: 'r1' });
+    expect(await gate().enter(id, 'r2', 'a')).toEqual({ entered: false, headRunId: 'r1' });
+  });
+
+  it('returns every run ahead of an interrupting run, takes the waiting ones out of the line, and marks them for a rollback', async () => {
+    const id = `c-${randomUUID()}`;
+    await gate().register(id, 'r1', 'enqueue');
+    await gate().register(id, 'r2', 'enqueue');
+    expect(await gate().register(id, 'r3', 'interrupt')).toEqual({ kind: 'registered', ahead: ['r1', 'r2'] });
+    expect(await gate().isRolledBack(id, 'r1')).toBe(false);
+    // r2 left the line at once: when the head r1 ends, r3 is next, whatever the cancels are doing.
+    await gate().leave(id, 'r1');
+    expect(await gate().isFirst(id, 'r3')).toBe(true);
+    expect(await gate().register(id, 'r4', 'rollback')).toEqual({ kind: 'registered', ahead: ['r3'] });
+    expect(await gate().isRolledBack(id, 'r3')).toBe(true);
+  });
+
+  it('clears a head whose run ended without leaving (a lost wake-up), never a live one', async () => {
+    const id = `c-${randomUUID()}`;
+    await gate().register(id, 'live', 'enqueue');
+    await gate().register(id, 'next', 'enqueue');
+    expect(await gate().clearIfEnded(id, 'live')).toBe(false);
+    ended.add('live');
+    expect(await gate().clearIfEnded(id, 'live')).toBe(true);
+    expect(await gate().enter(id, 'next', 'a')).toEqual({ entered: true });
+  });
+});
+
+describe('the lease fences appends', () => {
+  it('stores the holder attempt’s turn and refuses another run, a stale attempt and an outside writer', async () => {
+    const id = `c-${randomUUID()}`;
+    await gate().register(id, 'r1', 'enqueue');
+    await gate().register(id, 'r2', 'enqueue');
+    await gate().enter(id, 'r1', 'attempt-1');
+    await store().append(id, turn('t1', 0, { runId: 'r1', attempt: 'attempt-1' }));
+
+    const refused = (change: ReturnType<typeof turn>) => store().append(id, change);
+    await expect(refused(turn('t2', 1, { runId: 'r2', attempt: 'x' }))).rejects.toMatchObject({
+      name: 'ConversationLeaseLostError',
+      holderRunId: 'r1',
+    });
+    await expect(refused(turn('t3', 1))).rejects.toMatchObject({ name: 'ConversationLeaseLostError' });
+    // A takeover: a newer attempt of r1 enters; the older one can no longer write.
+    await gate().enter(id, 'r1', 'attempt-2');
+    await expect(refused(turn('t4', 1, { runId: 'r1', attempt: 'attempt-1' }))).rejects.toMatchObject({
+      name: 'ConversationLeaseLostError',
+    });
+    await store().append(id, turn('t5', 1, { runId: 'r1', attempt: 'attempt-2' }));
+    // Once r1 left, r2 holds nothing until it enters: its append is refused, then accepted.
+    await gate().leave(id, 'r1');
+    await expect(refused(turn('t6', 2, { runId: 'r2', attempt: 'b' }))).rejects.toMatchObject({
+      name: 'ConversationLeaseLostError',
+      holderRunId: undefined,
+    });
+    await gate().enter(id, 'r2', 'b');
+    await store().append(id, turn('t7', 2, { runId: 'r2', attempt: 'b' }));
+    const stored = await store().load(id);
+    expect(stored?.messages.map((message) => message.content)).toEqual(['t1', 't5', 't7']);
+  });
+
+  it('lets a writer outside any run append while no run holds the conversation', async () => {
+    const id = `c-${randomUUID()}`;
+    await store().append(id, turn('t1', 0));
+    expect((await store().load(id))?.header.version).toBe(1);
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * One writer per conversation (ARCHITECTURE.md §9), the `conversation` kind of the waiting gate.
+ * Under the conversation's hash tag (`conversationGateKeys`): a line of writers (run ids in
+ * submission order) and a lease (the run at the head of the line and its execution attempt).
+ * Only the lease holder may append (`append-conversation-6` checks it), so a stale execution
+ * of a run (crashed, handed back, abandoned) can never write again.
+ *
+ * - A client registers a run when it submits it (`register`), which decides `onConflict`.
+ * - A worker asks to enter before it executes the run (`enter`): the head gets the lease, any
+ *   other run is parked by the worker (`worker/park-at-gate.ts`) without holding a slot.
+ * - When a run ends (any terminal status, or cancelled while it waited) it leaves (`leave`),
+ *   and the new head's parked job is woken at once.
+ * A lost wake-up (a crash between a run's end and its `leave`) only delays the next run: parked
+ * runs look again after `FLOTILLA_CONVERSATION_RECHECK_MS`, and a head whose run ended (or whose
+ * record is gone) is cleared then (`clearIfEnded`).
+ */
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { conversationGateKeys } from '../keys.js';
+import { enterWriterScript } from './lua/enter-writer-3.lua.js';
+import { leaveWriterScript } from './lua/leave-writer-4.lua.js';
+import { registerWriterScript } from './lua/register-writer-3.lua.js';
+import type { OnConflict } from './waiting-for.js';
+
+/** What {@link ConversationGate.register} did. */
+export type Registration =
+  /**
+   * In line; `ahead` lists the runs to cancel (for `interrupt` and `rollback`, else empty): the
+   * head, then the runs that waited, which already left the line (the new run is next after the head).
+   */
+  | { kind: 'registered'; ahead: string[] }
+  /** Already in line (a repeated submit): nothing changed. */
+  | { kind: 'already' }
+  /** `reject`: another run holds or waits for the conversation. */
+  | { kind: 'busy'; holderRunId: string };
+
+/** What {@link ConversationGate.enter} decided. */
+export type Entry = { entered: true } | { entered: false; headRunId: string };
+
+export interface ConversationGateOptions {
+  redis: Redis;
+  prefix: string;
+  /** The agents queue, whose delayed jobs `leave` wakes. */
+  queue: Queue;
+  /** Whether the run ended (terminal record) or has no record any more. */
+  hasEnded: (runId: string) => Promise<boolean>;
+}
+
+export class ConversationGate {
+  readonly #options: ConversationGateOptions;
+
+  constructor(options: ConversationGateOptions) {
+    this.#options = options;
+  }
+
+  async register(conversationId: string, runId: string, onConflict: OnConflict): Promise<Registration> {
+    const keys = this.#keys(conversationId);
+    const reply = (await registerWriterScript.run(
+      this.#options.redis,
+      [keys.writers, keys.sequence, keys.rollbacks],
+      [runId, onConflict],
+    )) as [number, ...string[]];
+    const [code, ...rest] = reply;
+    if (code === -1) return { kind: 'busy', holderRunId: String(rest[0]) };
+    if (code === 0) return { kind: 'already' };
+    return { kind: 'registered', ahead: rest.map(String) };
+  }
+
+  async enter(conversationId: string, runId: string, attempt: string): Promise<Entry> {
+    const keys = this.#keys(conversationId);
+    const [code, head] = (await enterWriterScript.run(
+      this.#options.redis,
+      [keys.writers, keys.sequence, keys.lease],
+      [runId, attempt],
+    )) as [number, string?];
+    return code === 1 ? { entered: true } : { entered: false, headRunId: String(head) };
+  }
+
+  /** Leaves the line (idempotent) and wakes the run now first in line. */
+  async leave(conversationId: string, runId: string): Promise<void> {
+    const keys = this.#keys(conversationId);
+    const head = (await leaveWriterScript.run(
+      this.#options.redis,
+      [keys.writers, keys.sequence, keys.lease, keys.rollbacks],
+      [runId],
+    )) as string;
+    if (head !== '' && head !== runId) await this.wake(head);
+  }
+
+  /** Moves a parked run's job from delayed to wait; a job in any other state is left alone. */
+  async wake(runId: string): Promise<void> {
+    const job = await this.#options.queue.getJob(runId);
+    if (!job || !(await job.isDelayed())) return;
+    // It may have been taken, or woken by another leave, since: promote refuses, which is fine.
+    await job.promote().catch(() => undefined);
+  }
+
+  /** Whether `runId` is first in line (a parked run checks it once parked, against a lost wake-up). */
+  async isFirst(conversationId: string, runId: string): Promise<boolean> {
+    const [head] = await this.#options.redis.zrange(this.#keys(conversationId).writers, 0, 0);
+    return head === runId;
+  }
+
+  /**
+   * Clears a head whose run ended (or whose record is gone) but never left: a crash between its
+   * end and its `leave`. Returns `true` when it cleared it.
+   */
+  async clearIfEnded(conversationId: string, headRunId: string): Promise<boolean> {
+    if (!(await this.#options.hasEnded(headRunId))) return false;
+    await this.leave(conversationId, headRunId);
+    return true;
+  }
+
+  /** Whether a `rollback` submission cancelled `runId`: its unfinished turn is then discarded. */
+  async isRolledBack(conversationId: string, runId: string): Promise<boolean> {
+    return (await this.#options.redis.sismember(this.#keys(conversationId).rollbacks, runId)) === 1;
+  }
+
+  #keys(conversationId: string) {
+    return conversationGateKeys(this.#options.prefix, conversationId);
+  }
+}

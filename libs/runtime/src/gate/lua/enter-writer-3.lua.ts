@@ -1,0 +1,34 @@
+import { LuaScript } from '../../store/lua-script.js';
+
+/** See the header of the script. Caller: `ConversationGate.enter`. */
+export const enterWriterScript = new LuaScript(
+  'enter-writer-3',
+  3,
+  `--[[
+  A worker is about to execute a run on a conversation. The run at the head of the line of
+  writers gets the lease for this execution attempt (replacing an older attempt of the same run:
+  a crashed or handed-back execution can then no longer append). Any other run waits. A run not
+  in line (its job was added without the client, or a stale head was cleared) joins at the end.
+
+  Input:
+    KEYS[1] writers    sorted set: run id -> sequence
+    KEYS[2] sequence   counter of sequence numbers
+    KEYS[3] lease      hash { runId, attempt }
+    ARGV[1] runId
+    ARGV[2] attempt token
+
+  Output:
+    { 1 }             the lease is this attempt's: execute
+    { 0, headRunId }  wait: headRunId is first in line
+]]
+local writers, sequence, lease = KEYS[1], KEYS[2], KEYS[3]
+local runId, attempt = ARGV[1], ARGV[2]
+if not redis.call('ZSCORE', writers, runId) then
+  redis.call('ZADD', writers, redis.call('INCR', sequence), runId)
+end
+local head = redis.call('ZRANGE', writers, 0, 0)[1]
+if head ~= runId then return { 0, head } end
+redis.call('HSET', lease, 'runId', runId, 'attempt', attempt)
+return { 1 }
+`,
+);

@@ -1,0 +1,33 @@
+import { LuaScript } from '../../store/lua-script.js';
+
+/** See the header of the script. Caller: `ConversationGate.leave`. */
+export const leaveWriterScript = new LuaScript(
+  'leave-writer-4',
+  4,
+  `--[[
+  A run on a conversation ended (any terminal status, or cancelled while it waited): it leaves
+  the line of writers and gives up the lease if it held it. Idempotent.
+
+  Input:
+    KEYS[1] writers    sorted set: run id -> sequence
+    KEYS[2] sequence   counter of sequence numbers (deleted once nobody is in line)
+    KEYS[3] lease      hash { runId, attempt }
+    KEYS[4] rollbacks  set of run ids whose unfinished turn is to be discarded
+    ARGV[1] runId
+
+  Output:
+    the run id now first in line (to wake), or '' when nobody is in line
+]]
+local writers, sequence, lease, rollbacks = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local runId = ARGV[1]
+redis.call('ZREM', writers, runId)
+redis.call('SREM', rollbacks, runId)
+if redis.call('HGET', lease, 'runId') == runId then redis.call('DEL', lease) end
+local head = redis.call('ZRANGE', writers, 0, 0)[1]
+if not head then
+  redis.call('DEL', sequence)
+  return ''
+end
+return head
+`,
+);

@@ -1,0 +1,128 @@
+/**
+ * The worker's side of one writer per conversation (`gate/conversation-gate.ts`): before a root
+ * run with a `conversationId` executes, it must enter the conversation's gate (the head of the
+ * line gets the lease for this execution attempt); any other run is parked without holding a
+ * slot; a run that ended leaves the line, which wakes the next.
+ */
+import { emptyUsage } from '@flotilla/ir';
+import { type Job, UnrecoverableError } from 'bullmq';
+import type { Logger } from 'pino';
+import { rootCallPath } from '../engine/execute-run.js';
+import { serializeError } from '../errors/serialize-error.js';
+import type { ConversationGate } from '../gate/conversation-gate.js';
+import type { OnConflict } from '../gate/waiting-for.js';
+import { idSchema } from '../jobs/id-rule.js';
+import type { RedisRunRecords } from '../runs/redis-run-records.js';
+import { ConversationBusyError } from '../store/store-errors.js';
+import { parkAtGate } from './park-at-gate.js';
+import type { UnfinishedTurnKeeper } from './unfinished-turn-keeper.js';
+
+/** The conversation a job writes, read from its raw data: root runs with a valid `conversationId` only. */
+export interface JobConversation {
+  conversationId: string;
+  onConflict: OnConflict;
+}
+
+export function conversationOf(job: Job | undefined): JobConversation | undefined {
+  const data = job?.data as { conversationId?: unknown; onConflict?: unknown; child?: unknown } | undefined;
+  // Child runs never write their root's conversation (only the root agent's promptChat does).
+  if (data?.child !== undefined) return undefined;
+  const id = idSchema.safeParse(data?.conversationId);
+  if (!id.success) return undefined;
+  const onConflict = data?.onConflict === 'reject' ? 'reject' : 'enqueue';
+  return { conversationId: id.data, onConflict };
+}
+
+export interface ConversationWritersOptions {
+  gate: ConversationGate;
+  records: RedisRunRecords;
+  /** How long a parked run waits before it looks again by itself (`FLOTILLA_CONVERSATION_RECHECK_MS`). */
+  recheckMs: number;
+}
+
+/** What the execution attempt may do. */
+export type Admission = 'entered' | 'ended';
+
+export class ConversationWriters {
+  readonly #options: ConversationWritersOptions;
+
+  constructor(options: ConversationWritersOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * Lets the attempt in when its run is first in line on its conversation (it then holds the
+   * lease), or parks the job. A head whose run ended without leaving is cleared first.
+   * `onParked` runs before the job is parked (the run's deadline job is added there).
+   * Returns `ended` when the run ended meanwhile (skip it).
+   * @throws DelayedError when the job was parked
+   * @throws UnrecoverableError when a `reject` run would have to wait (the run ended `failed`)
+   */
+  async admit(
+    at: { job: Job; token: string | undefined; attempt: string; logger: Logger },
+    conversation: JobConversation,
+    onParked: () => Promise<void>,
+  ): Promise<Admission> {
+    const { gate, records, recheckMs } = this.#options;
+    const { job, token, attempt, logger } = at;
+    const runId = job.id ?? '';
+    const { conversationId } = conversation;
+    let entry = await gate.enter(conversationId, runId, attempt);
+    if (!entry.entered && (await gate.clearIfEnded(conversationId, entry.headRunId))) {
+      logger.warn(
+        { conversationId, staleRunId: entry.headRunId },
+        'conversation held by an ended run; cleared',
+      );
+      entry = await gate.enter(conversationId, runId, attempt);
+    }
+    if (entry.entered) return 'entered';
+    if (conversation.onConflict === 'reject') {
+      await this.#reject(job, conversationId, entry.headRunId);
+      throw new UnrecoverableError(
+        `${ConversationBusyError.errorName}: conversation ${conversationId} is busy`,
+      );
+    }
+    await onParked();
+    logger.info({ conversationId, aheadRunId: entry.headRunId }, 'run waits for its conversation');
+    await parkAtGate({
+      job,
+      token,
+      records,
+      waitingFor: { kind: 'conversation', detail: `${conversationId} (after run ${entry.headRunId})` },
+      recheckMs,
+      isOver: () => gate.isFirst(conversationId, runId),
+      wake: () => gate.wake(runId),
+    });
+    // Not parked: the run ended while it waited.
+    await gate.leave(conversationId, runId);
+    return 'ended';
+  }
+
+  /** The run ended (or will never run): it leaves its conversation's line, and the next is woken. */
+  async release(job: Job | undefined): Promise<void> {
+    const conversation = conversationOf(job);
+    if (conversation && job?.id) await this.#options.gate.leave(conversation.conversationId, job.id);
+  }
+
+  /**
+   * The run ended failed or cancelled for good: its unfinished turns are stored closed, unless
+   * a `rollback` submission cancelled it (they are dropped then). Call it before `release`.
+   */
+  async closeUnfinishedTurns(job: Job, turns: UnfinishedTurnKeeper, logger: Logger): Promise<void> {
+    const conversation = conversationOf(job);
+    if (!conversation || !job.id) return;
+    if (await this.#options.gate.isRolledBack(conversation.conversationId, job.id)) return;
+    await turns.closeAll(logger);
+  }
+
+  async #reject(job: Job, conversationId: string, holderRunId: string): Promise<void> {
+    const runId = job.id ?? '';
+    await this.#options.records.finish(runId, rootCallPath(job.name), {
+      status: 'failed',
+      error: serializeError(new ConversationBusyError(conversationId, holderRunId)),
+      usage: emptyUsage(),
+      modelCalls: 0,
+    });
+    await this.#options.gate.leave(conversationId, runId);
+  }
+}
