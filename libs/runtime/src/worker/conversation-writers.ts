@@ -11,7 +11,7 @@ import { rootCallPath } from '../engine/execute-run.js';
 import { serializeError } from '../errors/serialize-error.js';
 import type { ConversationGate } from '../gate/conversation-gate.js';
 import type { OnConflict } from '../gate/waiting-for.js';
-import { idSchema } from '../jobs/id-rule.js';
+import { storedIdSchema } from '../jobs/id-rule.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
 import { ConversationBusyError } from '../store/store-errors.js';
 import { parkAtGate } from './park-at-gate.js';
@@ -27,7 +27,7 @@ export function conversationOf(job: Job | undefined): JobConversation | undefine
   const data = job?.data as { conversationId?: unknown; onConflict?: unknown; child?: unknown } | undefined;
   // Child runs never write their root's conversation (only the root agent's promptChat does).
   if (data?.child !== undefined) return undefined;
-  const id = idSchema.safeParse(data?.conversationId);
+  const id = storedIdSchema.safeParse(data?.conversationId);
   if (!id.success) return undefined;
   const onConflict = data?.onConflict === 'reject' ? 'reject' : 'enqueue';
   return { conversationId: id.data, onConflict };
