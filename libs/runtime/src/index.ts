@@ -64,6 +64,7 @@ export {
 export { RedisUnavailableError } from './errors/redis-errors.js';
 export {
   AbortError,
+  AttemptSupersededError,
   ExecutionAbandonedError,
   JournalCorruptedError,
   NonDeterminismError,

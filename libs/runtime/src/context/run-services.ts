@@ -27,6 +27,12 @@ export interface RunMemoryStore {
 /** The outside world of one run, handed to {@link executeRun}. */
 export interface RunServices {
   runId: string;
+  /**
+   * An opaque token unique to one execution attempt of the run (a worker creates one for every
+   * delivery of the run's job). Every write to the run's keys carries it and is refused once a
+   * newer attempt owns the run. Absent in embedded mode.
+   */
+  readonly attempt?: string;
   /** When set, `promptChat` loads this conversation's history and appends every turn to it. */
   conversationId?: string;
   journal: RunJournal;

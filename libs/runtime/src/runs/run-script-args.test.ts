@@ -38,7 +38,7 @@ describe('run script argument builders', () => {
   it('sends the usage totals a suspended run carries', () => {
     expect(suspendRunArgs(keys, { usage, modelCalls: 3 }, 9)).toEqual({
       keys: ['p:run:{r:r1}:record'],
-      args: [JSON.stringify(usage), '3', '9'],
+      args: [JSON.stringify(usage), '3', '9', ''],
     });
   });
 
@@ -66,6 +66,7 @@ describe('run script argument builders', () => {
       '100',
       '60',
       '30',
+      '',
     ]);
   });
 

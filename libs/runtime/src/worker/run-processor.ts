@@ -19,7 +19,13 @@ import { currentAgentContext } from '../context/context-store.js';
 import { exposedDescriptors } from '../context/exposed-descriptors.js';
 import type { RunOutcome, RunServices } from '../context/run-services.js';
 import { rootCallPath } from '../engine/execute-run.js';
-import { AbortError, RunStalledError, RunTimeoutError, UnknownAgentError } from '../errors/run-errors.js';
+import {
+  AbortError,
+  AttemptSupersededError,
+  RunStalledError,
+  RunTimeoutError,
+  UnknownAgentError,
+} from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
 import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
 import {
@@ -45,7 +51,9 @@ import { isTerminalStatus } from '../runs/run-status.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import type { CancelListener } from './cancel-listener.js';
 import { ExecutionFence, fenceServices } from './execution-fence.js';
+import type { JobLeases } from './job-leases.js';
 import { hasAttemptsLeft, retryDelayMs } from './root-run-retry.js';
+import { RunAttempt } from './run-attempt.js';
 import { RunEndCapturingSink } from './run-end-capturing-sink.js';
 import { RunHandedBackError, superviseExecution } from './supervise-execution.js';
 import type { WorkerRunEndInfo, WorkerRunHooks } from './worker-run-hooks.js';
@@ -72,6 +80,8 @@ export interface RunProcessorDependencies {
    * abandons it (ends the run, frees the slot, refuses its later writes). @default 500
    */
   abandonGraceMs?: number;
+  /** The worker's job locks: an attempt whose lock is about to lapse stops. @default not watched */
+  leases?: JobLeases;
 }
 
 /** What one job's executions share: its decoded data, event sink and memory store. */
@@ -79,6 +89,8 @@ interface JobRun {
   job: Job;
   token: string | undefined;
   runId: string;
+  /** This delivery of the job: its token fences every write to the run's keys. */
+  attempt: RunAttempt;
   agent: AnyAgent;
   decoded: DecodedRunJob;
   sink: RunEndCapturingSink;
@@ -128,8 +140,9 @@ export class RunProcessor {
     const logger = this.#deps.logger.child({ runId, agentId, jobId: job.id });
     // The cancel flags are read in the same round trip as the start: Redis runs both in the
     // order sent, so the read still sees every flag set before the run was marked running.
+    const attempt = new RunAttempt(runId);
     const [start, cancelled] = await Promise.all([
-      this.#deps.records.start({ runId, agentId }),
+      this.#deps.records.start({ runId, agentId, attempt: attempt.token }),
       this.#cancelFlagSet(runId, job.data),
     ]);
     if (!start.started) {
@@ -139,9 +152,23 @@ export class RunProcessor {
     logger.info({ attempt: start.attempt }, 'run started');
     this.#callHook(logger, () => this.#deps.hooks?.onRunStart?.({ runId, agentId, attempt: start.attempt }));
     const controller = this.#deps.cancels.register(runId);
+    const releaseLease = this.#deps.leases?.hold(job, () =>
+      attempt.supersede(new AttemptSupersededError(runId, 'further writes (its job lock lapsed)')),
+    );
     try {
-      await this.#execute(job, token, { controller, cancelled, carried: { totals: start.totals } }, logger);
+      const state = { controller, cancelled, carried: { totals: start.totals } };
+      await this.#execute(job, token, attempt, state, logger);
+    } catch (error) {
+      if (!attempt.superseded && !AttemptSupersededError.is(error)) throw error;
+      // The job and the run belong to the newer attempt: BullMQ must not move or fail the job
+      // (WaitingError: it leaves it as it is; its lock holds the newer attempt's token).
+      logger.warn(
+        { err: attempt.signal.reason ?? error },
+        'attempt superseded: it stops, a newer one owns the run',
+      );
+      throw new WaitingError();
     } finally {
+      releaseLease?.();
       this.#deps.cancels.release(runId, controller);
     }
   }
@@ -179,18 +206,21 @@ export class RunProcessor {
   async #execute(
     job: Job,
     token: string | undefined,
+    attempt: RunAttempt,
     cancel: { controller: AbortController; cancelled: boolean; carried: { totals: RunTotals } },
     logger: Logger,
   ) {
     const { controller } = cancel;
     const runId = job.id ?? '';
     const { redis, config } = this.#deps;
-    const memory = new RedisRunMemoryStore({ redis, prefix: config.prefix, runId });
+    const memory = new RedisRunMemoryStore({ redis, prefix: config.prefix, runId, attempt: attempt.token });
     const sink = new RunEndCapturingSink(
       new RedisRunEventSink({
         redis,
         prefix: config.prefix,
         runId,
+        attempt: attempt.token,
+        onSuperseded: () => attempt.supersede(new AttemptSupersededError(runId, 'its events')),
         maxLength: config.eventStreamMaxLength,
         onError: (error) => logger.warn({ err: error }, 'run events could not be written'),
         limits: jsonLimitsOf(config),
@@ -218,13 +248,27 @@ export class RunProcessor {
       }
       const { carried } = cancel;
       const run: JobRun = {
-        ...{ job, token, runId, agent, decoded, sink, memory, controller, deadline, logger, carried },
+        ...{
+          job,
+          token,
+          runId,
+          attempt,
+          agent,
+          decoded,
+          sink,
+          memory,
+          controller,
+          deadline,
+          logger,
+          carried,
+        },
       };
       const ended = await this.#runUntilEnded(run);
       if (ended === 'left') return;
       ending = ended;
     } catch (error) {
-      if (error instanceof WaitingChildrenError) throw error;
+      if (error instanceof WaitingChildrenError || attempt.superseded || AttemptSupersededError.is(error))
+        throw error;
       if (RunHandedBackError.is(error)) {
         await job.moveToWait(token);
         logger.warn('run handed back to the queue: the worker is shutting down');
@@ -244,6 +288,9 @@ export class RunProcessor {
     await sink.flush();
     // Past its deadline a run is not attempted again.
     const retriable = ending.status === 'failed' && ending.error?.name !== RunTimeoutError.errorName;
+    // Handing the job to a retry writes no run key, so no script fences it: ask the record.
+    if (retriable && (willRetry(job) || root) && !(await this.#deps.records.ownedBy(runId, attempt.token)))
+      throw new AttemptSupersededError(runId, 'a retry');
     if (retriable && willRetry(job)) {
       // Memory and journal stay: the next attempt replays from them.
       logger.warn(
@@ -253,7 +300,7 @@ export class RunProcessor {
       throw new Error(`${ending.error?.name}: ${ending.error?.message}`);
     }
     if (retriable && root) await this.#retryRoot({ job, token, logger }, root, ending);
-    await this.#end(job, { ending, carried: cancel.carried.totals }, memory, logger);
+    await this.#end(job, { ending, carried: cancel.carried.totals, attempt }, memory, logger);
   }
 
   /**
@@ -299,9 +346,15 @@ export class RunProcessor {
           modelCalls: outcome.modelCalls,
         };
       }
-      if (!(await records.suspend(run.runId, outcome, run.carried.totals))) return 'left';
+      if (!(await records.suspend(run.runId, outcome, run.carried.totals, run.attempt.token))) return 'left';
       if (await this.#moveToWaitingChildren(run, outcome)) throw new WaitingChildrenError();
-      const resumed = await records.start({ runId: run.runId, agentId: run.job.name });
+      const { runId, attempt } = run;
+      const resumed = await records.start({
+        runId,
+        agentId: run.job.name,
+        attempt: attempt.token,
+        continuing: true,
+      });
       if (!resumed.started) return 'left';
       run.carried.totals = resumed.totals;
     }
@@ -318,7 +371,7 @@ export class RunProcessor {
       run.decoded.resources,
       () => currentAgentContext()?.signal,
     );
-    const fence = new ExecutionFence(run.runId);
+    const fence = new ExecutionFence(run.runId, run.attempt);
     const services = fenceServices(this.#services(run), fence);
     services.resources = resources;
     let outcome: RunOutcome;
@@ -335,7 +388,8 @@ export class RunProcessor {
           onDeadline: () => timeoutError(run.job, run.deadline ?? Date.now()),
           graceMs: this.#deps.abandonGraceMs ?? DEFAULT_ABANDON_GRACE_MS,
           fence,
-          handBack: handBack.signal,
+          // Superseded: stopped as at once as a hand-back, but its job is left alone.
+          handBack: AbortSignal.any([handBack.signal, run.attempt.signal]),
         },
       );
     } catch (error) {
@@ -369,7 +423,8 @@ export class RunProcessor {
     const rootRunId = decoded.child?.rootRunId ?? runId;
     const services: RunServices = {
       runId,
-      journal: new RedisRunJournal({ redis, prefix: config.prefix, runId }),
+      attempt: run.attempt.token,
+      journal: new RedisRunJournal({ redis, prefix: config.prefix, runId, attempt: run.attempt.token }),
       memory: run.memory,
       conversations: new RedisConversationStore({
         redis,
@@ -453,7 +508,7 @@ export class RunProcessor {
 
   async #end(
     job: Job,
-    { ending, carried }: { ending: RunEnding; carried: RunTotals },
+    { ending, carried, attempt }: { ending: RunEnding; carried: RunTotals; attempt: RunAttempt },
     memory: RedisRunMemoryStore,
     logger: Logger,
   ): Promise<void> {
@@ -463,7 +518,7 @@ export class RunProcessor {
     // The memory keys are read in the round trip of finish's totals read; they are deleted, and
     // the children set given its retention, only once the record ended (a retry needs the memory).
     const [ended, memoryKeys] = await Promise.all([
-      records.finish(runId, callPathOf(job), ending, carried),
+      records.finish(runId, callPathOf(job), ending, carried, attempt.token),
       memory.keys().catch((error: unknown) => {
         memoryNotDeleted(error);
         return [];
