@@ -17,6 +17,8 @@ export interface RedisServerOptions {
   port?: number;
   /** Turn on the append-only file so data survives a restart. @default false */
   appendOnly?: boolean;
+  /** When the append-only file is fsynced (`everysec` may lose the last second at a crash). @default 'always' */
+  appendfsync?: 'always' | 'everysec' | 'no';
   /** Data directory. @default a fresh temporary directory, removed by `stop()` */
   dir?: string;
   /** Binary to run. @default `redis-server` from PATH */
@@ -31,6 +33,8 @@ export interface RedisServerProcess {
   dir: string;
   /** Kills the server with SIGKILL, as a crash would, and starts it again on the same port and dir. */
   restart(): Promise<void>;
+  /** Sends `signal` to the server process: `SIGSTOP` pauses it (a frozen Redis), `SIGCONT` resumes it. */
+  signal(signal: NodeJS.Signals): void;
   stop(): Promise<void>;
 }
 
@@ -70,7 +74,11 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await (options.pickPort ?? freePort)());
     try {
-      return await startOn(binary, port, dir, ownsDir, options.appendOnly ?? false);
+      const persistence = {
+        appendOnly: options.appendOnly ?? false,
+        appendfsync: options.appendfsync ?? 'always',
+      };
+      return await startOn(binary, port, dir, ownsDir, persistence);
     } catch (error) {
       const retry = error instanceof PortTakenError && options.port === undefined && attempt < PORT_ATTEMPTS;
       if (!retry) {
@@ -86,7 +94,7 @@ async function startOn(
   port: number,
   dir: string,
   ownsDir: boolean,
-  appendOnly: boolean,
+  { appendOnly, appendfsync }: { appendOnly: boolean; appendfsync: string },
 ): Promise<RedisServerProcess> {
   const args = [
     '--port',
@@ -98,7 +106,7 @@ async function startOn(
     '--appendonly',
     appendOnly ? 'yes' : 'no',
     '--appendfsync',
-    'always',
+    appendfsync,
     '--dir',
     dir,
     '--maxmemory-policy',
@@ -113,7 +121,11 @@ async function startOn(
       await kill(child, 'SIGKILL');
       child = await launch(binary, args, port);
     },
+    signal(signal) {
+      child.kill(signal);
+    },
     async stop() {
+      child.kill('SIGCONT');
       await kill(child, 'SIGTERM');
       if (ownsDir) rmSync(dir, { recursive: true, force: true });
     },
