@@ -1,4 +1,5 @@
 import { type Job, Worker } from 'bullmq';
+import { setLongTimer } from '../shared/long-timer.js';
 
 /**
  * How long this worker surely still holds each active job's BullMQ lock, and a call when that
@@ -13,7 +14,7 @@ import { type Job, Worker } from 'bullmq';
 export class JobLeases {
   readonly #lockDurationMs: number;
   readonly #marginMs: number;
-  readonly #held = new Map<string, { until: number; timer: NodeJS.Timeout; onLapse: () => void }>();
+  readonly #held = new Map<string, { timer: { clear(): void }; onLapse: () => void }>();
 
   constructor(lockDurationMs: number) {
     this.#lockDurationMs = lockDurationMs;
@@ -41,21 +42,20 @@ export class JobLeases {
   }
 
   release(jobId: string): void {
-    clearTimeout(this.#held.get(jobId)?.timer);
+    this.#held.get(jobId)?.timer.clear();
     this.#held.delete(jobId);
   }
 
   #arm(jobId: string, until: number, onLapse: () => void): void {
-    clearTimeout(this.#held.get(jobId)?.timer);
-    const timer = setTimeout(
+    this.#held.get(jobId)?.timer.clear();
+    const timer = setLongTimer(
       () => {
         this.#held.delete(jobId);
         onLapse();
       },
-      Math.max(0, until - this.#marginMs - Date.now()),
+      until - this.#marginMs - Date.now(),
     );
-    timer.unref();
-    this.#held.set(jobId, { until, timer, onLapse });
+    this.#held.set(jobId, { timer, onLapse });
   }
 }
 

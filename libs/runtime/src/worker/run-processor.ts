@@ -395,7 +395,12 @@ export class RunProcessor {
     } catch (error) {
       // An abandoned execution may still hold its resources: end them without waiting.
       if (fence.abandoned) {
-        run.logger.warn({ err: error }, 'execution ignored its abort signal; abandoned, its writes refused');
+        // A superseded attempt is logged once, where it stops (`process`).
+        if (!run.attempt.superseded)
+          run.logger.warn(
+            { err: error },
+            'execution ignored its abort signal; abandoned, its writes refused',
+          );
         resources.end().catch((cause: unknown) => run.logger.warn({ err: cause }, 'resources not ended'));
       } else await resources.end();
       throw error;
