@@ -105,10 +105,19 @@ describe('when Redis pauses far past the job locks while runs execute', () => {
         expect(newer, `attempts of ${run.id} newer than ${attempt} before its step was done`).toEqual([]);
       }
 
-      // One run-end, and no event of a stopped attempt after its successor started.
+      // One run-end; no tool result of a stopped attempt (its aborted tool), none after its successor started.
       const events = [];
       for await (const event of run.events()) events.push(event);
       expect(events.filter((event) => event.type === 'run-end')).toHaveLength(1);
+      const results = events.flatMap((event) =>
+        event.type === 'tool-result' && !event.replayed ? [event] : [],
+      );
+      expect(results.filter((event) => !event.ok)).toEqual([]);
+      for (const event of results) {
+        const attempt = Number(String((event.result as { by?: string } | undefined)?.by).split(':')[1]);
+        const newer = attempts.filter((line) => line.attempt > attempt && line.at < event.at);
+        expect(newer, `attempts newer than ${attempt} before its tool result`).toEqual([]);
+      }
     }
     const retaken = log.attempts.filter((line) => line.attempt > 1).length;
     console.log(

@@ -5,7 +5,7 @@
  * go back to wait, no lock to wait for) and the other worker finishes them. The times are
  * logged as figures (no threshold: speed belongs in bench/).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +19,7 @@ import { overlaps, readFenceLog } from './fence-log.js';
 const redis = useRedis(import.meta.filename);
 const PROGRAM = fileURLToPath(new URL('./fixtures/fence-worker.ts', import.meta.url));
 const RUNS = 20;
-const STEPS = 8;
+const STEPS = 4;
 
 let dir: string;
 let workers: WorkerProcesses;
@@ -38,16 +38,22 @@ afterAll(async () => {
   await client?.close();
 });
 
-/** Starts the first worker (it takes every run), submits the runs, waits until all execute there, then starts the second. */
+/**
+ * Starts the first worker (it takes every run), submits the runs, waits until all execute there,
+ * then starts the second. The runs wait at their first step until `release()`, so none ends on
+ * the first worker however long the second takes to start.
+ */
 async function runsInFlightOnOneWorker(env: Record<string, string> = {}) {
   dir = mkdtempSync(join(tmpdir(), 'flotilla-takeover-'));
+  const holdFile = join(dir, 'release');
   workers = new WorkerProcesses(PROGRAM, {
     REDIS_URL: redis.url,
     FLOTILLA_PREFIX: redis.prefix,
     LOG_DIR: dir,
     STEPS: String(STEPS),
-    STEP_MS: '300',
+    STEP_MS: '200',
     CONCURRENCY: String(RUNS),
+    HOLD_FILE: holdFile,
     ...env,
   });
   const first = await workers.start();
@@ -62,7 +68,7 @@ async function runsInFlightOnOneWorker(env: Record<string, string> = {}) {
     { what: `all ${RUNS} runs executing on the first worker` },
   );
   await workers.start();
-  return { first: first.pid ?? 0, runs };
+  return { first: first.pid ?? 0, runs, release: () => writeFileSync(holdFile, '') };
 }
 
 /** Every run succeeded in two attempts (the second on another process), never two at once. */
@@ -81,9 +87,10 @@ async function expectFinishedElsewhere(runs: RunHandle[], first: number) {
 
 describe('when a worker with 20 runs in flight is killed (default lock settings)', () => {
   it('lets another worker complete all of them, one attempt at a time', async () => {
-    const { first, runs } = await runsInFlightOnOneWorker();
+    const { first, runs, release } = await runsInFlightOnOneWorker();
     const killedAt = Date.now();
     await workers.kill(first);
+    release();
     await Promise.all(runs.map((run) => run.result()));
     const completedMs = Date.now() - killedAt;
     const resumed = readFenceLog(dir).attempts.filter((line) => line.attempt === 2);
@@ -97,9 +104,10 @@ describe('when a worker with 20 runs in flight is killed (default lock settings)
 
 describe('when a worker shutting down reaches the end of its grace period', () => {
   it('hands its runs back at once and another worker completes them', async () => {
-    const { first, runs } = await runsInFlightOnOneWorker({ SHUTDOWN_GRACE_MS: '200' });
+    const { first, runs, release } = await runsInFlightOnOneWorker({ SHUTDOWN_GRACE_MS: '200' });
     const stoppedAt = Date.now();
     const { exited } = workers.terminate(first);
+    release();
     expect(await exited).toBe(0);
     await Promise.all(runs.map((run) => run.result()));
     console.log(

@@ -28,7 +28,8 @@ describe('JobLeases', () => {
     const onLapse = vi.fn();
     const release = leases.hold(job('j1'), onLapse);
     vi.advanceTimersByTime(3000);
-    leases.renewed(['j1'], Date.now() - 500);
+    leases.renewing(['j1']);
+    leases.renewed(['j1'], [], Date.now() - 500);
     vi.advanceTimersByTime(3000);
     expect(onLapse).not.toHaveBeenCalled();
     vi.advanceTimersByTime(500);
@@ -39,5 +40,23 @@ describe('JobLeases', () => {
     release();
     vi.advanceTimersByTime(60_000);
     expect(other).not.toHaveBeenCalled();
+  });
+
+  it('waits for a renewal on its way up to the hard limit, and lapses at once when Redis says the lock was lost', () => {
+    const leases = new JobLeases(5000);
+    const onLapse = vi.fn();
+    leases.hold(job('j1'), onLapse);
+    vi.advanceTimersByTime(3900);
+    leases.renewing(['j1']);
+    vi.advanceTimersByTime(1099);
+    expect(onLapse).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(onLapse).toHaveBeenCalledOnce();
+
+    const lost = vi.fn();
+    leases.hold(job('j2'), lost);
+    leases.renewing(['j2']);
+    leases.renewed(['j2'], ['j2'], Date.now());
+    expect(lost).toHaveBeenCalledOnce();
   });
 });

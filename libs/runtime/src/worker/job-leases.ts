@@ -3,22 +3,25 @@ import { setLongTimer } from '../shared/long-timer.js';
 
 /**
  * How long this worker surely still holds each active job's BullMQ lock, and a call when that
- * time is about to pass without a renewal (Redis paused or unreachable, or this process froze).
- * The lock is a lease: once it lapses another worker may take the job over, so the attempt
- * must stop before — the Lua fences refuse its writes afterwards anyway, but only stopping
- * keeps a model call or tool from running in two attempts at once.
+ * time passes without a renewal (Redis paused or unreachable, or this process froze). The lock
+ * is a lease: once it lapses another worker may take the job over, so the attempt must stop
+ * before — the Lua fences refuse its writes afterwards anyway, but only stopping keeps a model
+ * call or tool from running in two attempts at once.
  *
  * A lock set by a request sent at `sentAt` holds at least until `sentAt + lockDurationMs`
- * (Redis sets it after the request left; PX counts from then), whenever the reply arrives.
+ * (Redis sets it after the request left; PX counts from then), whenever the reply arrives. A
+ * margin before that the lease lapses, unless a renewal is on its way (a process whose event
+ * loop was blocked for a while sends it late): then it lapses at the hard limit only, or at
+ * once when Redis answers that the lock was lost.
  */
 export class JobLeases {
   readonly #lockDurationMs: number;
   readonly #marginMs: number;
-  readonly #held = new Map<string, { timer: { clear(): void }; onLapse: () => void }>();
+  readonly #held = new Map<string, Lease>();
 
   constructor(lockDurationMs: number) {
     this.#lockDurationMs = lockDurationMs;
-    // Time for the attempt to stop before the lock can lapse; BullMQ renews at about half the lock.
+    // Time for the attempt to stop before the lock can lapse; BullMQ renews every quarter of it.
     this.#marginMs = Math.min(1000, Math.floor(lockDurationMs / 5));
   }
 
@@ -29,37 +32,66 @@ export class JobLeases {
    */
   hold(job: Job, onLapse: () => void): () => void {
     const jobId = job.id ?? '';
-    this.#arm(jobId, (job.processedOn ?? Date.now()) + this.#lockDurationMs, onLapse);
+    const lease: Lease = { until: 0, renewing: false, timer: undefined, onLapse };
+    this.#held.set(jobId, lease);
+    this.#arm(jobId, lease, (job.processedOn ?? Date.now()) + this.#lockDurationMs);
     return () => this.release(jobId);
   }
 
-  /** The locks of `jobIds` were extended by a request sent at `sentAt`. */
-  renewed(jobIds: readonly string[], sentAt: number): void {
+  /** Renewals of the locks of `jobIds` were sent. */
+  renewing(jobIds: readonly string[]): void {
     for (const jobId of jobIds) {
-      const held = this.#held.get(jobId);
-      if (held) this.#arm(jobId, sentAt + this.#lockDurationMs, held.onLapse);
+      const lease = this.#held.get(jobId);
+      if (lease) lease.renewing = true;
+    }
+  }
+
+  /** The renewals sent at `sentAt` came back: `failed` locks were lost, the others extended. */
+  renewed(jobIds: readonly string[], failed: readonly string[], sentAt: number): void {
+    for (const jobId of jobIds) {
+      const lease = this.#held.get(jobId);
+      if (!lease) continue;
+      lease.renewing = false;
+      if (failed.includes(jobId)) this.#lapse(jobId, lease);
+      else this.#arm(jobId, lease, sentAt + this.#lockDurationMs);
     }
   }
 
   release(jobId: string): void {
-    this.#held.get(jobId)?.timer.clear();
+    this.#held.get(jobId)?.timer?.clear();
     this.#held.delete(jobId);
   }
 
-  #arm(jobId: string, until: number, onLapse: () => void): void {
-    this.#held.get(jobId)?.timer.clear();
-    const timer = setLongTimer(
+  #arm(jobId: string, lease: Lease, until: number): void {
+    lease.timer?.clear();
+    lease.until = until;
+    lease.timer = setLongTimer(
       () => {
-        this.#held.delete(jobId);
-        onLapse();
+        if (!lease.renewing) return this.#lapse(jobId, lease);
+        // A renewal is on its way: wait for it, up to the time the lock may truly lapse.
+        lease.timer = setLongTimer(() => this.#lapse(jobId, lease), lease.until - Date.now());
       },
       until - this.#marginMs - Date.now(),
     );
-    this.#held.set(jobId, { timer, onLapse });
+  }
+
+  #lapse(jobId: string, lease: Lease): void {
+    lease.timer?.clear();
+    this.#held.delete(jobId);
+    lease.onLapse();
   }
 }
 
-/** A BullMQ worker that reports every successful lock renewal to `leases`. */
+interface Lease {
+  /** Epoch ms until which the lock surely holds. */
+  until: number;
+  /** A renewal was sent and has not come back yet. */
+  renewing: boolean;
+  timer: { clear(): void } | undefined;
+  onLapse: () => void;
+}
+
+/** A BullMQ worker that reports its lock renewals to `leases`. */
 export class LeasedWorker extends Worker {
   #leases: JobLeases | undefined;
 
@@ -70,12 +102,9 @@ export class LeasedWorker extends Worker {
 
   override async extendJobLocks(jobIds: string[], tokens: string[], duration: number): Promise<string[]> {
     const sentAt = Date.now();
+    this.#leases?.renewing(jobIds);
     const failed = await super.extendJobLocks(jobIds, tokens, duration);
-    // A failed renewal changes nothing here: the lease then lapses at its time.
-    this.#leases?.renewed(
-      jobIds.filter((jobId) => !failed.includes(jobId)),
-      sentAt,
-    );
+    this.#leases?.renewed(jobIds, failed, sentAt);
     return failed;
   }
 }
