@@ -10,14 +10,15 @@ import { setLongTimer } from '../shared/long-timer.js';
  *
  * A lock set by a request sent at `sentAt` holds at least until `sentAt + lockDurationMs`
  * (Redis sets it after the request left; PX counts from then), whenever the reply arrives. A
- * margin before that the lease lapses, unless a renewal is on its way (a process whose event
- * loop was blocked for a while sends it late): then it lapses at the hard limit only, or at
- * once when Redis answers that the lock was lost.
+ * margin before that, when no renewal is on its way (BullMQ's renewal timer ran late, or the
+ * job was fetched by a request Redis answered late), the lease sends one itself; it lapses when
+ * Redis answers that the lock was lost, or at the hard limit when no answer came.
  */
 export class JobLeases {
   readonly #lockDurationMs: number;
   readonly #marginMs: number;
   readonly #held = new Map<string, Lease>();
+  #renew: ((jobId: string, token: string) => Promise<unknown>) | undefined;
 
   constructor(lockDurationMs: number) {
     this.#lockDurationMs = lockDurationMs;
@@ -25,14 +26,19 @@ export class JobLeases {
     this.#marginMs = Math.min(1000, Math.floor(lockDurationMs / 5));
   }
 
+  /** How to renew one lock now (a call that reports back through `renewing` / `renewed`). */
+  renewWith(renew: (jobId: string, token: string) => Promise<unknown>): void {
+    this.#renew = renew;
+  }
+
   /**
-   * Watches the lock of `job`, taken by the request sent at `job.processedOn` (BullMQ stamps
-   * the fetching request's time). `onLapse` is called once when no renewal came in time.
-   * Returns the function that stops watching.
+   * Watches the lock of `job` (held with `token`), taken by the request sent at
+   * `job.processedOn` (BullMQ stamps the fetching request's time). `onLapse` is called once
+   * when no renewal came in time. Returns the function that stops watching.
    */
-  hold(job: Job, onLapse: () => void): () => void {
+  hold(job: Job, token: string | undefined, onLapse: () => void): () => void {
     const jobId = job.id ?? '';
-    const lease: Lease = { until: 0, renewing: false, timer: undefined, onLapse };
+    const lease: Lease = { until: 0, renewing: false, timer: undefined, onLapse, token: token ?? '' };
     this.#held.set(jobId, lease);
     this.#arm(jobId, lease, (job.processedOn ?? Date.now()) + this.#lockDurationMs);
     return () => this.release(jobId);
@@ -67,9 +73,14 @@ export class JobLeases {
     lease.until = until;
     lease.timer = setLongTimer(
       () => {
-        if (!lease.renewing) return this.#lapse(jobId, lease);
+        if (!lease.renewing) {
+          if (!this.#renew) return this.#lapse(jobId, lease);
+          // A failed call leaves `renewing` set: the hard limit below decides.
+          this.#renew(jobId, lease.token).catch(() => {});
+        }
         // A renewal is on its way: wait for it, up to the time the lock may truly lapse.
-        lease.timer = setLongTimer(() => this.#lapse(jobId, lease), lease.until - Date.now());
+        if (lease.renewing)
+          lease.timer = setLongTimer(() => this.#lapse(jobId, lease), lease.until - Date.now());
       },
       until - this.#marginMs - Date.now(),
     );
@@ -89,6 +100,8 @@ interface Lease {
   renewing: boolean;
   timer: { clear(): void } | undefined;
   onLapse: () => void;
+  /** The job's lock token. */
+  token: string;
 }
 
 /** A BullMQ worker that reports its lock renewals to `leases`. */
@@ -98,6 +111,7 @@ export class LeasedWorker extends Worker {
   /** Set right after construction (before any job is fetched). */
   reportRenewalsTo(leases: JobLeases): void {
     this.#leases = leases;
+    leases.renewWith((jobId, token) => this.extendJobLocks([jobId], [token], this.opts.lockDuration ?? 0));
   }
 
   override async extendJobLocks(jobIds: string[], tokens: string[], duration: number): Promise<string[]> {

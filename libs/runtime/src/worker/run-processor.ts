@@ -152,7 +152,7 @@ export class RunProcessor {
     logger.info({ attempt: start.attempt }, 'run started');
     this.#callHook(logger, () => this.#deps.hooks?.onRunStart?.({ runId, agentId, attempt: start.attempt }));
     const controller = this.#deps.cancels.register(runId);
-    const releaseLease = this.#deps.leases?.hold(job, () =>
+    const releaseLease = this.#deps.leases?.hold(job, token, () =>
       attempt.supersede(new AttemptSupersededError(runId, 'further writes (its job lock lapsed)')),
     );
     try {
