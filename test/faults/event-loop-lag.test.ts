@@ -21,6 +21,9 @@ beforeAll(async () => {
     FLOTILLA_AGENTS: './test/faults/fixtures/spin-agents.ts',
     FLOTILLA_WORKER_CONCURRENCY: '1',
     FLOTILLA_EVENT_LOOP_BLOCK_MS: String(BLOCK_MS),
+    // A stall longer than the job lock (default 5 s) loses the run to a new attempt (fenced,
+    // see fenced-attempts.test.ts); this suite is about the health report, so the lock outlasts it.
+    FLOTILLA_LOCK_DURATION_MS: String(STALL_MS * 2),
     LOG_LEVEL: 'info', // startWorker waits for the 'worker ready' line
   });
   client = createClient({ connection: redis.url, prefix: redis.prefix });

@@ -17,6 +17,8 @@ export interface RedisServerOptions {
   port?: number;
   /** Turn on the append-only file so data survives a restart. @default false */
   appendOnly?: boolean;
+  /** When the append-only file is fsynced (`everysec` may lose the last second at a crash). @default 'always' */
+  appendfsync?: 'always' | 'everysec' | 'no';
   /** Data directory. @default a fresh temporary directory, removed by `stop()` */
   dir?: string;
   /** Binary to run. @default `redis-server` from PATH */
@@ -35,6 +37,8 @@ export interface RedisServerProcess {
   dir: string;
   /** Kills the server with SIGKILL, as a crash would, and starts it again on the same port and dir. */
   restart(): Promise<void>;
+  /** Sends `signal` to the server process: `SIGSTOP` pauses it (a frozen Redis), `SIGCONT` resumes it. */
+  signal(signal: NodeJS.Signals): void;
   stop(): Promise<void>;
 }
 
@@ -93,6 +97,7 @@ async function startOn(
   options: RedisServerOptions,
 ): Promise<RedisServerProcess> {
   const appendOnly = options.appendOnly ?? false;
+  const appendfsync = options.appendfsync ?? 'always';
   const { password, tls } = options;
   const listen = tls
     ? [
@@ -117,7 +122,7 @@ async function startOn(
     '--appendonly',
     appendOnly ? 'yes' : 'no',
     '--appendfsync',
-    'always',
+    appendfsync,
     '--dir',
     dir,
     '--maxmemory-policy',
@@ -133,7 +138,11 @@ async function startOn(
       await kill(child, 'SIGKILL');
       child = await launch(binary, args, port);
     },
+    signal(signal) {
+      child.kill(signal);
+    },
     async stop() {
+      child.kill('SIGCONT');
       await kill(child, 'SIGTERM');
       if (ownsDir) rmSync(dir, { recursive: true, force: true });
     },

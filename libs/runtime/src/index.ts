@@ -65,6 +65,7 @@ export {
 export { RedisAuthError, RedisUnavailableError } from './errors/redis-errors.js';
 export {
   AbortError,
+  AttemptSupersededError,
   ExecutionAbandonedError,
   ForeignChildRunError,
   JournalCorruptedError,

@@ -62,6 +62,76 @@ async function collect(events: AsyncIterable<StreamedRunEvent>): Promise<Streame
   return seen;
 }
 
+/** Ids of the event-reading connections this file's client has open. */
+async function readerIds(): Promise<string[]> {
+  const list = (await fixture.redis.client('LIST')) as string;
+  const name = `name=${eventsConnectionName(fixture.prefix)} `;
+  return list
+    .split('\n')
+    .filter((line) => line.includes(name))
+    .map((line) => /\bid=(\d+)/.exec(line)?.[1] ?? '');
+}
+
+describe('RunHandle.result', () => {
+  it('keeps waiting when the record is not terminal after a run-end, and settles on the terminal record', async () => {
+    const runId = `run-${randomUUID()}`;
+    await records.create({ runId, agentId: 'writer' });
+    let outcome: { value?: unknown; error?: unknown } | undefined;
+    client
+      .run(runId)
+      .result()
+      .then(
+        (value) => {
+          outcome = { value };
+        },
+        (error: unknown) => {
+          outcome = { error };
+        },
+      );
+    const [firstReader] = await vi.waitFor(
+      async () => {
+        const ids = await readerIds();
+        expect(ids).toHaveLength(1);
+        return ids;
+      },
+      { timeout: 5000 },
+    );
+    // A run-end whose record write was lost (a Redis crash): the record says queued.
+    const sink = new RedisRunEventSink({ redis: fixture.redis, prefix: fixture.prefix, runId });
+    sink.emit({
+      type: 'run-end',
+      runId,
+      at: Date.now(),
+      callPath: 'root/agent:writer:0',
+      status: 'succeeded',
+      output: 'lost',
+      usage: emptyUsage(),
+      modelCalls: 1,
+    });
+    await sink.flush();
+    // result() read the record after that run-end and waits on the stream again.
+    await vi.waitFor(
+      async () => {
+        const ids = await readerIds();
+        expect(ids).toHaveLength(1);
+        expect(ids[0]).not.toBe(firstReader);
+      },
+      { timeout: 5000 },
+    );
+    expect(outcome).toBeUndefined();
+
+    // The run executes again and ends: result() settles on that end.
+    await records.start({ runId, agentId: 'writer' });
+    await records.finish(runId, 'root/agent:writer:0', {
+      status: 'succeeded',
+      output: 'done',
+      usage: emptyUsage(),
+      modelCalls: 1,
+    });
+    await vi.waitFor(() => expect(outcome).toEqual({ value: 'done' }), { timeout: 5000 });
+  });
+});
+
 describe('RunHandle.events', () => {
   it('ends the iteration and closes its blocking connection when the signal aborts', async () => {
     const runId = await runWithThreeEvents();

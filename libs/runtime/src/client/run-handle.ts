@@ -14,7 +14,9 @@ import { isTerminalStatus } from '../runs/run-status.js';
 export interface RunHandle<Output = unknown> {
   readonly id: string;
   /**
-   * The run's output once it ends, however long the run takes. While Redis is unreachable the
+   * The run's output once it ends, however long the run takes. It settles only on a terminal
+   * record: a `run-end` whose record write a Redis crash lost (the record went back to queued or
+   * running, and the run executes again) is not an end, the wait goes on. While Redis is unreachable the
    * wait is resumed quietly once it is back; when Redis stays silent longer than the client's
    * `requestTimeoutMs` it rejects with `RedisUnavailableError` (the run goes on: call `result()`
    * again later). Rejects with the run's error, rebuilt with its original
@@ -77,8 +79,12 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
 
   async result(): Promise<Output> {
     let record = await this.#record();
-    if (!isTerminalStatus(record.status)) {
-      for await (const event of this.events()) {
+    let after: string | undefined;
+    while (!isTerminalStatus(record.status)) {
+      // Read on after the last event seen: a run-end the record does not confirm was lost with
+      // the record's end (the record went back in time); the run's next end follows it.
+      for await (const event of this.events(after === undefined ? {} : { after })) {
+        after = event.eventId;
         if (event.type === 'run-end') break;
       }
       record = await this.#record();

@@ -68,10 +68,14 @@ export const flotillaSettings = {
    * the delay when that wake-up was lost (a crash between the end and the wake-up). @default 10000
    */
   conversationRecheckMs: setting('FLOTILLA_CONVERSATION_RECHECK_MS', wholeNumber({ min: 1 }), 10_000),
-  /** `FLOTILLA_LOCK_DURATION_MS`: BullMQ job lock; a crashed worker's run moves on after about this long. @default 30000 */
-  lockDurationMs: setting('FLOTILLA_LOCK_DURATION_MS', wholeNumber({ min: 1 }), 30_000),
-  /** `FLOTILLA_STALLED_INTERVAL_MS`: how often workers look for stalled runs. @default 30000 */
-  stalledIntervalMs: setting('FLOTILLA_STALLED_INTERVAL_MS', wholeNumber({ min: 1 }), 30_000),
+  /**
+   * `FLOTILLA_LOCK_DURATION_MS`: BullMQ job lock, renewed every half of it while the run executes;
+   * a crashed worker's runs move on within about this plus `stalledIntervalMs`. Short is safe:
+   * an attempt whose lock lapsed stops, and its writes are refused (fenced attempts). @default 5000
+   */
+  lockDurationMs: setting('FLOTILLA_LOCK_DURATION_MS', wholeNumber({ min: 1 }), 5000),
+  /** `FLOTILLA_STALLED_INTERVAL_MS`: how often workers look for stalled runs (lock lapsed). @default 2500 */
+  stalledIntervalMs: setting('FLOTILLA_STALLED_INTERVAL_MS', wholeNumber({ min: 1 }), 2500),
   /** `FLOTILLA_MAX_STALLED_COUNT`: crashes a run survives before it fails. @default 3 */
   maxStalledCount: setting('FLOTILLA_MAX_STALLED_COUNT', wholeNumber(), 3),
   /**

@@ -36,8 +36,9 @@ export interface RunServices {
   /** The tenant whose run it is (`client.forTenant`), read by agent code through `runInfo()`. @default none */
   tenant?: string;
   /**
-   * An opaque token unique to one execution attempt of the run (created by the worker's run
-   * processor per execution). With `runId` it is the holder of the conversation's lease: the
+   * An opaque token unique to one execution attempt of the run (a worker creates one for every
+   * delivery of the run's job). Every write to the run's keys carries it and is refused once a
+   * newer attempt owns the run; with `runId` it is the holder of the conversation's lease, so the
    * conversation store refuses appends of any other attempt. Absent in embedded mode.
    */
   readonly attempt?: string;

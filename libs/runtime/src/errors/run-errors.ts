@@ -174,6 +174,27 @@ export class RunIdConflictError extends FlotillaError {
 }
 
 /**
+ * A write came from an execution attempt of a run that a newer attempt took over (its worker
+ * lost the job's lock — it froze, or Redis paused — and another worker started the run again).
+ * The write is refused inside its Lua script; the stale attempt stops without ending the run or
+ * touching its job, which the newer attempt now owns. Not a failure of the run.
+ */
+export class AttemptSupersededError extends FlotillaError {
+  static override readonly errorName = 'AttemptSupersededError';
+  static override readonly is = errorGuard(this);
+  readonly runId: string;
+
+  constructor(runId: string, what: string) {
+    super(
+      `Refused ${what} from a superseded attempt of run "${runId}": a newer attempt on another worker owns ` +
+        'the run now (this worker lost the job lock: it froze or Redis paused longer than lockDurationMs). ' +
+        'Nothing to do: the newer attempt finishes the run; raise FLOTILLA_LOCK_DURATION_MS if it happens often.',
+    );
+    this.runId = runId;
+  }
+}
+
+/**
  * The run at a child run's id was not created by the calling run (another parent, another
  * tree, or no parent at all: a planted run). The caller refuses to adopt its result, and fails.
  */

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from '../json/json-bounds.js';
 import { runKeys } from '../keys.js';
+import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
 import { appendEventsScript } from './lua/append-events-2.lua.js';
 import type { RunEvent, RunEventSink } from './run-event.js';
 import { serializeRunEvent } from './serialize-run-event.js';
@@ -19,7 +20,8 @@ export const RUN_EVENT_FIELD = 'event';
  * events are for observers, the journal is the source of truth. Nothing here rejects: an event
  * too deep or too large for `limits` is written with its payload replaced (see
  * `serialize-run-event.ts`), reported once through `onOmitted`. Events of a run that has ended are dropped
- * (`append-events-2`): its stream is compacted then.
+ * (`append-events-2`): its stream is compacted then; so are the events of an `attempt` a newer
+ * one superseded (reported once through `onSuperseded`).
  */
 export class RedisRunEventSink implements RunEventSink {
   readonly #redis: Redis;
@@ -28,6 +30,9 @@ export class RedisRunEventSink implements RunEventSink {
   readonly #onError: (error: unknown) => void;
   readonly #limits: JsonLimits;
   readonly #onOmitted: (info: { type: string; reason: string }) => void;
+  readonly #attempt: string;
+  readonly #onSuperseded: () => void;
+  #superseded = false;
   #omittedReported = false;
   #buffer: RunEvent[] = [];
   #writing: Promise<void> = Promise.resolve();
@@ -45,6 +50,10 @@ export class RedisRunEventSink implements RunEventSink {
     limits?: JsonLimits;
     /** Called once per sink when an event's payload had to be left out. @default ignore */
     onOmitted?: (info: { type: string; reason: string }) => void;
+    /** The writing attempt's token (the attempt fence). @default none: not fenced */
+    attempt?: string;
+    /** Called once when the events were refused: a newer attempt owns the run. @default ignore */
+    onSuperseded?: () => void;
   }) {
     this.#redis = options.redis;
     const keys = runKeys(options.prefix, options.runId);
@@ -53,6 +62,8 @@ export class RedisRunEventSink implements RunEventSink {
     this.#onError = options.onError ?? (() => {});
     this.#limits = options.limits ?? DEFAULT_JSON_LIMITS;
     this.#onOmitted = options.onOmitted ?? (() => {});
+    this.#attempt = options.attempt ?? '';
+    this.#onSuperseded = options.onSuperseded ?? (() => {});
   }
 
   emit(event: RunEvent): void {
@@ -75,10 +86,13 @@ export class RedisRunEventSink implements RunEventSink {
   }
 
   async #write(batch: RunEvent[]): Promise<void> {
-    if (batch.length === 0) return;
+    if (batch.length === 0 || this.#superseded) return;
     try {
       const events = batch.map((event) => this.#serialize(event));
-      await appendEventsScript.run(this.#redis, this.#keys, [this.#maxLength, ...events]);
+      const args = [this.#maxLength, this.#attempt, ...events];
+      if ((await appendEventsScript.run(this.#redis, this.#keys, args)) !== ATTEMPT_SUPERSEDED) return;
+      this.#superseded = true;
+      this.#onSuperseded();
     } catch (error) {
       this.#onError(error);
     }

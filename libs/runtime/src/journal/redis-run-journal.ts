@@ -1,8 +1,10 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { JournalEntry, RunJournal } from '../context/run-services.js';
-import { JournalCorruptedError } from '../errors/run-errors.js';
+import { AttemptSupersededError, JournalCorruptedError } from '../errors/run-errors.js';
 import { runKeys } from '../keys.js';
+import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
+import { recordJournalScript } from './lua/record-journal-2.lua.js';
 
 const serializedErrorSchema: z.ZodType<unknown> = z.lazy(() =>
   z.object({
@@ -26,19 +28,31 @@ const journalEntrySchema = z.object({
 
 /**
  * The {@link RunJournal} of one run in Redis: one hash (`runKeys(…).journal`), field =
- * position, value = entry JSON. `record` is HSETNX, so when a crashed worker's replacement
- * and a late original race on a position, the first write wins and both read the same outcome
- * on the next replay. Entries are validated on load.
+ * position, value = entry JSON. `record` writes a position once (`record-journal-2`), so when
+ * a crashed worker's replacement and a late original race on a position, the first write wins
+ * and both read the same outcome on the next replay; given an `attempt`, a superseded
+ * attempt's records are refused. Entries are validated on load.
  */
 export class RedisRunJournal implements RunJournal {
   readonly #redis: Redis;
   readonly #runId: string;
   readonly #key: string;
+  readonly #recordKey: string;
+  readonly #attempt: string;
 
-  constructor(options: { redis: Redis; prefix: string; runId: string }) {
+  constructor(options: {
+    redis: Redis;
+    prefix: string;
+    runId: string;
+    /** The writing attempt's token (the attempt fence). @default none: not fenced */
+    attempt?: string;
+  }) {
     this.#redis = options.redis;
     this.#runId = options.runId;
-    this.#key = runKeys(options.prefix, options.runId).journal;
+    const keys = runKeys(options.prefix, options.runId);
+    this.#key = keys.journal;
+    this.#recordKey = keys.record;
+    this.#attempt = options.attempt ?? '';
   }
 
   /** @throws JournalCorruptedError when an entry does not parse */
@@ -49,8 +63,11 @@ export class RedisRunJournal implements RunJournal {
     return journal;
   }
 
+  /** @throws AttemptSupersededError when a newer attempt owns the run */
   async record(position: string, entry: JournalEntry): Promise<void> {
-    await this.#redis.hsetnx(this.#key, position, JSON.stringify(entry));
+    const args = [this.#attempt, position, JSON.stringify(entry)];
+    const reply = await recordJournalScript.run(this.#redis, [this.#recordKey, this.#key], args);
+    if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(this.#runId, 'a journal record');
   }
 
   #parse(position: string, text: string): JournalEntry {

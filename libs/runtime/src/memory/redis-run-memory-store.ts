@@ -1,6 +1,9 @@
 import type { Redis } from 'ioredis';
 import type { RunMemoryStore } from '../context/run-services.js';
+import { AttemptSupersededError } from '../errors/run-errors.js';
 import { type RunKeys, runKeys } from '../keys.js';
+import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
+import { writeMemoryScript } from './lua/write-memory-3.lua.js';
 
 /**
  * The {@link RunMemoryStore} of one run in Redis: one hash per agent invocation
@@ -11,19 +14,30 @@ import { type RunKeys, runKeys } from '../keys.js';
  * Only the run's one execution at a time writes its memory (the job's lock), which the store
  * relies on for two shortcuts: {@link prefetch} reads an invocation's memory ahead of its
  * `load`, and {@link clear} of an invocation this store loaded empty and never wrote sends
- * nothing (there is nothing to delete).
+ * nothing (there is nothing to delete). Given an `attempt`, every write is refused once a newer
+ * attempt owns the run (`write-memory-3`): it throws `AttemptSupersededError`.
  */
 export class RedisRunMemoryStore implements RunMemoryStore {
   readonly #redis: Redis;
   readonly #keys: RunKeys;
+  readonly #runId: string;
+  readonly #attempt: string;
   /** Reads started by {@link prefetch}, each handed to the next `load` of its callPath. */
   readonly #prefetched = new Map<string, Promise<Record<string, string>>>();
   /** CallPaths loaded empty and not written since: `clear` has nothing to delete. */
   readonly #empty = new Set<string>();
 
-  constructor(options: { redis: Redis; prefix: string; runId: string }) {
+  constructor(options: {
+    redis: Redis;
+    prefix: string;
+    runId: string;
+    /** The writing attempt's token (the attempt fence). @default none: not fenced */
+    attempt?: string;
+  }) {
     this.#redis = options.redis;
     this.#keys = runKeys(options.prefix, options.runId);
+    this.#runId = options.runId;
+    this.#attempt = options.attempt ?? '';
   }
 
   /**
@@ -51,23 +65,23 @@ export class RedisRunMemoryStore implements RunMemoryStore {
 
   /** Stores `value` as JSON; `undefined` removes the key (JSON has no `undefined`). */
   async set(callPath: string, key: string, value: unknown): Promise<void> {
-    const hash = this.#keys.memoryOf(callPath);
     this.#empty.delete(callPath);
     const text = JSON.stringify(value);
-    if (text === undefined) {
-      await this.#redis.hdel(hash, key);
-      return;
-    }
-    await this.#redis.multi().hset(hash, key, text).sadd(this.#keys.memoryIndex, callPath).exec();
+    await (text === undefined
+      ? this.#write(callPath, ['unset', callPath, key])
+      : this.#write(callPath, ['set', callPath, key, text]));
   }
 
   async clear(callPath: string): Promise<void> {
     if (this.#empty.has(callPath)) return;
-    await this.#redis
-      .multi()
-      .del(this.#keys.memoryOf(callPath))
-      .srem(this.#keys.memoryIndex, callPath)
-      .exec();
+    await this.#write(callPath, ['clear', callPath]);
+  }
+
+  /** @throws AttemptSupersededError when a newer attempt owns the run */
+  async #write(callPath: string, args: string[]): Promise<void> {
+    const keys = [this.#keys.record, this.#keys.memoryOf(callPath), this.#keys.memoryIndex];
+    const reply = await writeMemoryScript.run(this.#redis, keys, [this.#attempt, ...args]);
+    if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(this.#runId, 'a memory write');
   }
 
   /** Deletes the memory of every invocation of the run (called when the run ends). */

@@ -2,6 +2,7 @@ import type { TokenUsage } from '@flotilla/ir';
 import { addUsage, emptyUsage } from '@flotilla/ir';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { AttemptSupersededError } from '../errors/run-errors.js';
 import type { SerializedError } from '../errors/serialize-error.js';
 import { DEFAULT_EVENT_STREAM_MAX_LENGTH } from '../events/redis-run-event-sink.js';
 import { parseStreamEntries, type StreamedRunEvent } from '../events/redis-run-event-stream.js';
@@ -9,6 +10,7 @@ import type { RunEndEvent } from '../events/run-event.js';
 import { decodeRunTimeline, encodeRunTimeline, type RunEndOutcome } from '../events/run-timeline.js';
 import { type WaitingFor, waitingForSchema } from '../gate/waiting-for.js';
 import { runKeys } from '../keys.js';
+import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
 import { compactEventsScript } from './lua/compact-events-2.lua.js';
 import { createRunScript } from './lua/create-run-1.lua.js';
 import { finishRunScript } from './lua/finish-run-4.lua.js';
@@ -22,6 +24,7 @@ import {
   type NewRun,
   type RunEnding,
   type RunRetention,
+  type RunToStart,
   startRunArgs,
   suspendRunArgs,
 } from './run-script-args.js';
@@ -93,15 +96,18 @@ export class RedisRunRecords {
   /**
    * Marks the run `running` unless it already ended, and reads the totals the record carries
    * in the same round trip (the start script leaves them as they are, so the read is right
-   * whichever of the two Redis runs first).
+   * whichever of the two Redis runs first). The record takes `run.attempt` (the attempt fence:
+   * older attempts' writes are refused from then on).
+   * @throws AttemptSupersededError when `run.continuing` and a newer attempt owns the run
    */
-  async start(run: { runId: string; agentId: string }): Promise<RunStart> {
+  async start(run: RunToStart): Promise<RunStart> {
     const keys = runKeys(this.#prefix, run.runId);
     const call = startRunArgs(keys, run, Date.now());
     const [result, totals] = await Promise.all([
       startRunScript.run(this.#redis, call.keys, call.args),
       this.#totals(keys.record),
     ]);
+    if (result === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(run.runId, 'a start');
     const [code, detail] = result as [number, string | number];
     return code === 1
       ? { started: true, attempt: Number(detail), totals }
@@ -124,8 +130,16 @@ export class RedisRunRecords {
    * first). Returns `true` when this call ended it. Flush the run's other events first, so `run-end`
    * is the last event of the stream. `carried`: the record's totals from this execution's
    * `start` (saves reading them again). @default read from the record
+   * `attempt`: the ending attempt's token; @default none (a cancel, the stalled-job handler)
+   * @throws AttemptSupersededError when a newer attempt than `attempt` owns the run
    */
-  async finish(runId: string, callPath: string, execution: RunEnding, carried?: RunTotals): Promise<boolean> {
+  async finish(
+    runId: string,
+    callPath: string,
+    execution: RunEnding,
+    carried?: RunTotals,
+    attempt?: string,
+  ): Promise<boolean> {
     // Earlier executions that suspended carried their usage in the record.
     const prior = carried ?? (await this.#totals(runKeys(this.#prefix, runId).record));
     const ending = { ...execution, ...sumTotals(prior, execution) };
@@ -143,8 +157,10 @@ export class RedisRunRecords {
     const call = finishRunArgs(runKeys(this.#prefix, runId), ending, event, {
       eventStreamMaxLength: this.#eventStreamMaxLength,
       retention: this.#retention,
+      ...(attempt !== undefined && { attempt }),
     });
     const reply = await finishRunScript.run(this.#redis, call.keys, call.args);
+    if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, "the run's end");
     if (!Array.isArray(reply)) return false;
     await this.#compact(
       runId,
@@ -188,18 +204,32 @@ export class RedisRunRecords {
    * Marks the run `waiting` (suspended on child runs) and adds this execution's usage to the
    * totals the record carries; `false` when the run had already ended (e.g. cancelled).
    * `carried`: the record's totals from this execution's `start` (saves reading them again).
-   * @default read from the record
+   * @default read from the record. `attempt`: the suspending attempt's token. @default none
+   * @throws AttemptSupersededError when a newer attempt than `attempt` owns the run
    */
   async suspend(
     runId: string,
     execution: { usage: TokenUsage; modelCalls: number },
     carried?: RunTotals,
+    attempt?: string,
   ): Promise<boolean> {
     // Only the run's own execution writes its totals, so `carried` is still what the record holds.
     const prior = carried ?? (await this.#totals(runKeys(this.#prefix, runId).record));
     const totals = sumTotals(prior, execution);
-    const call = suspendRunArgs(runKeys(this.#prefix, runId), totals, Date.now());
-    return (await suspendRunScript.run(this.#redis, call.keys, call.args)) === 1;
+    const call = suspendRunArgs(runKeys(this.#prefix, runId), totals, Date.now(), attempt);
+    const reply = await suspendRunScript.run(this.#redis, call.keys, call.args);
+    if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, 'a suspension');
+    return reply === 1;
+  }
+
+  /**
+   * Whether `attempt` still owns the run (or no attempt token is recorded), for the rare
+   * decisions a stale attempt must not take that write no run key (handing its job to BullMQ's
+   * retry). Every write is fenced in its own script instead.
+   */
+  async ownedBy(runId: string, attempt: string): Promise<boolean> {
+    const owner = await this.#redis.hget(runKeys(this.#prefix, runId).record, 'attempt');
+    return owner === null || owner === attempt;
   }
 
   /** The totals the record (`recordKey`) carries; none yet when it has no usage. */

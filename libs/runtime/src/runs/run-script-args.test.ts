@@ -43,7 +43,7 @@ describe('run script argument builders', () => {
   it('sends the usage totals a suspended run carries', () => {
     expect(suspendRunArgs(keys, { usage, modelCalls: 3 }, 9)).toEqual({
       keys: ['p:run:{r:r1}:record'],
-      args: [JSON.stringify(usage), '3', '9'],
+      args: [JSON.stringify(usage), '3', '9', ''],
     });
   });
 
@@ -71,6 +71,7 @@ describe('run script argument builders', () => {
       '100',
       '60',
       '30',
+      '',
     ]);
   });
 

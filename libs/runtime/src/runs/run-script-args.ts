@@ -48,24 +48,37 @@ export function createRunArgs(keys: RunKeys, run: NewRun, now: number): RunScrip
   };
 }
 
-/** KEYS and ARGV of `suspend-run-1`: the run's usage totals after this execution's share. */
+/**
+ * KEYS and ARGV of `suspend-run-1`: the run's usage totals after this execution's share, and
+ * the suspending attempt's token (`''`: not fenced).
+ */
 export function suspendRunArgs(
   keys: RunKeys,
   totals: { usage: TokenUsage; modelCalls: number },
   now: number,
+  attempt = '',
 ): RunScriptCall {
   return {
     keys: [keys.record],
-    args: [JSON.stringify(totals.usage), String(totals.modelCalls), String(now)],
+    args: [JSON.stringify(totals.usage), String(totals.modelCalls), String(now), attempt],
   };
 }
 
-export function startRunArgs(
-  keys: RunKeys,
-  run: { runId: string; agentId: string },
-  now: number,
-): RunScriptCall {
-  return { keys: [keys.record], args: [run.runId, run.agentId, String(now)] };
+/** A run an attempt starts, or (`continuing`) goes on with after it suspended. */
+export interface RunToStart {
+  runId: string;
+  agentId: string;
+  /** The attempt's token (see `worker/run-attempt.ts`); the record takes it. @default '' */
+  attempt?: string;
+  /** The attempt goes on after suspending itself: refused when a newer one owns the run. @default false */
+  continuing?: boolean;
+}
+
+export function startRunArgs(keys: RunKeys, run: RunToStart, now: number): RunScriptCall {
+  return {
+    keys: [keys.record],
+    args: [run.runId, run.agentId, String(now), run.attempt ?? '', run.continuing ? '1' : '0'],
+  };
 }
 
 /** How a run ended, as the worker, a cancel or the stalled-job handler reports it. */
@@ -89,7 +102,12 @@ export function finishRunArgs(
   keys: RunKeys,
   ending: RunEnding,
   event: RunEndEvent,
-  options: { eventStreamMaxLength: number; retention: RunRetention },
+  options: {
+    eventStreamMaxLength: number;
+    retention: RunRetention;
+    /** The ending attempt's token; `''` for a cancel or the stalled-job handler. @default '' */
+    attempt?: string;
+  },
 ): RunScriptCall {
   const output = ending.status === 'succeeded' ? JSON.stringify(ending.output ?? null) : '';
   return {
@@ -105,6 +123,7 @@ export function finishRunArgs(
       String(options.eventStreamMaxLength),
       String(options.retention.recordSeconds),
       String(options.retention.journalSeconds),
+      options.attempt ?? '',
     ],
   };
 }

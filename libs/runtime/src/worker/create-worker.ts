@@ -1,4 +1,4 @@
-import { Queue, Worker } from 'bullmq';
+import { Queue, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
 import type { FlotillaConfig } from '../config/flotilla-config.js';
@@ -12,6 +12,7 @@ import type { ModelAdapter } from '../model/model-adapter.js';
 import { WorkerResources } from '../resources/worker-resources.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
 import { CancelListener } from './cancel-listener.js';
+import { JobLeases, LeasedWorker } from './job-leases.js';
 import { RunProcessor } from './run-processor.js';
 import type { CreateWorkerOptions } from './worker-options.js';
 
@@ -96,6 +97,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
   const queue = new Queue(config.queueName, { connection: queueConnection, prefix: config.prefix });
   watchBullmqErrors(queue, { role: 'child-queue', logger });
   const resources = workerResources(options, redis, config.prefix, logger);
+  const leases = new JobLeases(config.lockDurationMs);
   const processor = new RunProcessor({
     redis,
     config,
@@ -107,6 +109,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     queue,
     resources,
     logger,
+    leases,
     hooks: { onRunStart: options.onRunStart, onRunEnd: options.onRunEnd },
     ...(options.abandonGraceMs !== undefined && { abandonGraceMs: options.abandonGraceMs }),
   });
@@ -115,7 +118,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     logger,
     tlsCaFile: config.redisTlsCaFile,
   });
-  const worker = new Worker(config.queueName, (job, token) => processor.process(job, token), {
+  const worker = new LeasedWorker(config.queueName, (job, token) => processor.process(job, token), {
     connection: bullConnection,
     prefix: config.prefix,
     concurrency: config.workerConcurrency,
@@ -125,6 +128,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     // Also for jobs added without options (a raw `queue.add`): no ended job keeps its payload.
     ...ENDED_JOB_RETENTION,
   });
+  worker.reportRenewalsTo(leases);
   watch(worker, processor, logger);
   const listening = Promise.all([cancels.start(), resources.start()]).then(() => undefined);
   listening.catch((error: unknown) =>

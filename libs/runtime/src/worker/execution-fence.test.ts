@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { RunServices } from '../context/run-services.js';
 import type { CollectingEventSink } from '../embedded/collecting-event-sink.js';
 import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
-import { ExecutionAbandonedError } from '../errors/run-errors.js';
+import { AttemptSupersededError, ExecutionAbandonedError } from '../errors/run-errors.js';
 import type { RunEvent } from '../events/run-event.js';
 import { ExecutionFence, fenceServices } from './execution-fence.js';
+import { RunAttempt } from './run-attempt.js';
 
 const entry = { kind: 'memo', fingerprint: 'memo:k', outcome: { ok: true, value: 1 }, at: 0 } as const;
 const event = {
@@ -46,5 +47,26 @@ describe('fenceServices', () => {
     expect((await services.journal.load()).size).toBe(0);
     expect(await services.memory.load('root')).toEqual({});
     expect(events.events).toEqual([]);
+  });
+
+  it('supersedes the attempt at the first write a Lua fence refused, and refuses every later write without sending it', async () => {
+    const inner = createEmbeddedServices({ runId: 'r-1' });
+    const attempt = new RunAttempt('r-1');
+    inner.journal.record = async () => {
+      throw new AttemptSupersededError('r-1', 'a journal record');
+    };
+    let memoryWrites = 0;
+    inner.memory.set = async () => {
+      memoryWrites++;
+    };
+    const fence = new ExecutionFence('r-1', attempt);
+    const services = fenceServices(inner, fence);
+    await expect(services.journal.record('p1', entry)).rejects.toSatisfy(AttemptSupersededError.is);
+    expect(attempt.superseded).toBe(true);
+    expect(attempt.signal.aborted).toBe(true);
+    await expect(services.memory.set('root', 'k', 1)).rejects.toSatisfy(AttemptSupersededError.is);
+    expect(memoryWrites).toBe(0);
+    services.events.emit(event);
+    expect(inner.events.events).toEqual([]);
   });
 });

@@ -3,22 +3,28 @@
  * execution (the run was cancelled or timed out and its code ignored the abort signal), it
  * abandons it: from then on every write the execution's services make (journal records, memory,
  * conversation appends, child runs, events) is refused, so the work that goes on in the
- * background cannot change a run that already ended. Fenced attempts across workers (an attempt
- * token checked inside the Lua scripts) build on this.
+ * background cannot change a run that already ended. Across workers, the execution's
+ * {@link RunAttempt} token is checked inside every Lua script that writes the run's keys; the
+ * first write refused there (`AttemptSupersededError`) marks the attempt superseded, and every
+ * later write is refused here without a round trip.
  */
 import type { RunServices } from '../context/run-services.js';
 import { ExecutionAbandonedError } from '../errors/run-errors.js';
+import type { RunAttempt } from './run-attempt.js';
 
 export class ExecutionFence {
   readonly runId: string;
+  readonly #attempt: RunAttempt | undefined;
   #abandoned = false;
 
-  constructor(runId: string) {
+  constructor(runId: string, attempt?: RunAttempt) {
     this.runId = runId;
+    this.#attempt = attempt;
   }
 
+  /** Whether the execution writes nothing more: abandoned, or its attempt superseded. */
   get abandoned(): boolean {
-    return this.#abandoned;
+    return this.#abandoned || this.#attempt?.superseded === true;
   }
 
   /** Refuses every later write of the execution. */
@@ -26,9 +32,24 @@ export class ExecutionFence {
     this.#abandoned = true;
   }
 
-  /** @throws ExecutionAbandonedError once the execution was abandoned */
+  /**
+   * @throws AttemptSupersededError once the attempt was superseded
+   * @throws ExecutionAbandonedError once the execution was abandoned
+   */
   check(what: string): void {
+    if (this.#attempt?.superseded) throw this.#attempt.signal.reason;
     if (this.#abandoned) throw new ExecutionAbandonedError(this.runId, what);
+  }
+
+  /** Runs one write of the execution, unless refused; a refusal by a Lua fence supersedes the attempt. */
+  async write<T>(what: string, call: () => Promise<T>): Promise<T> {
+    this.check(what);
+    try {
+      return await call();
+    } catch (error) {
+      this.#attempt?.observe(error);
+      throw error;
+    }
   }
 }
 
@@ -39,28 +60,17 @@ export function fenceServices(services: RunServices, fence: ExecutionFence): Run
     ...services,
     journal: {
       load: () => journal.load(),
-      record: async (position, entry) => {
-        fence.check('a journal record');
-        await journal.record(position, entry);
-      },
+      record: (position, entry) => fence.write('a journal record', () => journal.record(position, entry)),
     },
     memory: {
       load: (callPath) => memory.load(callPath),
-      set: async (callPath, key, value) => {
-        fence.check('a memory write');
-        await memory.set(callPath, key, value);
-      },
-      clear: async (callPath) => {
-        fence.check('a memory write');
-        await memory.clear(callPath);
-      },
+      set: (callPath, key, value) => fence.write('a memory write', () => memory.set(callPath, key, value)),
+      clear: (callPath) => fence.write('a memory write', () => memory.clear(callPath)),
     },
     conversations: {
       load: (conversationId, options) => conversations.load(conversationId, options),
-      append: async (conversationId, change) => {
-        fence.check('a conversation append');
-        return conversations.append(conversationId, change);
-      },
+      append: (conversationId, change) =>
+        fence.write('a conversation append', () => conversations.append(conversationId, change)),
     },
     events: {
       emit: (event) => {
@@ -72,10 +82,7 @@ export function fenceServices(services: RunServices, fence: ExecutionFence): Run
   if (children) {
     fenced.children = {
       maxChildrenPerRun: children.maxChildrenPerRun,
-      resolve: async (call) => {
-        fence.check('a child run');
-        return children.resolve(call);
-      },
+      resolve: (call) => fence.write('a child run', () => children.resolve(call)),
     };
   }
   return fenced;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { emptyUsage } from '@flotilla/ir';
 import {
   DelayedError,
@@ -20,7 +19,13 @@ import { currentAgentContext } from '../context/context-store.js';
 import { exposedDescriptors } from '../context/exposed-descriptors.js';
 import type { RunOutcome, RunServices } from '../context/run-services.js';
 import { rootCallPath } from '../engine/execute-run.js';
-import { AbortError, RunStalledError, RunTimeoutError, UnknownAgentError } from '../errors/run-errors.js';
+import {
+  AbortError,
+  AttemptSupersededError,
+  RunStalledError,
+  RunTimeoutError,
+  UnknownAgentError,
+} from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
 import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
 import { ConversationGate } from '../gate/conversation-gate.js';
@@ -50,7 +55,9 @@ import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import type { CancelListener } from './cancel-listener.js';
 import { ConversationWriters, conversationOf } from './conversation-writers.js';
 import { ExecutionFence, fenceServices } from './execution-fence.js';
+import type { JobLeases } from './job-leases.js';
 import { hasAttemptsLeft, retryDelayMs } from './root-run-retry.js';
+import { RunAttempt } from './run-attempt.js';
 import { RunEndCapturingSink } from './run-end-capturing-sink.js';
 import { RunHandedBackError, superviseExecution } from './supervise-execution.js';
 import { UnfinishedTurnKeeper } from './unfinished-turn-keeper.js';
@@ -78,6 +85,8 @@ export interface RunProcessorDependencies {
    * abandons it (ends the run, frees the slot, refuses its later writes). @default 500
    */
   abandonGraceMs?: number;
+  /** The worker's job locks: an attempt whose lock is about to lapse stops. @default not watched */
+  leases?: JobLeases;
 }
 
 /** What one job's executions share: its decoded data, event sink and memory store. */
@@ -85,8 +94,8 @@ interface JobRun {
   job: Job;
   token: string | undefined;
   runId: string;
-  /** This execution attempt's token (`RunServices.attempt`; the conversation lease holder). */
-  attempt: string;
+  /** This delivery of the job: its token fences every write to the run's keys and holds the conversation's lease. */
+  attempt: RunAttempt;
   /** Turns `promptChat` has not stored yet; stored closed if the run ends failed or cancelled. */
   turns: UnfinishedTurnKeeper;
   agent: AnyAgent;
@@ -144,12 +153,12 @@ export class RunProcessor {
     // An invalid agent id (job name) fails the run below; the record must not hold it.
     const agentId = isValidId(job.name) ? job.name : '';
     const logger = this.#deps.logger.child({ runId, agentId, jobId: job.id });
-    const attempt = randomUUID();
-    if ((await this.#admit({ job, token, attempt, logger })) === 'ended') return;
+    const attempt = new RunAttempt(runId);
+    if ((await this.#admit({ job, token, attempt: attempt.token, logger })) === 'ended') return;
     // The cancel flags are read in the same round trip as the start: Redis runs both in the
     // order sent, so the read still sees every flag set before the run was marked running.
     const [start, cancelled] = await Promise.all([
-      this.#deps.records.start({ runId, agentId }),
+      this.#deps.records.start({ runId, agentId, attempt: attempt.token }),
       this.#cancelFlagSet(runId, job.data),
     ]);
     if (!start.started) {
@@ -162,10 +171,23 @@ export class RunProcessor {
       this.#deps.hooks?.onRunStart?.({ runId, agentId, attempt: start.attempt, tenant: tenantOfId(runId) }),
     );
     const controller = this.#deps.cancels.register(runId);
+    const releaseLease = this.#deps.leases?.hold(job, token, () =>
+      attempt.supersede(new AttemptSupersededError(runId, 'further writes (its job lock lapsed)')),
+    );
     try {
-      const carried = { totals: start.totals };
-      await this.#execute(job, token, { attempt, controller, cancelled, carried }, logger);
+      const state = { controller, cancelled, carried: { totals: start.totals } };
+      await this.#execute(job, token, attempt, state, logger);
+    } catch (error) {
+      if (!attempt.superseded && !AttemptSupersededError.is(error)) throw error;
+      // The job and the run belong to the newer attempt: BullMQ must not move or fail the job
+      // (WaitingError: it leaves it as it is; its lock holds the newer attempt's token).
+      logger.warn(
+        { err: attempt.signal.reason ?? error },
+        'attempt superseded: it stops, a newer one owns the run',
+      );
+      throw new WaitingError();
     } finally {
+      releaseLease?.();
       this.#deps.cancels.release(runId, controller);
     }
   }
@@ -224,23 +246,21 @@ export class RunProcessor {
   async #execute(
     job: Job,
     token: string | undefined,
-    cancel: {
-      attempt: string;
-      controller: AbortController;
-      cancelled: boolean;
-      carried: { totals: RunTotals };
-    },
+    attempt: RunAttempt,
+    cancel: { controller: AbortController; cancelled: boolean; carried: { totals: RunTotals } },
     logger: Logger,
   ) {
     const { controller } = cancel;
     const runId = job.id ?? '';
     const { redis, config } = this.#deps;
-    const memory = new RedisRunMemoryStore({ redis, prefix: config.prefix, runId });
+    const memory = new RedisRunMemoryStore({ redis, prefix: config.prefix, runId, attempt: attempt.token });
     const sink = new RunEndCapturingSink(
       new RedisRunEventSink({
         redis,
         prefix: config.prefix,
         runId,
+        attempt: attempt.token,
+        onSuperseded: () => attempt.supersede(new AttemptSupersededError(runId, 'its events')),
         maxLength: config.eventStreamMaxLength,
         onError: (error) => logger.warn({ err: error }, 'run events could not be written'),
         limits: jsonLimitsOf(config),
@@ -267,7 +287,7 @@ export class RunProcessor {
         controller.abort(timeoutError(job, deadline));
         throw controller.signal.reason;
       }
-      const { carried, attempt } = cancel;
+      const { carried } = cancel;
       const run: JobRun = {
         ...{ job, token, runId, attempt, agent, decoded, sink, memory, controller, deadline, logger },
         ...{ carried, turns },
@@ -276,7 +296,8 @@ export class RunProcessor {
       if (ended === 'left') return;
       ending = ended;
     } catch (error) {
-      if (error instanceof WaitingChildrenError) throw error;
+      if (error instanceof WaitingChildrenError || attempt.superseded || AttemptSupersededError.is(error))
+        throw error;
       if (RunHandedBackError.is(error)) {
         await job.moveToWait(token);
         logger.warn('run handed back to the queue: the worker is shutting down');
@@ -296,6 +317,9 @@ export class RunProcessor {
     await sink.flush();
     // Past its deadline a run is not attempted again.
     const retriable = ending.status === 'failed' && ending.error?.name !== RunTimeoutError.errorName;
+    // Handing the job to a retry writes no run key, so no script fences it: ask the record.
+    if (retriable && (willRetry(job) || root) && !(await this.#deps.records.ownedBy(runId, attempt.token)))
+      throw new AttemptSupersededError(runId, 'a retry');
     if (retriable && willRetry(job)) {
       // Memory and journal stay: the next attempt replays from them.
       logger.warn(
@@ -307,7 +331,7 @@ export class RunProcessor {
     if (retriable && root) await this.#retryRoot({ job, token, logger }, root, ending);
     // Ended for good: the turn it was in is stored closed before the next run on its conversation.
     if (ending.status !== 'succeeded') await this.#writers.closeUnfinishedTurns(job, turns, logger);
-    await this.#end(job, { ending, carried: cancel.carried.totals }, memory, logger);
+    await this.#end(job, { ending, carried: cancel.carried.totals, attempt }, memory, logger);
   }
 
   /**
@@ -353,9 +377,15 @@ export class RunProcessor {
           modelCalls: outcome.modelCalls,
         };
       }
-      if (!(await records.suspend(run.runId, outcome, run.carried.totals))) return 'left';
+      if (!(await records.suspend(run.runId, outcome, run.carried.totals, run.attempt.token))) return 'left';
       if (await this.#moveToWaitingChildren(run, outcome)) throw new WaitingChildrenError();
-      const resumed = await records.start({ runId: run.runId, agentId: run.job.name });
+      const { runId, attempt } = run;
+      const resumed = await records.start({
+        runId,
+        agentId: run.job.name,
+        attempt: attempt.token,
+        continuing: true,
+      });
       if (!resumed.started) return 'left';
       run.carried.totals = resumed.totals;
     }
@@ -372,7 +402,7 @@ export class RunProcessor {
       run.decoded.resources,
       () => currentAgentContext()?.signal,
     );
-    const fence = new ExecutionFence(run.runId);
+    const fence = new ExecutionFence(run.runId, run.attempt);
     run.turns.reset();
     const services = fenceServices(this.#services(run), fence);
     services.resources = resources;
@@ -390,13 +420,19 @@ export class RunProcessor {
           onDeadline: () => timeoutError(run.job, run.deadline ?? Date.now()),
           graceMs: this.#deps.abandonGraceMs ?? DEFAULT_ABANDON_GRACE_MS,
           fence,
-          handBack: handBack.signal,
+          // Superseded: stopped as at once as a hand-back, but its job is left alone.
+          handBack: AbortSignal.any([handBack.signal, run.attempt.signal]),
         },
       );
     } catch (error) {
       // An abandoned execution may still hold its resources: end them without waiting.
       if (fence.abandoned) {
-        run.logger.warn({ err: error }, 'execution ignored its abort signal; abandoned, its writes refused');
+        // A superseded attempt is logged once, where it stops (`process`).
+        if (!run.attempt.superseded)
+          run.logger.warn(
+            { err: error },
+            'execution ignored its abort signal; abandoned, its writes refused',
+          );
         resources.end().catch((cause: unknown) => run.logger.warn({ err: cause }, 'resources not ended'));
       } else await resources.end();
       throw error;
@@ -424,8 +460,8 @@ export class RunProcessor {
     const rootRunId = decoded.child?.rootRunId ?? runId;
     const services: RunServices = {
       runId,
-      attempt: run.attempt,
-      journal: new RedisRunJournal({ redis, prefix: config.prefix, runId }),
+      attempt: run.attempt.token,
+      journal: new RedisRunJournal({ redis, prefix: config.prefix, runId, attempt: run.attempt.token }),
       memory: run.memory,
       conversations: new RedisConversationStore({
         redis,
@@ -514,7 +550,7 @@ export class RunProcessor {
 
   async #end(
     job: Job,
-    { ending, carried }: { ending: RunEnding; carried: RunTotals },
+    { ending, carried, attempt }: { ending: RunEnding; carried: RunTotals; attempt: RunAttempt },
     memory: RedisRunMemoryStore,
     logger: Logger,
   ): Promise<void> {
@@ -524,7 +560,7 @@ export class RunProcessor {
     // The memory keys are read in the round trip of finish's totals read; they are deleted, and
     // the children set given its retention, only once the record ended (a retry needs the memory).
     const [ended, memoryKeys] = await Promise.all([
-      records.finish(runId, callPathOf(job), ending, carried),
+      records.finish(runId, callPathOf(job), ending, carried, attempt.token),
       memory.keys().catch((error: unknown) => {
         memoryNotDeleted(error);
         return [];

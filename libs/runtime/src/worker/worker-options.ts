@@ -35,9 +35,13 @@ export interface CreateWorkerOptions extends WorkerRunHooks {
   maxPayloadBytes?: number;
   /** Deepest nesting of arrays/objects in those values (1 to 1000). @default FLOTILLA_MAX_JSON_DEPTH, else 128 */
   maxJsonDepth?: number;
-  /** BullMQ lock; after a crash, another worker takes the run over after about this long. @default 30000 */
+  /**
+   * BullMQ lock, renewed while the run executes; after a crash, another worker takes the run over
+   * within about this plus `stalledIntervalMs`. An attempt whose lock is about to lapse stops, and
+   * a superseded attempt's writes are refused (fenced attempts). @default FLOTILLA_LOCK_DURATION_MS, else 5000
+   */
   lockDurationMs?: number;
-  /** How often stalled runs are looked for. @default 30000 */
+  /** How often stalled runs are looked for. @default FLOTILLA_STALLED_INTERVAL_MS, else 2500 */
   stalledIntervalMs?: number;
   /** Crashes one run survives before it fails with `RunStalledError`. @default 3 */
   maxStalledCount?: number;

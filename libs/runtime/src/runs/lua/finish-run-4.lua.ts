@@ -1,3 +1,4 @@
+import { ATTEMPT_SUPERSEDED, refuseSupersededAttempt } from '../../store/lua/attempt-fence.lua.js';
 import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Argument builder: `finishRunArgs`. */
@@ -7,7 +8,8 @@ export const finishRunScript = new LuaScript(
   `--[[
   Ends a run exactly once: writes the terminal status and result, appends the run-end event,
   and starts the retention clocks. Whoever ends the run first (the worker, a cancel, the
-  stalled-job handler) wins; later callers change nothing and emit no second run-end.
+  stalled-job handler) wins; later callers change nothing and emit no second run-end. A worker
+  ending its own attempt passes its token: a superseded attempt is refused (attempt-fence.lua.ts).
 
   Input:
     KEYS[1] record    hash of the run record
@@ -24,11 +26,14 @@ export const finishRunScript = new LuaScript(
     ARGV[8] event stream max length (approximate)
     ARGV[9] seconds to keep record, events (until compacted) and cancel flag
     ARGV[10] seconds to keep the journal
+    ARGV[11] attempt token ('' = not an attempt: a cancel, the stalled-job handler, a deadline)
 
   Output:
     the run's events (XRANGE reply, run-end last)  ended now; the caller compacts them
     0  the run had already ended; nothing written
+    ${ATTEMPT_SUPERSEDED} a newer attempt owns the run; nothing written
 ]]
+${refuseSupersededAttempt('KEYS[1]', 'ARGV[11]')}
 local status = redis.call('HGET', KEYS[1], 'status')
 if status == 'succeeded' or status == 'failed' or status == 'cancelled' then return 0 end
 redis.call('HSET', KEYS[1], 'status', ARGV[1], 'endedAt', ARGV[2], 'usage', ARGV[5], 'modelCalls', ARGV[6])

@@ -1,3 +1,4 @@
+import { ATTEMPT_SUPERSEDED, refuseSupersededAttempt } from '../../store/lua/attempt-fence.lua.js';
 import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Argument builder: `startRunArgs`. */
@@ -7,19 +8,28 @@ export const startRunScript = new LuaScript(
   `--[[
   A worker starts (or, after a crash, restarts) a run: status running, startedAt kept from the
   first start, attempts + 1, waitingFor (set while parked at the waiting gate) cleared.
-  Resuming a run that suspended on child runs (status waiting) is not a new attempt. A record missing because the job was added without the client is created
-  on the way.
+  Resuming a run that suspended on child runs (status waiting) is not a new attempt. A record
+  missing because the job was added without the client is created on the way. The record takes
+  the attempt's token (the attempt fence, attempt-fence.lua.ts): from then on writes of any
+  older attempt are refused. An execution that continues after its own suspension (ARGV[5] = 1)
+  must still own the run.
 
   Input:
     KEYS[1] record   hash of the run record
     ARGV[1] runId
     ARGV[2] agentId
     ARGV[3] now, epoch ms
+    ARGV[4] attempt token
+    ARGV[5] 1 when the same attempt continues after suspending, else 0
 
   Output:
     { 1, attempts }  started
     { 0, status }    the run already ended (succeeded, failed or cancelled); do not run it
+    ${ATTEMPT_SUPERSEDED}               (continuing only) a newer attempt owns the run; nothing written
 ]]
+if ARGV[5] == '1' then
+  ${refuseSupersededAttempt('KEYS[1]', 'ARGV[4]')}
+end
 local status = redis.call('HGET', KEYS[1], 'status')
 if status == 'succeeded' or status == 'failed' or status == 'cancelled' then
   return { 0, status }
@@ -27,7 +37,7 @@ end
 if not status then
   redis.call('HSET', KEYS[1], 'runId', ARGV[1], 'agentId', ARGV[2], 'createdAt', ARGV[3], 'modelCalls', 0)
 end
-redis.call('HSET', KEYS[1], 'status', 'running')
+redis.call('HSET', KEYS[1], 'status', 'running', 'attempt', ARGV[4])
 redis.call('HDEL', KEYS[1], 'waitingFor')
 redis.call('HSETNX', KEYS[1], 'startedAt', ARGV[3])
 if status == 'waiting' then

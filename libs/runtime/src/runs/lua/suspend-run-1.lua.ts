@@ -1,3 +1,4 @@
+import { ATTEMPT_SUPERSEDED, refuseSupersededAttempt } from '../../store/lua/attempt-fence.lua.js';
 import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Argument builder: `suspendRunArgs`. */
@@ -7,16 +8,20 @@ export const suspendRunScript = new LuaScript(
   `--[[
   A run's execution suspended on child runs: status waiting, and the usage totals carried to
   the executions that follow (the worker adds this execution's share before calling). A run
-  that already ended (a cancel won the race) is left as it is.
+  that already ended (a cancel won the race) is left as it is, and so is one a newer attempt
+  owns (attempt-fence.lua.ts).
   Input:
     KEYS[1] record   hash of the run record
     ARGV[1] usage totals JSON
     ARGV[2] modelCalls total
     ARGV[3] now, epoch ms
+    ARGV[4] attempt token ('' = not fenced)
   Output:
     1  suspended
     0  the run had already ended; nothing written
+    ${ATTEMPT_SUPERSEDED} a newer attempt owns the run; nothing written
 ]]
+${refuseSupersededAttempt('KEYS[1]', 'ARGV[4]')}
 local status = redis.call('HGET', KEYS[1], 'status')
 if status == 'succeeded' or status == 'failed' or status == 'cancelled' then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'waiting', 'usage', ARGV[1], 'modelCalls', ARGV[2],
