@@ -9,15 +9,17 @@ import { openRedis, type RedisConnectionOption } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
 import { watchBullmqErrors } from '../config/watch-connection.js';
 import { RunNotFoundError } from '../errors/run-errors.js';
+import { SharedEventReader } from '../events/shared-event-reader.js';
 import { ENDED_JOB_RETENTION } from '../jobs/ended-job-retention.js';
 import { encodeRunJobData } from '../jobs/run-job-data.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isTerminalStatus } from '../runs/run-status.js';
+import { redactingLogOptions } from '../shared/redact-secrets.js';
 import type { LoadConversationOptions, StoredConversation } from '../store/conversation-store.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import { cancelRunTree } from './cancel-run-tree.js';
-import { RedisRunHandle, type RunHandle } from './run-handle.js';
+import { eventsConnectionName, RedisRunHandle, type RunHandle } from './run-handle.js';
 import { parseSubmitRequest, type submitRequestSchema } from './submit-request.js';
 
 /** Options of {@link createClient}; unset ones come from the environment, then defaults. */
@@ -36,6 +38,13 @@ export interface CreateClientOptions {
   requestTimeoutMs?: number;
   /** Where connection outages are logged (once per change). @default pino at LOG_LEVEL, named `flotilla-client` */
   logger?: Logger;
+  /**
+   * Every event reader of this client (`run(id).events()`, `result()`) blocks on ONE shared
+   * connection (one XREAD over all the streams read, fanned out) instead of a connection each:
+   * for a server following many runs at once (the scheduler's SSE streams), so open streams do
+   * not use up Redis' `maxclients`. @default false: a connection per reader, closed with it
+   */
+  shareEventReads?: boolean;
   /** @default process.env */
   env?: Readonly<Record<string, string | undefined>>;
 }
@@ -85,6 +94,11 @@ export interface FlotillaClient {
     conversationId: string,
     options?: LoadConversationOptions,
   ): Promise<StoredConversation | undefined>;
+  /**
+   * Resolves when Redis answers a PING within `timeoutMs` (for health checks).
+   * @throws RedisUnavailableError when it does not
+   */
+  ping(timeoutMs?: number): Promise<void>;
   /** Closes the client's connections (handles' own waits close theirs). */
   close(): Promise<void>;
 }
@@ -107,7 +121,8 @@ export function createClient(options: CreateClientOptions = {}): FlotillaClient 
     },
     options.env,
   );
-  const logger = options.logger ?? pino({ level: config.logLevel, name: 'flotilla-client' });
+  const logger =
+    options.logger ?? pino({ level: config.logLevel, name: 'flotilla-client', ...redactingLogOptions() });
   // Commands fail at once while Redis is unreachable (no offline queue, no retries) and the
   // call is repeated once it is back, within the request timeout: a call that gave up never
   // runs later behind the caller's back.
@@ -116,7 +131,20 @@ export function createClient(options: CreateClientOptions = {}): FlotillaClient 
     logger,
     redis: { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: config.requestTimeoutMs },
   });
-  return new RedisFlotillaClient(config, { redis, timeoutMs: config.requestTimeoutMs }, logger);
+  const bound = { redis, timeoutMs: config.requestTimeoutMs };
+  const sharedReader = options.shareEventReads
+    ? new SharedEventReader({
+        control: redis,
+        // Inherits the client's fail-fast settings; XREAD BLOCK needs no command timeout.
+        openBlocking: () =>
+          openRedis(redis, {
+            role: 'run-events',
+            logger,
+            redis: { connectionName: eventsConnectionName(config.prefix), commandTimeout: undefined },
+          }),
+      })
+    : undefined;
+  return new RedisFlotillaClient(config, bound, logger, sharedReader);
 }
 
 class RedisFlotillaClient implements FlotillaClient {
@@ -127,9 +155,16 @@ class RedisFlotillaClient implements FlotillaClient {
   readonly #conversations: RedisConversationStore;
   readonly #bound: RequestBound;
   readonly #logger: Logger;
+  readonly #sharedReader: SharedEventReader | undefined;
 
-  constructor(config: FlotillaConfig, bound: RequestBound, logger: Logger) {
+  constructor(
+    config: FlotillaConfig,
+    bound: RequestBound,
+    logger: Logger,
+    sharedReader: SharedEventReader | undefined,
+  ) {
     const { redis } = bound;
+    this.#sharedReader = sharedReader;
     this.config = config;
     this.#redis = redis;
     this.#bound = bound;
@@ -186,7 +221,12 @@ class RedisFlotillaClient implements FlotillaClient {
       prefix: this.config.prefix,
       records: this.#records,
       logger: this.#logger,
+      sharedReader: this.#sharedReader,
     });
+  }
+
+  async ping(timeoutMs = this.#bound.timeoutMs): Promise<void> {
+    await boundedRequest({ redis: this.#redis, timeoutMs }, () => this.#redis.ping());
   }
 
   getRun(runId: string): Promise<RunRecord | undefined> {
@@ -221,6 +261,7 @@ class RedisFlotillaClient implements FlotillaClient {
   }
 
   async close(): Promise<void> {
+    this.#sharedReader?.close();
     await this.#queue.close();
     await this.#redis.quit().catch(() => this.#redis.disconnect());
   }

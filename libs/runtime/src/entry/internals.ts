@@ -6,7 +6,7 @@
 
 export { eventsConnectionName } from '../client/run-handle.js';
 export { type ConnectionWatchOptions, watchConnection } from '../config/watch-connection.js';
-export { ID_PATTERN, ID_RULE, idSchema, isValidId, MAX_ID_LENGTH } from '../jobs/id-rule.js';
+export { ID_PATTERN, ID_RULE, idSchema, isValidId, MAX_ID_LENGTH, RUN_ID_PATTERN } from '../jobs/id-rule.js';
 export { encodeRunJobData, type RunJobData } from '../jobs/run-job-data.js';
 export {
   checkJsonBounds,
@@ -19,6 +19,7 @@ export { type RunKeys, runKeys } from '../keys.js';
 export type { FleetMemo, FleetMemoGetOptions, FleetMemoOptions } from '../memo/fleet-memo.js';
 export { createFleetMemo } from '../memo/fleet-memo.js';
 export { abortableDelay } from '../shared/abortable-delay.js';
+export { REDACTED, redactingLogOptions, redactSecrets, redactValue } from '../shared/redact-secrets.js';
 export {
   RedisConversationStore,
   type RedisConversationStoreOptions,
