@@ -24,8 +24,22 @@ export const schedulerSettings = {
     undefined,
     { secret: true },
   ),
-  /** `FLOTILLA_API_MAX_BODY_BYTES`: largest request body. @default 2097152 (2 MiB) */
-  maxBodyBytes: setting('FLOTILLA_API_MAX_BODY_BYTES', configRules.wholeNumber(), 2 * 1024 * 1024),
+  /**
+   * `FLOTILLA_API_BODY_TIMEOUT_MS`: a request body must arrive within this many ms, else 408
+   * (a slow or stalled sender does not hold a connection). @default 10000
+   */
+  bodyTimeoutMs: setting('FLOTILLA_API_BODY_TIMEOUT_MS', configRules.wholeNumber({ min: 100 }), 10_000),
+  /**
+   * `FLOTILLA_API_MAX_STREAMS`: open `/runs/:id/events` streams per principal (token), else 429.
+   * @default 100
+   */
+  maxStreams: setting('FLOTILLA_API_MAX_STREAMS', configRules.wholeNumber({ min: 1 }), 100),
+  /**
+   * `FLOTILLA_API_REDIS_TIMEOUT_MS`: how long a request waits for Redis before it fails with 503
+   * `RedisUnavailableError` (the API's `requestTimeoutMs`; short, so callers retry instead of
+   * hanging through an outage). @default 2000
+   */
+  redisTimeoutMs: setting('FLOTILLA_API_REDIS_TIMEOUT_MS', configRules.wholeNumber({ min: 50 }), 2000),
 };
 
 const schedulerSchema = configSchema(schedulerSettings);

@@ -1,22 +1,27 @@
-import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { authorizeRequest, isLoopback } from './authorize-request.js';
+import {
+  authorizeRequest,
+  isLoopback,
+  isLoopbackHost,
+  type RequestCredentials,
+} from './authorize-request.js';
 
 const TOKEN = 'a-token-of-twenty-chars';
 
-function request(remoteAddress: string, authorization?: string): IncomingMessage {
-  return {
-    socket: { remoteAddress },
-    headers: authorization ? { authorization } : {},
-  } as unknown as IncomingMessage;
+function request(
+  remoteAddress: string,
+  headers: Record<string, string> = { host: '127.0.0.1:8080' },
+  query = '',
+): RequestCredentials {
+  return { remoteAddress, header: (name) => headers[name], query: new URLSearchParams(query) };
 }
 
 describe('authorizeRequest', () => {
   describe('when no token is configured', () => {
     it.each(['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1'])(
-      'accepts a loopback request from %s',
+      'accepts a loopback request from %s as the default principal',
       (address) => {
-        expect(() => authorizeRequest(request(address), undefined)).not.toThrow();
+        expect(authorizeRequest(request(address), undefined)).toEqual({ name: 'default' });
       },
     );
 
@@ -31,11 +36,28 @@ describe('authorizeRequest', () => {
         );
       },
     );
+
+    it.each([
+      ['a foreign Host (DNS rebinding)', { host: 'attacker.example:8080' }],
+      ['no Host', {}],
+      ['a foreign Origin (a web page)', { host: 'localhost:8080', origin: 'https://attacker.example' }],
+      ['a null Origin', { host: 'localhost:8080', origin: 'null' }],
+    ])('refuses %s from loopback with ForeignOriginError', (_case, headers: Record<string, string>) => {
+      expect(() => authorizeRequest(request('127.0.0.1', headers), undefined)).toThrow(
+        expect.objectContaining({ name: 'ForeignOriginError' }),
+      );
+    });
+
+    it('accepts a page served from localhost', () => {
+      const headers = { host: 'localhost:8080', origin: 'http://localhost:3000' };
+      expect(authorizeRequest(request('::1', headers), undefined)).toEqual({ name: 'default' });
+    });
   });
 
   describe('when a token is configured', () => {
-    it('accepts the bearer token from any address', () => {
-      expect(() => authorizeRequest(request('10.0.0.5', `Bearer ${TOKEN}`), TOKEN)).not.toThrow();
+    it('accepts the bearer token from any address and any Host', () => {
+      const headers = { host: 'api.example', authorization: `Bearer ${TOKEN}` };
+      expect(authorizeRequest(request('10.0.0.5', headers), TOKEN)).toEqual({ name: 'default' });
     });
 
     it.each([
@@ -43,10 +65,22 @@ describe('authorizeRequest', () => {
       ['another token', 'Bearer another-token-of-twenty'],
       ['a basic credential', `Basic ${TOKEN}`],
     ])('refuses %s with UnauthorizedError, even from loopback', (_case, authorization) => {
-      expect(() => authorizeRequest(request('127.0.0.1', authorization), TOKEN)).toThrow(
+      const headers: Record<string, string> = { host: 'localhost' };
+      if (authorization) headers.authorization = authorization;
+      expect(() => authorizeRequest(request('127.0.0.1', headers), TOKEN)).toThrow(
         expect.objectContaining({ name: 'UnauthorizedError' }),
       );
     });
+
+    it.each([`access_token=${TOKEN}`, 'api_key=x', `q=${TOKEN}`])(
+      'refuses a credential in the query string (%s) with TokenInQueryError',
+      (query) => {
+        const headers = { host: 'localhost', authorization: `Bearer ${TOKEN}` };
+        expect(() => authorizeRequest(request('127.0.0.1', headers, query), TOKEN)).toThrow(
+          expect.objectContaining({ name: 'TokenInQueryError' }),
+        );
+      },
+    );
   });
 });
 
@@ -54,4 +88,19 @@ describe('isLoopback', () => {
   it('is false for an unknown address', () => {
     expect(isLoopback(undefined)).toBe(false);
   });
+});
+
+describe('isLoopbackHost', () => {
+  it.each(['localhost', 'LOCALHOST:80', '127.0.0.1:8080', '[::1]:8080', '127.1.2.3'])(
+    'accepts %s',
+    (host) => {
+      expect(isLoopbackHost(host)).toBe(true);
+    },
+  );
+  it.each(['localhost.attacker.example', '127.0.0.1.nip.io', 'example.com', '0.0.0.0', '[::2]'])(
+    'refuses %s',
+    (host) => {
+      expect(isLoopbackHost(host)).toBe(false);
+    },
+  );
 });

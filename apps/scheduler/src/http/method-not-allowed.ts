@@ -1,0 +1,38 @@
+import type { ApiRoute } from '../routes/api-route.js';
+
+/** A route's method and path as a matcher (`{id}` is one path segment). */
+interface RouteMatcher {
+  method: string;
+  pattern: RegExp;
+}
+
+/**
+ * The methods that `path` answers to, from the route table (HEAD wherever GET is): empty when
+ * no route has the path. Hono answers an unknown method with 404; this turns it into 405 + Allow.
+ */
+export function allowedMethods(
+  routes: readonly Pick<ApiRoute, 'method' | 'path'>[],
+): (path: string) => string[] {
+  const matchers: RouteMatcher[] = routes.map((route) => ({
+    method: route.method,
+    pattern: new RegExp(
+      `^${route.path
+        .split(/\{[^}]+\}/)
+        .map(escapeRegExp)
+        .join('[^/]+')}$`,
+    ),
+  }));
+  return (path) => {
+    const methods = new Set<string>();
+    for (const matcher of matchers)
+      if (matcher.pattern.test(path)) {
+        methods.add(matcher.method);
+        if (matcher.method === 'GET') methods.add('HEAD');
+      }
+    return [...methods];
+  };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
