@@ -131,6 +131,9 @@ export function createClient(options: CreateClientOptions = {}): FlotillaClient 
     logger,
     redis: { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: config.requestTimeoutMs },
   });
+  // Every call waiting through an outage listens for 'ready' (see untilRedisReady): a server
+  // with many requests in flight is not a listener leak. Infinity, not 0: BullMQ adds to it.
+  redis.setMaxListeners(Number.POSITIVE_INFINITY);
   const bound = { redis, timeoutMs: config.requestTimeoutMs };
   const sharedReader = options.shareEventReads
     ? new SharedEventReader({

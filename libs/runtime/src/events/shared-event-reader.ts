@@ -48,6 +48,8 @@ export class SharedEventReader {
   get blocking(): Redis {
     if (!this.#blocking) {
       this.#blocking = this.#options.openBlocking();
+      // Every reader waiting through an outage listens for 'ready' on it.
+      this.#blocking.setMaxListeners(Number.POSITIVE_INFINITY);
       this.#blocking.on('close', () => {
         this.#blockingId = undefined;
       });
