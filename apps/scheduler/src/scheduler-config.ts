@@ -34,12 +34,6 @@ export const schedulerSettings = {
    * @default 100
    */
   maxStreams: setting('FLOTILLA_API_MAX_STREAMS', configRules.wholeNumber({ min: 1 }), 100),
-  /**
-   * `FLOTILLA_API_REDIS_TIMEOUT_MS`: how long a request waits for Redis before it fails with 503
-   * `RedisUnavailableError` (the API's `requestTimeoutMs`; short, so callers retry instead of
-   * hanging through an outage). @default 2000
-   */
-  redisTimeoutMs: setting('FLOTILLA_API_REDIS_TIMEOUT_MS', configRules.wholeNumber({ min: 50 }), 2000),
 };
 
 const schedulerSchema = configSchema(schedulerSettings);
@@ -52,11 +46,23 @@ const schedulerSchema = configSchema(schedulerSettings);
 export type SchedulerConfig = ConfigValues<typeof schedulerSettings> & { runtime: FlotillaConfig };
 
 /**
+ * The scheduler's `FLOTILLA_REQUEST_TIMEOUT_MS` when it is not set: shorter than the runtime's
+ * 10 s, so during a Redis outage a request fails with 503 in 2 s and its caller retries, instead
+ * of holding a connection through the outage.
+ */
+export const SCHEDULER_REQUEST_TIMEOUT_MS = 2000;
+
+/**
  * Resolves {@link SchedulerConfig} from `env`.
  * @throws InvalidConfigError naming the variable when a value does not parse
  */
 export function resolveSchedulerConfig(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): SchedulerConfig {
-  return { runtime: resolveConfig({}, env), ...resolveSettings(schedulerSettings, schedulerSchema, {}, env) };
+  const requestTimeoutMs =
+    env.FLOTILLA_REQUEST_TIMEOUT_MS === undefined ? SCHEDULER_REQUEST_TIMEOUT_MS : undefined;
+  return {
+    runtime: resolveConfig({ requestTimeoutMs }, env),
+    ...resolveSettings(schedulerSettings, schedulerSchema, {}, env),
+  };
 }

@@ -37,7 +37,7 @@ export async function startSchedulerApp(
     connection: runtime.redisUrl,
     prefix: runtime.prefix,
     queueName: runtime.queueName,
-    requestTimeoutMs: config.redisTimeoutMs,
+    requestTimeoutMs: runtime.requestTimeoutMs,
     logger,
     // Every SSE stream reads through one blocking connection, not one each.
     shareEventReads: true,

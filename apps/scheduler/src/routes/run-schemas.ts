@@ -6,7 +6,7 @@ import { z } from '@hono/zod-openapi';
  * The body of `POST /runs`: the runtime's `submitRequestSchema` itself, so a field added to
  * submissions (and its rule) is accepted and documented here without a change.
  */
-export const submitRunBodySchema = submitRequestSchema.openapi('SubmitRequest');
+export const submitRunBodySchema = submitRequestSchema;
 
 const usageSchema = z.object({
   promptTokens: z.number(),
