@@ -1,6 +1,4 @@
-import type { ApiRoute } from '../routes/api-route.js';
-
-/** A route's method and path as a matcher (`{id}` is one path segment). */
+/** A route's method and OpenAPI path (`{id}` is one path segment) as a matcher. */
 interface RouteMatcher {
   method: string;
   pattern: RegExp;
@@ -11,7 +9,7 @@ interface RouteMatcher {
  * no route has the path. Hono answers an unknown method with 404; this turns it into 405 + Allow.
  */
 export function allowedMethods(
-  routes: readonly Pick<ApiRoute, 'method' | 'path'>[],
+  routes: readonly { method: string; path: string }[],
 ): (path: string) => string[] {
   const matchers: RouteMatcher[] = routes.map((route) => ({
     method: route.method,
