@@ -154,6 +154,18 @@ async function waitForStatus(runId: string, statuses: string[]): Promise<Record<
   );
 }
 
+/** Waits until the run ended and its BullMQ job is gone, so Redis holds only what stays. */
+async function waitForEnded(runId: string): Promise<void> {
+  await waitForStatus(runId, ['succeeded', 'failed', 'cancelled']);
+  await waitUntil(
+    async () =>
+      (await redis.exists(`${PREFIX}:agents:${runId}`, `${PREFIX}:agents:${runId}:lock`)) === 0
+        ? true
+        : undefined,
+    { what: `the job of run ${runId} to be removed` },
+  );
+}
+
 describe('authentication', () => {
   it('401 UnauthorizedError with WWW-Authenticate for no token and a wrong token', async () => {
     const wrongToken: Record<string, string> = { authorization: 'Bearer not-the-token-at-all-0000' };
@@ -365,7 +377,7 @@ describe('errors clients see', () => {
 describe('cancel', () => {
   it('409 RunAlreadyEndedError for a run that already ended', async () => {
     const runId = await submit('chat', { message: 'hi' });
-    await waitForStatus(runId, ['succeeded']);
+    await waitForEnded(runId);
     await expectRefused(
       () => rawRequest(api.url, `/runs/${runId}/cancel`, { method: 'POST', headers: AUTH }),
       409,
@@ -377,7 +389,7 @@ describe('cancel', () => {
 describe('event streams', () => {
   it('400 InvalidLastEventIdError for an absurd Last-Event-ID, which is never logged', async () => {
     const runId = await submit('chat', { message: 'hi' });
-    await waitForStatus(runId, ['succeeded']);
+    await waitForEnded(runId);
     const absurd = `${'9'.repeat(50)}-${'z'.repeat(8000)}`;
     await expectRefused(
       () => rawRequest(api.url, `/runs/${runId}/events`, { headers: { ...AUTH, 'last-event-id': absurd } }),

@@ -91,14 +91,19 @@ export function createSchedulerApp(options: SchedulerServerOptions): ApiApp {
   );
   for (const route of API_ROUTES) route.register(app);
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
-  app.doc31(OPENAPI_PATH, {
-    openapi: '3.1.0',
-    info: {
-      title: 'Flotilla scheduler API',
-      version: '1',
-      description: 'Submit, follow, cancel and read agent runs and stored conversations.',
-    },
-    security: [{ bearer: [] }],
+  // Generated once, on first request: the routes do not change while the app runs.
+  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
+  app.get(OPENAPI_PATH, (c) => {
+    document ??= app.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: {
+        title: 'Flotilla scheduler API',
+        version: '1',
+        description: 'Submit, follow, cancel and read agent runs and stored conversations.',
+      },
+      security: [{ bearer: [] }],
+    });
+    return c.json(document, 200);
   });
 
   const allowed = allowedMethods([...API_ROUTES, { method: 'GET', path: OPENAPI_PATH }]);
