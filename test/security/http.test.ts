@@ -454,6 +454,17 @@ describe('event streams', () => {
         429,
         'TooManyStreamsError',
       );
+      // Every stream sees the end of the run (one XREAD fanned out to all of them).
+      const cancelled = Date.now();
+      await rawRequest(api.url, `/runs/${runId}/cancel`, { method: 'POST', headers: AUTH });
+      await waitUntil(
+        async () =>
+          streams.every((stream) => stream.received().includes('event: run-end')) ? true : undefined,
+        { what: `run-end on all ${STREAM_CAP} streams` },
+      );
+      console.log(
+        `run-end reached all ${STREAM_CAP} streams ${Date.now() - cancelled} ms after the cancel request`,
+      );
     } finally {
       for (const stream of streams) stream.close();
     }
@@ -468,7 +479,6 @@ describe('event streams', () => {
       { what: 'a stream slot after the others closed' },
     );
     again.close();
-    await rawRequest(api.url, `/runs/${runId}/cancel`, { method: 'POST', headers: AUTH });
   });
 });
 
