@@ -248,12 +248,23 @@ describe('request bodies', () => {
     }
   });
 
-  it('400 InvalidJsonError for a body that is not JSON', async () => {
+  it('400 InvalidJsonError for a body that is not JSON, 400 InvalidRequestError for an empty or non-object one', async () => {
     await expectRefused(
       () => rawRequest(api.url, '/runs', { method: 'POST', headers: JSON_AUTH, body: '{"agentId": chat' }),
       400,
       'InvalidJsonError',
     );
+    for (const body of [undefined, '[]', '"text"'])
+      await expectRefused(
+        () =>
+          rawRequest(api.url, '/runs', {
+            method: 'POST',
+            headers: JSON_AUTH,
+            ...(body === undefined ? {} : { body }),
+          }),
+        400,
+        'InvalidRequestError',
+      );
   });
 
   it('413 for a body over the limit, declared or chunked, and for an input over FLOTILLA_MAX_PAYLOAD_BYTES', async () => {

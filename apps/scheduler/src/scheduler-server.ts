@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { FlotillaClient } from '@flotilla/runtime/client';
 import { createAdaptorServer } from '@hono/node-server';
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
 import { InvalidRequestError, MethodNotAllowedError, RouteNotFoundError } from './errors/http-errors.js';
 import { accessLog } from './http/access-log.js';
@@ -53,8 +54,11 @@ export function createSchedulerApp(options: SchedulerServerOptions): ApiApp {
     defaultHook: (result) => {
       if (result.success) return;
       const issue = result.error.issues[0];
-      const field = issue?.path.map(String).join('.') || result.target;
-      throw new InvalidRequestError(`\`${field}\` ${issue?.message ?? 'is invalid'}.`);
+      const field = issue?.path.map(String).join('.');
+      const message = issue?.message ?? 'is invalid';
+      if (field) throw new InvalidRequestError(`\`${field}\` ${message}.`);
+      const part = result.target === 'json' ? 'The request body' : `The ${result.target}`;
+      throw new InvalidRequestError(`${part} is invalid: ${message}.`);
     },
   });
   const logUnavailable = rateLimitedLog(10_000, (suppressed) =>
@@ -112,7 +116,12 @@ export function createSchedulerApp(options: SchedulerServerOptions): ApiApp {
     if (methods.length > 0) throw new MethodNotAllowedError(c.req.method, c.req.path, methods);
     throw new RouteNotFoundError(c.req.method, c.req.path);
   });
-  app.onError((error, c) => {
+  app.onError((thrown, c) => {
+    // Hono's own refusals (e.g. its validator's) are the client's fault: a 400 with their message.
+    const error =
+      thrown instanceof HTTPException && thrown.status < 500
+        ? new InvalidRequestError(thrown.message)
+        : thrown;
     const { status, body } = errorAnswer(error);
     const fields = { method: c.req.method, status };
     if (status === 503) logUnavailable();

@@ -34,8 +34,9 @@ export function readBoundedBody(limits: BodyLimits): MiddlewareHandler<ApiEnv> {
     const hasBody =
       c.req.raw.body !== null &&
       ((declared !== undefined && declared !== '0') || c.req.header('transfer-encoding') !== undefined);
-    if (!hasBody) return next();
     const contentType = c.req.header('content-type');
+    // No body: routes that need one refuse it in their validator (400); others do not care.
+    if (!hasBody) return next();
     if (!isJson(contentType)) throw new UnsupportedMediaTypeError(contentType);
     if (declared !== undefined && Number(declared) > maxBodyBytes)
       throw new RequestBodyTooLargeError(maxBodyBytes);
