@@ -124,6 +124,7 @@ export async function* readRunEventStream(
         await untilRedisReady(bound, silentSince + bound.timeoutMs);
         continue;
       }
+      if (signal?.aborted) return;
       if (entries.length === 0) {
         if (over) {
           // The run ended and its stream was compacted while this reader was on it.
