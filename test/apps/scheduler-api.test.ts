@@ -13,7 +13,7 @@ import { useWorkerProcess } from './support/use-worker-process.js';
 
 const redis = useRedis(import.meta.filename);
 useWorkerProcess(redis);
-const scheduler = useScheduler(redis, { FLOTILLA_API_MAX_BODY_BYTES: '4096' });
+const scheduler = useScheduler(redis, { FLOTILLA_MAX_PAYLOAD_BYTES: '4096' });
 
 /** The scheduler's open run-event readers, counted by client name in `CLIENT LIST`. */
 async function openEventReaders(): Promise<number> {
@@ -95,12 +95,12 @@ describe('POST /runs', () => {
     await waitForRun(scheduler.url, queued, (run) => run.status === 'succeeded');
   });
 
-  it('answers 413 RequestBodyTooLargeError for a body over FLOTILLA_API_MAX_BODY_BYTES', async () => {
+  it("answers 413 PayloadTooLargeError for an input over FLOTILLA_MAX_PAYLOAD_BYTES (the workers' limit)", async () => {
     const answer = await call(scheduler.url, 'POST', '/runs', {
       body: { agentId: 'research', input: { question: 'x'.repeat(5000) } },
     });
     expect(answer.status).toBe(413);
-    expect(answer.body).toMatchObject({ error: { name: 'RequestBodyTooLargeError' } });
+    expect(answer.body).toMatchObject({ error: { name: 'PayloadTooLargeError' } });
   });
 
   it('fails a run of an unknown agent with the typed UnknownAgentError', async () => {
@@ -160,19 +160,27 @@ describe('GET /runs/:id/events', () => {
     expect(resumed.events).toEqual(events.slice(5));
   });
 
-  it('closes the run event reader (its Redis connection) when the HTTP client disconnects', async () => {
+  it('reads every open stream through one Redis connection, and frees a stream when its client disconnects', async () => {
     const runId = await submit({ agentId: 'waiting', input: {} });
     const disconnect = new AbortController();
-    const response = await fetch(`${scheduler.url}/runs/${runId}/events`, {
-      headers: { authorization: `Bearer ${API_TOKEN}` },
-      signal: disconnect.signal,
-    });
-    const reader = response.body?.getReader();
-    await reader?.read(); // the stream is open
+    const readers = await Promise.all(
+      [1, 2, 3].map(async () => {
+        const response = await fetch(`${scheduler.url}/runs/${runId}/events`, {
+          headers: { authorization: `Bearer ${API_TOKEN}` },
+          signal: disconnect.signal,
+        });
+        const reader = response.body?.getReader();
+        await reader?.read(); // the stream is open
+        return reader;
+      }),
+    );
     await vi.waitFor(async () => expect(await openEventReaders()).toBe(1), { timeout: 5000 });
+    const principal = { name: 'default' };
+    expect(scheduler.app.streams.count(principal)).toBe(3);
     disconnect.abort();
-    await reader?.cancel().catch(() => undefined);
-    await vi.waitFor(async () => expect(await openEventReaders()).toBe(0), { timeout: 5000 });
+    for (const reader of readers) await reader?.cancel().catch(() => undefined);
+    await vi.waitFor(() => expect(scheduler.app.streams.count(principal)).toBe(0), { timeout: 5000 });
+    expect(await openEventReaders()).toBeLessThanOrEqual(1);
     await call(scheduler.url, 'POST', `/runs/${runId}/cancel`);
   });
 
@@ -217,6 +225,17 @@ describe('POST /runs/:id/cancel', () => {
     expect(events.at(-1)?.data).toMatchObject({ type: 'run-end', status: 'cancelled' });
     const record = await call(scheduler.url, 'GET', `/runs/${runId}`);
     expect(record.body.status).toBe('cancelled');
+  });
+
+  it('answers 409 RunAlreadyEndedError for a run that already ended, and leaves it as it was', async () => {
+    const runId = await submit({ agentId: 'research', input: { question: 'done?' } });
+    await waitForRun(scheduler.url, runId, (run) => run.status === 'succeeded');
+    const answer = await call(scheduler.url, 'POST', `/runs/${runId}/cancel`);
+    expect(answer.status).toBe(409);
+    expect(answer.body).toMatchObject({
+      error: { name: 'RunAlreadyEndedError', data: { status: 'succeeded' } },
+    });
+    expect((await call(scheduler.url, 'GET', `/runs/${runId}`)).body.status).toBe('succeeded');
   });
 
   it('answers 404 RunNotFoundError for an unknown run', async () => {
@@ -284,9 +303,9 @@ describe('authorization and routing', () => {
     expect(answer.status).toBe(401);
   });
 
-  it('answers /healthz without a token', async () => {
+  it('answers /healthz without a token, with Redis reachability', async () => {
     const answer = await call(scheduler.url, 'GET', '/healthz', { token: null });
-    expect(answer).toMatchObject({ status: 200, body: { healthy: true } });
+    expect(answer).toMatchObject({ status: 200, body: { healthy: true, redis: 'ok' } });
   });
 
   it('answers 404 RouteNotFoundError for an unknown path and 405 for a wrong method', async () => {
@@ -295,6 +314,7 @@ describe('authorization and routing', () => {
     });
     const wrongMethod = await call(scheduler.url, 'DELETE', '/runs/any');
     expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD');
     expect(wrongMethod.body).toMatchObject({ error: { name: 'MethodNotAllowedError' } });
   });
 });

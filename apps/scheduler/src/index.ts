@@ -11,16 +11,38 @@ export { UsageError } from './cli/usage-error.js';
 export {
   ConversationNotFoundError,
   ForbiddenError,
+  ForeignOriginError,
   InvalidJsonError,
+  InvalidLastEventIdError,
   InvalidRequestError,
   MethodNotAllowedError,
   RequestBodyTooLargeError,
+  RequestTimeoutError,
   RouteNotFoundError,
+  RunAlreadyEndedError,
+  TokenInQueryError,
+  TooManyStreamsError,
   UnauthorizedError,
+  UnsupportedMediaTypeError,
 } from './errors/http-errors.js';
-export { authorizeRequest, isLoopback } from './http/authorize-request.js';
+export type { ApiApp, ApiEnv, ApiServices, Principal } from './http/api-env.js';
+export {
+  authorizeRequest,
+  DEFAULT_PRINCIPAL,
+  isLoopback,
+  isLoopbackHost,
+  type RequestCredentials,
+} from './http/authorize-request.js';
+export { clientFor } from './http/client-for.js';
 export { ERROR_STATUS, errorStatus } from './http/error-status.js';
-export { parseSubmitRequest, type SubmitRunRequest } from './routes/parse-submit-request.js';
+export { StreamCaps } from './http/stream-caps.js';
+export { type ApiRoute, defineApiRoute } from './routes/api-route.js';
+export { API_ROUTES } from './routes/api-routes.js';
 export { resolveSchedulerConfig, type SchedulerConfig } from './scheduler-config.js';
-export { createSchedulerServer, type SchedulerServerOptions } from './scheduler-server.js';
+export {
+  createSchedulerApp,
+  createSchedulerServer,
+  OPENAPI_PATH,
+  type SchedulerServerOptions,
+} from './scheduler-server.js';
 export { type SchedulerApp, startSchedulerApp } from './start-scheduler-app.js';

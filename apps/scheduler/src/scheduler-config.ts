@@ -74,8 +74,16 @@ export const schedulerSettings = {
   apiTokens: setting('FLOTILLA_API_TOKENS', configRules.json<ApiToken[]>(apiTokensSchema), [], {
     secret: true,
   }),
-  /** `FLOTILLA_API_MAX_BODY_BYTES`: largest request body. @default 2097152 (2 MiB) */
-  maxBodyBytes: setting('FLOTILLA_API_MAX_BODY_BYTES', configRules.wholeNumber(), 2 * 1024 * 1024),
+  /**
+   * `FLOTILLA_API_BODY_TIMEOUT_MS`: a request body must arrive within this many ms, else 408
+   * (a slow or stalled sender does not hold a connection). @default 10000
+   */
+  bodyTimeoutMs: setting('FLOTILLA_API_BODY_TIMEOUT_MS', configRules.wholeNumber({ min: 100 }), 10_000),
+  /**
+   * `FLOTILLA_API_MAX_STREAMS`: open `/runs/:id/events` streams per principal (token), else 429.
+   * @default 100
+   */
+  maxStreams: setting('FLOTILLA_API_MAX_STREAMS', configRules.wholeNumber({ min: 1 }), 100),
 };
 
 const schedulerSchema = configSchema(schedulerSettings);
@@ -91,6 +99,13 @@ export type SchedulerConfig = ConfigValues<typeof schedulerSettings> & { runtime
 export const SINGLE_TOKEN_NAME = 'api-token';
 
 /**
+ * The scheduler's `FLOTILLA_REQUEST_TIMEOUT_MS` when it is not set: shorter than the runtime's
+ * 10 s, so during a Redis outage a request fails with 503 in 2 s and its caller retries, instead
+ * of holding a connection through the outage.
+ */
+export const SCHEDULER_REQUEST_TIMEOUT_MS = 2000;
+
+/**
  * Resolves {@link SchedulerConfig} from `env`.
  * @throws InvalidConfigError naming the variable when a value does not parse, or when
  *   `FLOTILLA_API_TOKEN` repeats a token (or the name `api-token`) of `FLOTILLA_API_TOKENS`
@@ -98,8 +113,10 @@ export const SINGLE_TOKEN_NAME = 'api-token';
 export function resolveSchedulerConfig(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): SchedulerConfig {
+  const requestTimeoutMs =
+    env.FLOTILLA_REQUEST_TIMEOUT_MS === undefined ? SCHEDULER_REQUEST_TIMEOUT_MS : undefined;
   const config = {
-    runtime: resolveConfig({}, env),
+    runtime: resolveConfig({ requestTimeoutMs }, env),
     ...resolveSettings(schedulerSettings, schedulerSchema, {}, env),
   };
   const { apiToken, apiTokens } = config;

@@ -1,67 +1,150 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { FlotillaClient } from '@flotilla/runtime/client';
+import { createAdaptorServer } from '@hono/node-server';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
+import { InvalidRequestError, MethodNotAllowedError, RouteNotFoundError } from './errors/http-errors.js';
+import { accessLog } from './http/access-log.js';
+import type { ApiApp, ApiEnv } from './http/api-env.js';
 import { authorizeRequest } from './http/authorize-request.js';
-import { clientForPrincipal } from './http/client-for-principal.js';
-import { sendError, sendJson } from './http/send-json.js';
-import { matchRoute } from './routes/match-route.js';
+import { allowedMethods } from './http/method-not-allowed.js';
+import { errorAnswer } from './http/public-error.js';
+import { rateLimitedLog } from './http/rate-limited-log.js';
+import { readBoundedBody } from './http/read-bounded-body.js';
+import { StreamCaps } from './http/stream-caps.js';
+import { API_ROUTES } from './routes/api-routes.js';
 import type { ApiToken } from './scheduler-config.js';
 
-/** Options of {@link createSchedulerServer}. */
+/** Options of {@link createSchedulerApp} and {@link createSchedulerServer}. */
 export interface SchedulerServerOptions {
   /** The runtime client every endpoint uses (the caller closes it). */
   client: FlotillaClient;
-  /** Bearer tokens a request may carry (`acceptedTokens(config)`); none: loopback requests only. */
+  /** Bearer tokens a request may carry (`acceptedTokens(config)`); none: loopback requests to a loopback Host only. */
   apiTokens: readonly ApiToken[];
-  /** Largest request body, in bytes. */
-  maxBodyBytes: number;
+  /** The payload and depth limits of submissions: the runtime's, so the API accepts what workers accept. */
+  maxPayloadBytes: number;
+  maxJsonDepth: number;
+  /** A request body must arrive within this many ms (408 otherwise). */
+  bodyTimeoutMs: number;
+  /** Open event streams per principal (429 past it). */
+  maxStreamsPerPrincipal: number;
+  /** The stream counter to use (to read it from outside). @default a new one with `maxStreamsPerPrincipal` */
+  streams?: StreamCaps;
   logger: Logger;
 }
 
+/** Where the OpenAPI 3.1 document is served. */
+export const OPENAPI_PATH = '/openapi.json';
+/** Answered without a token. */
+const PUBLIC_PATHS = new Set(['/healthz']);
+
 /**
- * The scheduler's HTTP API on `node:http` (not yet listening). `GET /healthz` answers without a
- * token; every other request is authorized (see `authorizeRequest`), routed (see `matchRoute`)
- * and answered with JSON, errors as `{ error: { name, message } }` with their status.
+ * The scheduler's HTTP API as a Hono app: every route of `API_ROUTES`, validated and described
+ * by its zod schemas, `GET /openapi.json` generated from them, and errors as `{ error: { name,
+ * message, data? } }` with their status (see `ERROR_STATUS`).
  */
-export function createSchedulerServer(options: SchedulerServerOptions): Server {
-  return createServer((request, response) => {
-    handle(request, response, options).catch((error: unknown) => {
-      // Only reached when answering itself failed (e.g. the client went away).
-      options.logger.warn({ err: error }, 'request not answered');
-      if (!response.headersSent) sendError(response, error);
-      else response.destroy();
-    });
+export function createSchedulerApp(options: SchedulerServerOptions): ApiApp {
+  const { logger } = options;
+  const api = {
+    client: options.client,
+    logger,
+    streams: options.streams ?? new StreamCaps(options.maxStreamsPerPrincipal),
+  };
+  const app: ApiApp = new OpenAPIHono<ApiEnv>({
+    defaultHook: (result) => {
+      if (result.success) return;
+      const issue = result.error.issues[0];
+      const field = issue?.path.map(String).join('.');
+      const message = issue?.message ?? 'is invalid';
+      if (field) throw new InvalidRequestError(`\`${field}\` ${message}.`);
+      const part = result.target === 'json' ? 'The request body' : `The ${result.target}`;
+      throw new InvalidRequestError(`${part} is invalid: ${message}.`);
+    },
   });
+  const logUnavailable = rateLimitedLog(10_000, (suppressed) =>
+    logger.warn(
+      { suppressed },
+      'requests failed: Redis unavailable (503); the outage is logged by the client',
+    ),
+  );
+
+  app.use(async (c, next) => {
+    c.set('api', api);
+    await next();
+  });
+  app.use(accessLog());
+  app.use(async (c, next) => {
+    if (PUBLIC_PATHS.has(c.req.path)) return next();
+    const principal = authorizeRequest(
+      {
+        remoteAddress: c.env.incoming.socket.remoteAddress,
+        header: (name) => c.req.header(name),
+        query: new URL(c.req.url).searchParams,
+      },
+      options.apiTokens,
+    );
+    c.set('principal', principal);
+    await next();
+  });
+  app.use(
+    readBoundedBody({
+      maxBytes: options.maxPayloadBytes,
+      maxDepth: options.maxJsonDepth,
+      timeoutMs: options.bodyTimeoutMs,
+    }),
+  );
+  for (const route of API_ROUTES) route.register(app);
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
+  // Generated once, on first request: the routes do not change while the app runs.
+  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
+  app.get(OPENAPI_PATH, (c) => {
+    document ??= app.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: {
+        title: 'Flotilla scheduler API',
+        version: '1',
+        description: 'Submit, follow, cancel and read agent runs and stored conversations.',
+      },
+      security: [{ bearer: [] }],
+    });
+    return c.json(document, 200);
+  });
+
+  const allowed = allowedMethods([...API_ROUTES, { method: 'GET', path: OPENAPI_PATH }]);
+  app.notFound((c) => {
+    const methods = allowed(c.req.path);
+    if (methods.length > 0) throw new MethodNotAllowedError(c.req.method, c.req.path, methods);
+    throw new RouteNotFoundError(c.req.method, c.req.path);
+  });
+  app.onError((thrown, c) => {
+    // Hono's own refusals (e.g. its validator's) are the client's fault: a 400 with their message.
+    const error =
+      thrown instanceof HTTPException && thrown.status < 500
+        ? new InvalidRequestError(thrown.message)
+        : thrown;
+    const { status, body } = errorAnswer(error);
+    const fields = { method: c.req.method, status };
+    if (status === 503) logUnavailable();
+    else if (status >= 500) logger.error({ ...fields, err: error }, 'request failed');
+    else logger.debug({ ...fields, err: error }, 'request refused');
+    if (status === 401) c.header('www-authenticate', 'Bearer realm="flotilla"');
+    if (MethodNotAllowedError.is(error))
+      c.header('allow', (error as MethodNotAllowedError).allowed.join(', '));
+    // The rest of an oversized or stalled body is not read: closing the connection drops it.
+    if (status === 408 || status === 413 || status === 415) c.header('connection', 'close');
+    c.header('cache-control', 'no-store');
+    return c.json(body, status as 500);
+  });
+  return app;
 }
 
-async function handle(
-  request: IncomingMessage,
-  response: ServerResponse,
-  options: SchedulerServerOptions,
-): Promise<void> {
-  const url = new URL(request.url ?? '/', 'http://scheduler');
-  const method = request.method ?? 'GET';
-  if (method === 'GET' && url.pathname === '/healthz') return sendJson(response, 200, { healthy: true });
-  try {
-    const principal = authorizeRequest(request, options.apiTokens);
-    const { handler, params } = matchRoute(method, url.pathname);
-    await handler({
-      request,
-      response,
-      params,
-      url,
-      client: clientForPrincipal(options.client, principal),
-      maxBodyBytes: options.maxBodyBytes,
-      logger: options.logger,
-    });
-  } catch (error) {
-    if (response.headersSent) throw error;
-    const status = sendError(response, error);
-    const fields = { method, path: url.pathname, status };
-    // 503 is Redis not answering: its outage is logged once already, so no stack per request.
-    if (status === 503)
-      options.logger.warn({ ...fields, reason: (error as Error).message }, 'request failed');
-    else if (status >= 500) options.logger.error({ ...fields, err: error }, 'request failed');
-    else options.logger.debug({ ...fields, err: error }, 'request refused');
-  }
+/** The scheduler's HTTP API on a `node:http` server (not yet listening). */
+export function createSchedulerServer(options: SchedulerServerOptions): Server {
+  const app = createSchedulerApp(options);
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  // Node's own bounds for the parts before the body reader runs (headers of a slow client).
+  server.headersTimeout = Math.min(options.bodyTimeoutMs, 60_000);
+  server.requestTimeout = options.bodyTimeoutMs + 5000;
+  return server;
 }

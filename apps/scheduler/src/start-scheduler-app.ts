@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { createClient } from '@flotilla/runtime/client';
+import { redactingLogOptions } from '@flotilla/runtime/internals';
 import { type Logger, pino } from 'pino';
+import { StreamCaps } from './http/stream-caps.js';
 import { acceptedTokens, resolveSchedulerConfig, type SchedulerConfig } from './scheduler-config.js';
 import { createSchedulerServer } from './scheduler-server.js';
 
@@ -10,6 +12,8 @@ export interface SchedulerApp {
   /** The bound port (the chosen one when the configured port was 0). */
   readonly port: number;
   readonly logger: Logger;
+  /** Open event streams per principal. */
+  readonly streams: StreamCaps;
   /** Stops accepting connections, ends open ones (SSE streams too), closes the client. */
   close(): Promise<void>;
 }
@@ -23,7 +27,11 @@ export async function startSchedulerApp(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<SchedulerApp> {
   const config = resolveSchedulerConfig(env);
-  const logger = pino({ name: 'flotilla-scheduler', level: config.runtime.logLevel });
+  const logger = pino({
+    name: 'flotilla-scheduler',
+    level: config.runtime.logLevel,
+    ...redactingLogOptions(),
+  });
   const { runtime } = config;
   const client = createClient({
     connection: runtime.redisUrl,
@@ -32,12 +40,20 @@ export async function startSchedulerApp(
     queueName: runtime.queueName,
     requestTimeoutMs: runtime.requestTimeoutMs,
     logger,
-    env: {},
+    // Every SSE stream reads through one blocking connection, not one each.
+    shareEventReads: true,
+    // The payload and depth limits come from here, the same variables the workers read.
+    env,
   });
+  const streams = new StreamCaps(config.maxStreams);
   const server = createSchedulerServer({
+    streams,
     client,
     apiTokens: acceptedTokens(config),
-    maxBodyBytes: config.maxBodyBytes,
+    maxPayloadBytes: runtime.maxPayloadBytes,
+    maxJsonDepth: runtime.maxJsonDepth,
+    bodyTimeoutMs: config.bodyTimeoutMs,
+    maxStreamsPerPrincipal: config.maxStreams,
     logger,
   });
   await new Promise<void>((resolve, reject) => {
@@ -59,11 +75,28 @@ export async function startSchedulerApp(
     config,
     port,
     logger,
+    streams,
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
-      await client.close();
+      // Closing waits for Redis to confirm; during an outage it would wait for the outage.
+      await withDeadline(client.close(), CLOSE_TIMEOUT_MS);
     },
   };
+}
+
+/** The longest `close()` waits for the client's connections to close cleanly. */
+const CLOSE_TIMEOUT_MS = 3000;
+
+/** `promise`, or nothing once `ms` passed (what is left is dropped with the process). */
+async function withDeadline(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    promise.catch(() => undefined),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
 }

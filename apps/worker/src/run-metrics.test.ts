@@ -40,6 +40,16 @@ describe('RunMetrics', () => {
     expect(metrics.render()).toContain('flotilla_runs_started_total{agent="we\\"ird\\\\id\\n"} 1\n');
   });
 
+  it('labels only the agents the worker serves; runs of other ids count as unknown', () => {
+    const metrics = new RunMetrics(['research']);
+    metrics.record('failed', 'research');
+    for (let index = 0; index < 3; index += 1) metrics.record('failed', `made-up-${index}`);
+    const text = metrics.render();
+    expect(text).toContain('flotilla_runs_failed_total{agent="research"} 1\n');
+    expect(text).toContain('flotilla_runs_failed_total{agent="unknown"} 3\n');
+    expect(text).not.toContain('made-up');
+  });
+
   it('renders gauges after the counters', () => {
     const text = new RunMetrics().render({ flotilla_worker_up: { help: 'up', value: 1 } });
     expect(

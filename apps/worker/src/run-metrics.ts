@@ -13,12 +13,23 @@ const COUNTERS: Record<RunMetricEvent, { name: string; help: string }> = {
   cancelled: { name: 'flotilla_runs_cancelled_total', help: 'Runs cancelled while this worker ran them.' },
 };
 
+/** The label of runs of agents this worker does not serve. */
+export const UNKNOWN_AGENT_LABEL = 'unknown';
+
 /**
  * Per-process run counters by agent id, rendered in the Prometheus text exposition format
  * (version 0.0.4) for `GET /metrics`. Fed by the worker's lifecycle hooks ({@link hooks}).
+ * Agent ids come from clients (a submit names any id), so only the agents the worker serves get
+ * their own series; every other id counts as `unknown`, which keeps the series bounded.
  */
 export class RunMetrics {
   readonly #counts = new Map<RunMetricEvent, Map<string, number>>();
+  readonly #served: ReadonlySet<string> | undefined;
+
+  /** @param servedAgents the agent ids labelled by name; others are `unknown`. @default every id labelled (tests) */
+  constructor(servedAgents?: Iterable<string>) {
+    this.#served = servedAgents === undefined ? undefined : new Set(servedAgents);
+  }
 
   /** The `createWorker` hooks that count every run start and end of this worker. */
   hooks(): Required<WorkerRunHooks> {
@@ -30,8 +41,9 @@ export class RunMetrics {
 
   /** Counts one `event` of a run of `agentId`. */
   record(event: RunMetricEvent, agentId: string): void {
+    const label = this.#served === undefined || this.#served.has(agentId) ? agentId : UNKNOWN_AGENT_LABEL;
     const byAgent = this.#counts.get(event) ?? new Map<string, number>();
-    byAgent.set(agentId, (byAgent.get(agentId) ?? 0) + 1);
+    byAgent.set(label, (byAgent.get(label) ?? 0) + 1);
     this.#counts.set(event, byAgent);
   }
 

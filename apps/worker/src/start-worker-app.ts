@@ -30,7 +30,7 @@ export async function startWorkerApp(
 ): Promise<WorkerApp> {
   const config = resolveWorkerAppConfig(env);
   const { agents, models } = await loadAgentModules(config.agentModules);
-  const metrics = new RunMetrics();
+  const metrics = new RunMetrics(agents.map((agent) => agent.id));
   const logger = createWorkerLogger(config.runtime.logLevel);
   const { runtime } = config;
   const worker = createWorker({

@@ -1,21 +1,34 @@
 /**
  * The HTTP status of every error the API answers with, by error `name` (names are stable
- * across processes, classes are not). Errors not listed are 500.
+ * across processes and packages, classes are not). Errors not listed are 500.
  */
 export const ERROR_STATUS: Readonly<Record<string, number>> = {
   InvalidJsonError: 400,
   InvalidRequestError: 400,
+  InvalidSubmitRequestError: 400,
+  InvalidLastEventIdError: 400,
+  TokenInQueryError: 400,
+  // The input or scope is nested deeper than FLOTILLA_MAX_JSON_DEPTH, or is not JSON.
+  ValueTooDeepError: 400,
+  NotJsonError: 400,
   UnauthorizedError: 401,
   ForbiddenError: 403,
+  ForeignOriginError: 403,
   RouteNotFoundError: 404,
   RunNotFoundError: 404,
   ConversationNotFoundError: 404,
   ConversationVersionNotFoundError: 404,
   MethodNotAllowedError: 405,
-  // The run id was already started by another submission (Temporal's "already started").
+  RequestTimeoutError: 408,
+  // The same runId submitted again with other content.
   RunIdConflictError: 409,
+  RunAlreadyEndedError: 409,
   RequestBodyTooLargeError: 413,
-  // Redis did not answer within FLOTILLA_REQUEST_TIMEOUT_MS: retry later.
+  // The input or scope is larger than FLOTILLA_MAX_PAYLOAD_BYTES: workers would refuse it.
+  PayloadTooLargeError: 413,
+  UnsupportedMediaTypeError: 415,
+  TooManyStreamsError: 429,
+  // Redis did not answer within the scheduler's request timeout: retry later.
   RedisUnavailableError: 503,
 };
 

@@ -12,6 +12,7 @@ import { watchBullmqErrors } from '../config/watch-connection.js';
 import { rootCallPath } from '../engine/execute-run.js';
 import { AbortError, RunIdConflictError, RunNotFoundError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
+import { SharedEventReader } from '../events/shared-event-reader.js';
 import { ConversationGate } from '../gate/conversation-gate.js';
 import type { OnConflict } from '../gate/waiting-for.js';
 import { ENDED_JOB_RETENTION } from '../jobs/ended-job-retention.js';
@@ -22,12 +23,13 @@ import { RedisRunRecords } from '../runs/redis-run-records.js';
 import { runHasEnded } from '../runs/run-has-ended.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isTerminalStatus } from '../runs/run-status.js';
+import { redactingLogOptions } from '../shared/redact-secrets.js';
 import type { LoadConversationOptions, StoredConversation } from '../store/conversation-store.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import { ConversationBusyError } from '../store/store-errors.js';
 import { cancelRunTree } from './cancel-run-tree.js';
 import { InvalidTenantError } from './invalid-tenant-error.js';
-import { MissingRunHandle, RedisRunHandle, type RunHandle } from './run-handle.js';
+import { eventsConnectionName, MissingRunHandle, RedisRunHandle, type RunHandle } from './run-handle.js';
 import { submissionHashOf } from './submission-hash.js';
 import { parseSubmitRequest, type submitRequestSchema } from './submit-request.js';
 
@@ -49,6 +51,13 @@ export interface CreateClientOptions {
   redisTlsCaFile?: string;
   /** Where connection outages are logged (once per change). @default pino at LOG_LEVEL, named `flotilla-client` */
   logger?: Logger;
+  /**
+   * Every event reader of this client (`run(id).events()`, `result()`) blocks on ONE shared
+   * connection (one XREAD over all the streams read, fanned out) instead of a connection each:
+   * for a server following many runs at once (the scheduler's SSE streams), so open streams do
+   * not use up Redis' `maxclients`. @default false: a connection per reader, closed with it
+   */
+  shareEventReads?: boolean;
   /** @default process.env */
   env?: Readonly<Record<string, string | undefined>>;
   /**
@@ -112,6 +121,11 @@ export interface FlotillaClient {
     options?: LoadConversationOptions,
   ): Promise<StoredConversation | undefined>;
   /**
+   * Resolves when Redis answers a PING within `timeoutMs` (for health checks).
+   * @throws RedisUnavailableError when it does not
+   */
+  ping(timeoutMs?: number): Promise<void>;
+  /**
    * A view of this client scoped to `tenant`: it submits, reads, waits for and cancels only that
    * tenant's runs, and reads only its conversations. Run and conversation ids are the tenant's
    * own: the same id in two tenants (or in a tenant and the client without one) names two runs,
@@ -146,7 +160,8 @@ export function createClient(options: CreateClientOptions = {}): FlotillaClient 
     },
     options.env,
   );
-  const logger = options.logger ?? pino({ level: config.logLevel, name: 'flotilla-client' });
+  const logger =
+    options.logger ?? pino({ level: config.logLevel, name: 'flotilla-client', ...redactingLogOptions() });
   // Commands fail at once while Redis is unreachable (no offline queue, no retries) and the
   // call is repeated once it is back, within the request timeout: a call that gave up never
   // runs later behind the caller's back.
@@ -156,8 +171,28 @@ export function createClient(options: CreateClientOptions = {}): FlotillaClient 
     tlsCaFile: config.redisTlsCaFile,
     redis: { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: config.requestTimeoutMs },
   });
+  // Every call waiting through an outage listens for 'ready' (see untilRedisReady): a server
+  // with many requests in flight is not a listener leak. Infinity, not 0: BullMQ adds to it.
+  redis.setMaxListeners(Number.POSITIVE_INFINITY);
+  const sharedReader = options.shareEventReads
+    ? new SharedEventReader({
+        control: redis,
+        // Inherits the client's fail-fast settings; XREAD BLOCK needs no command timeout.
+        openBlocking: () =>
+          openRedis(redis, {
+            role: 'run-events',
+            logger,
+            redis: { connectionName: eventsConnectionName(config.prefix), commandTimeout: undefined },
+          }),
+      })
+    : undefined;
   const tenant = options.tenant === undefined ? undefined : checkedTenant(options.tenant);
-  const connections = openConnections(config, { redis, timeoutMs: config.requestTimeoutMs }, logger);
+  const connections = openConnections(
+    config,
+    { redis, timeoutMs: config.requestTimeoutMs },
+    logger,
+    sharedReader,
+  );
   return new RedisFlotillaClient(connections, tenant, true);
 }
 
@@ -170,11 +205,18 @@ interface ClientConnections {
   conversations: RedisConversationStore;
   /** The line of writers of each conversation (one writer per conversation). */
   gate: ConversationGate;
+  /** One blocking XREAD for every event reader (`shareEventReads`), or none. */
+  sharedReader: SharedEventReader | undefined;
   bound: RequestBound;
   logger: Logger;
 }
 
-function openConnections(config: FlotillaConfig, bound: RequestBound, logger: Logger): ClientConnections {
+function openConnections(
+  config: FlotillaConfig,
+  bound: RequestBound,
+  logger: Logger,
+  sharedReader: SharedEventReader | undefined,
+): ClientConnections {
   const { redis } = bound;
   const queue = new Queue(config.queueName, { connection: redis, prefix: config.prefix });
   watchBullmqErrors(queue, { role: 'client-queue', logger });
@@ -189,7 +231,7 @@ function openConnections(config: FlotillaConfig, bound: RequestBound, logger: Lo
   });
   const conversations = new RedisConversationStore({ redis, prefix: config.prefix });
   const gate = new ConversationGate({ redis, prefix: config.prefix, queue, hasEnded: runHasEnded(records) });
-  return { config, redis, queue, records, conversations, gate, bound, logger };
+  return { config, redis, queue, records, conversations, gate, sharedReader, bound, logger };
 }
 
 function checkedTenant(tenant: string): string {
@@ -214,6 +256,7 @@ class RedisFlotillaClient implements FlotillaClient {
   readonly #gate: ConversationGate;
   readonly #bound: RequestBound;
   readonly #logger: Logger;
+  readonly #sharedReader: SharedEventReader | undefined;
   /** Whether `close()` closes the connections (the client), or not (a tenant view). */
   readonly #owner: boolean;
 
@@ -228,6 +271,7 @@ class RedisFlotillaClient implements FlotillaClient {
     this.#records = shared.records;
     this.#conversations = shared.conversations;
     this.#gate = shared.gate;
+    this.#sharedReader = shared.sharedReader;
     this.#owner = owner;
   }
 
@@ -344,7 +388,12 @@ class RedisFlotillaClient implements FlotillaClient {
       prefix: this.config.prefix,
       records: this.#records,
       logger: this.#logger,
+      sharedReader: this.#sharedReader,
     });
+  }
+
+  async ping(timeoutMs = this.#bound.timeoutMs): Promise<void> {
+    await boundedRequest({ redis: this.#redis, timeoutMs }, () => this.#redis.ping());
   }
 
   async getRun(runId: string): Promise<RunRecord | undefined> {
@@ -394,6 +443,7 @@ class RedisFlotillaClient implements FlotillaClient {
 
   async close(): Promise<void> {
     if (!this.#owner) return;
+    this.#sharedReader?.close();
     await this.#queue.close();
     await this.#redis.quit().catch(() => this.#redis.disconnect());
   }

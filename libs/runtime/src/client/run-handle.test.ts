@@ -13,16 +13,10 @@ import { createClient, type FlotillaClient } from './create-client.js';
 import { eventsConnectionName } from './run-handle.js';
 
 const fixture = useRedis(import.meta.filename);
-let client: FlotillaClient;
 let records: RedisRunRecords;
 
 beforeAll(() => {
-  client = createClient({ connection: fixture.url, prefix: fixture.prefix });
   records = new RedisRunRecords({ redis: fixture.connect(), prefix: fixture.prefix });
-});
-
-afterAll(async () => {
-  await client?.close();
 });
 
 /** Appends one generation-start event per entry of `generations` to the run's stream, as a worker would. */
@@ -73,6 +67,14 @@ async function readerIds(): Promise<string[]> {
 }
 
 describe('RunHandle.result', () => {
+  let client: FlotillaClient;
+  beforeAll(() => {
+    client = createClient({ connection: fixture.url, prefix: fixture.prefix });
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+
   it('keeps waiting when the record is not terminal after a run-end, and settles on the terminal record', async () => {
     const runId = `run-${randomUUID()}`;
     await records.create({ runId, agentId: 'writer' });
@@ -132,8 +134,20 @@ describe('RunHandle.result', () => {
   });
 });
 
-describe('RunHandle.events', () => {
-  it('ends the iteration and closes its blocking connection when the signal aborts', async () => {
+describe.each([
+  { shareEventReads: false, openAfterAbort: 0 },
+  // The shared blocking connection stays for the next reader.
+  { shareEventReads: true, openAfterAbort: 1 },
+])('RunHandle.events with shareEventReads: $shareEventReads', ({ shareEventReads, openAfterAbort }) => {
+  let client: FlotillaClient;
+  beforeAll(() => {
+    client = createClient({ connection: fixture.url, prefix: fixture.prefix, shareEventReads });
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('ends the iteration (and frees its blocking read) when the signal aborts', async () => {
     const runId = await runWithThreeEvents();
     const controller = new AbortController();
     const iterator = client.run(runId).events({ signal: controller.signal })[Symbol.asyncIterator]();
@@ -142,7 +156,7 @@ describe('RunHandle.events', () => {
     await vi.waitFor(async () => expect(await openReaders()).toBe(1), { timeout: 5000 });
     controller.abort();
     await expect(blocked).resolves.toEqual({ done: true, value: undefined });
-    await vi.waitFor(async () => expect(await openReaders()).toBe(0), { timeout: 5000 });
+    await vi.waitFor(async () => expect(await openReaders()).toBe(openAfterAbort), { timeout: 5000 });
   });
 
   it('resumes after an event id without repeating the events up to it', async () => {
@@ -210,5 +224,35 @@ describe('RunHandle.events', () => {
     ]);
     // What the two connections saw is exactly the stream, read in one go.
     expect(seen).toEqual(await collect(client.run(runId).events()));
+  });
+});
+
+describe('RunHandle.events with shareEventReads: true, many readers', () => {
+  it('follows 50 live runs on one blocking connection, each reader getting its own events in order', async () => {
+    const client = createClient({ connection: fixture.url, prefix: fixture.prefix, shareEventReads: true });
+    try {
+      const runIds = await Promise.all(Array.from({ length: 50 }, () => runWithThreeEvents()));
+      const readings = runIds.map((runId) => collect(client.run(runId).events()));
+      await vi.waitFor(async () => expect(await openReaders()).toBe(1), { timeout: 5000 });
+      // Live events after every reader caught up, then the end of each run.
+      await Promise.all(runIds.map((runId) => emitGenerations(runId, [3])));
+      for (const runId of runIds)
+        await records.finish(runId, 'root/agent:writer:0', {
+          status: 'succeeded',
+          output: runId,
+          usage: emptyUsage(),
+          modelCalls: 0,
+        });
+      const results = await Promise.all(readings);
+      for (const [index, events] of results.entries()) {
+        expect(
+          events.map((event) => (event.type === 'generation-start' ? event.generation : event.type)),
+        ).toEqual([0, 1, 2, 3, 'run-end']);
+        expect(events.every((event) => event.runId === runIds[index])).toBe(true);
+      }
+      expect(await openReaders()).toBe(1);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -4,6 +4,7 @@ import { openRedis } from '../config/open-redis.js';
 import { RunNotFoundError } from '../errors/run-errors.js';
 import { deserializeError } from '../errors/serialize-error.js';
 import { readRunEventStream, type StreamedRunEvent } from '../events/redis-run-event-stream.js';
+import type { SharedEventReader } from '../events/shared-event-reader.js';
 import { qualifyId, unqualifyId } from '../jobs/tenant-ids.js';
 import { runKeys } from '../keys.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
@@ -57,6 +58,7 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
   readonly #prefix: string;
   readonly #records: RedisRunRecords;
   readonly #logger: Logger | undefined;
+  readonly #sharedReader: SharedEventReader | undefined;
 
   constructor(options: {
     /** The run id as the caller names it. */
@@ -67,10 +69,13 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
     prefix: string;
     records: RedisRunRecords;
     logger?: Logger;
+    /** The client's one blocking connection for every reader; unset: a connection per reader. */
+    sharedReader?: SharedEventReader | undefined;
   }) {
     this.id = options.runId;
     this.#tenant = options.tenant;
     this.#storedId = qualifyId(options.tenant, options.runId);
+    this.#sharedReader = options.sharedReader;
     this.#bound = options.bound;
     this.#prefix = options.prefix;
     this.#records = options.records;
@@ -102,13 +107,15 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
     return {
       [Symbol.asyncIterator]: () =>
         readRunEventStream({
-          // Inherits the client's fail-fast settings; XREAD BLOCK needs no command timeout.
-          connection: openRedis(this.#bound.redis, {
-            role: 'run-events',
-            logger: this.#logger,
-            perCall: true,
-            redis: { connectionName: eventsConnectionName(this.#prefix), commandTimeout: undefined },
-          }),
+          connection:
+            this.#sharedReader?.source() ??
+            // Inherits the client's fail-fast settings; XREAD BLOCK needs no command timeout.
+            openRedis(this.#bound.redis, {
+              role: 'run-events',
+              logger: this.#logger,
+              perCall: true,
+              redis: { connectionName: eventsConnectionName(this.#prefix), commandTimeout: undefined },
+            }),
           key: runKeys(this.#prefix, this.#storedId).events,
           requestTimeoutMs: this.#bound.timeoutMs,
           ...options,

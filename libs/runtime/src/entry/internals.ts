@@ -13,6 +13,7 @@ export {
   isChildRunIdForm,
   isValidId,
   MAX_ID_LENGTH,
+  RUN_ID_PATTERN,
   runIdSchema,
   TENANT_RULE,
   tenantSchema,
@@ -30,6 +31,7 @@ export { type ConversationGateKeys, conversationGateKeys, type RunKeys, runKeys 
 export type { FleetMemo, FleetMemoGetOptions, FleetMemoOptions } from '../memo/fleet-memo.js';
 export { createFleetMemo } from '../memo/fleet-memo.js';
 export { abortableDelay } from '../shared/abortable-delay.js';
+export { REDACTED, redactingLogOptions, redactSecrets, redactValue } from '../shared/redact-secrets.js';
 export {
   RedisConversationStore,
   type RedisConversationStoreOptions,

@@ -7,6 +7,7 @@
  */
 
 import { FlotillaError, markAsFlotillaError, ownJsonFields } from '@flotilla/ir';
+import { redactSecrets, redactValue } from '../shared/redact-secrets.js';
 
 /** A thrown value as JSON. `data` holds the error's own extra properties (`status`, `path` …). */
 export interface SerializedError {
@@ -26,16 +27,18 @@ const STANDARD_KEYS = new Set(['name', 'message', 'stack', 'cause']);
 /**
  * Turns a thrown value into a {@link SerializedError}. Non-`Error` values become
  * `{ name: 'NonError', message: String(value) }`; properties that are not JSON
- * (functions, cycles, BigInt) are left out rather than failing the whole error.
+ * (functions, cycles, BigInt) are left out rather than failing the whole error. Credentials in
+ * the message, stack and fields (a provider error that echoes its API key) are redacted
+ * (`redactSecrets`), since serialized errors are stored in run records and events.
  */
 export function serializeError(error: unknown, depth = 0): SerializedError {
   if (!(error instanceof Error)) {
-    return { name: 'NonError', message: describeNonError(error) };
+    return { name: 'NonError', message: redactSecrets(describeNonError(error)) };
   }
-  const serialized: SerializedError = { name: error.name, message: error.message };
-  if (error.stack !== undefined) serialized.stack = error.stack;
+  const serialized: SerializedError = { name: error.name, message: redactSecrets(error.message) };
+  if (error.stack !== undefined) serialized.stack = redactSecrets(error.stack);
   const data = ownJsonFields(error);
-  if (Object.keys(data).length > 0) serialized.data = data;
+  if (Object.keys(data).length > 0) serialized.data = redactValue(data) as Record<string, unknown>;
   if (FlotillaError.is(error)) serialized.flotilla = true;
   if (error.cause !== undefined && depth < MAX_CAUSE_DEPTH) {
     serialized.cause = serializeError(error.cause, depth + 1);

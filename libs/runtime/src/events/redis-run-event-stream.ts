@@ -11,10 +11,42 @@ import type { RunEvent } from './run-event.js';
  */
 export type StreamedRunEvent = RunEvent & { eventId: string };
 
+/** The entries of one stream in an XREAD reply: `[id, fields]`. */
+export type StreamEntries = [string, string[]][];
+
+/**
+ * Where a reader's XREADs go: a connection of its own ({@link dedicatedEventSource}) or a
+ * process-wide shared one (`SharedEventReader`).
+ */
+export interface RunEventSource {
+  /** The connection an outage is waited on (its readiness). */
+  readonly redis: Redis;
+  /** The entries of `key` after `lastId`: waiting up to `blockMs` for some, or not at all without it. */
+  read(key: string, lastId: string, blockMs?: number): Promise<StreamEntries>;
+  /** Ends a pending read at once (the reader is done, or aborted). */
+  close(): void;
+}
+
+/** A source on a connection of its own: XREAD BLOCK holds it, and closing disconnects it. */
+export function dedicatedEventSource(connection: Redis): RunEventSource {
+  return {
+    redis: connection,
+    read: async (key, lastId, blockMs) => {
+      const reply =
+        blockMs === undefined
+          ? await connection.xread('COUNT', 100, 'STREAMS', key, lastId)
+          : await connection.xread('COUNT', 100, 'BLOCK', blockMs, 'STREAMS', key, lastId);
+      return (reply?.[0]?.[1] ?? []) as StreamEntries;
+    },
+    // Closing the connection is what ends a pending XREAD BLOCK promptly.
+    close: () => connection.disconnect(),
+  };
+}
+
 /** Options of {@link readRunEventStream}. */
 export interface ReadRunEventStreamOptions {
-  /** A connection of its own: XREAD BLOCK holds it. The reader closes it when it ends. */
-  connection: Redis;
+  /** A connection of its own (XREAD BLOCK holds it; the reader closes it when it ends), or a source. */
+  connection: Redis | RunEventSource;
   /** The run's stream key (`runKeys(…).events`). */
   key: string;
   /** Longest single XREAD BLOCK, in ms; between blocks `isOver` is asked. @default 1000 */
@@ -53,17 +85,18 @@ export interface ReadRunEventStreamOptions {
 export async function* readRunEventStream(
   options: ReadRunEventStreamOptions,
 ): AsyncGenerator<StreamedRunEvent> {
-  const { connection, key, signal } = options;
+  const { key, signal } = options;
+  const source =
+    'xread' in options.connection ? dedicatedEventSource(options.connection) : options.connection;
   const blockMs = options.blockMs ?? 1000;
   let lastId = options.after ?? '0';
   const bound =
     options.requestTimeoutMs === undefined
       ? undefined
-      : { redis: connection, timeoutMs: options.requestTimeoutMs };
+      : { redis: source.redis, timeoutMs: options.requestTimeoutMs };
   // When Redis stopped answering; reset by every answer.
   let silentSince: number | undefined;
-  // Closing the connection is what ends a pending XREAD BLOCK promptly.
-  const onAbort = () => connection.disconnect();
+  const onAbort = () => source.close();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const compacted = await options.compacted?.();
@@ -74,14 +107,12 @@ export async function* readRunEventStream(
     let over = false;
     for (;;) {
       if (signal?.aborted) return;
-      let reply: Awaited<ReturnType<typeof connection.xread>>;
+      let entries: StreamEntries;
       try {
         // Once the run is over, read what is left without blocking: run-end may have landed
         // between the last empty block and the `isOver` check.
-        const read = over
-          ? connection.xread('COUNT', 100, 'STREAMS', key, lastId)
-          : connection.xread('COUNT', 100, 'BLOCK', blockMs, 'STREAMS', key, lastId);
-        reply = bound
+        const read = source.read(key, lastId, over ? undefined : blockMs);
+        entries = bound
           ? await beforeDeadline(bound, Date.now() + blockMs + bound.timeoutMs, read)
           : await read;
         silentSince = undefined;
@@ -93,7 +124,7 @@ export async function* readRunEventStream(
         await untilRedisReady(bound, silentSince + bound.timeoutMs);
         continue;
       }
-      const entries = reply?.[0]?.[1] ?? [];
+      if (signal?.aborted) return;
       if (entries.length === 0) {
         if (over) {
           // The run ended and its stream was compacted while this reader was on it.
@@ -113,7 +144,7 @@ export async function* readRunEventStream(
     }
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    connection.disconnect();
+    source.close();
   }
 }
 

@@ -11,6 +11,7 @@ import { createFleetMemo } from '../memo/fleet-memo.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import { WorkerResources } from '../resources/worker-resources.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
+import { redactingLogOptions } from '../shared/redact-secrets.js';
 import { CancelListener } from './cancel-listener.js';
 import { JobLeases, LeasedWorker } from './job-leases.js';
 import { RunProcessor } from './run-processor.js';
@@ -68,7 +69,8 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     },
     options.env,
   );
-  const logger = options.logger ?? pino({ level: config.logLevel, name: 'flotilla-worker' });
+  const logger =
+    options.logger ?? pino({ level: config.logLevel, name: 'flotilla-worker', ...redactingLogOptions() });
   const agents = agentMap(options.agents);
   const connection = options.connection ?? config.redisUrl;
   // Every connection waits through an outage (commands run once Redis is back) and reports it

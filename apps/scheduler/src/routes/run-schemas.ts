@@ -1,0 +1,70 @@
+import type { RunRecord } from '@flotilla/runtime/client';
+import { submitRequestSchema } from '@flotilla/runtime/client';
+import { z } from '@hono/zod-openapi';
+
+/**
+ * The body of `POST /runs`: the runtime's `submitRequestSchema` itself, so a field added to
+ * submissions (and its rule) is accepted and documented here without a change.
+ */
+export const submitRunBodySchema = submitRequestSchema;
+
+const usageSchema = z.object({
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  totalTokens: z.number(),
+  details: z.record(z.string(), z.number()).optional(),
+});
+
+const storedErrorSchema = z
+  .object({
+    name: z.string(),
+    message: z.string(),
+    data: z.record(z.string(), z.unknown()).optional(),
+    get cause() {
+      return storedErrorSchema.optional();
+    },
+  })
+  .openapi('RunError', { description: 'A typed error: name, message, fields; never a stack.' });
+
+/**
+ * Every field of {@link RunRecord}, typed against it: a field added to the record type (e.g.
+ * `waitingFor`) fails the build here until it is described, so the answer and the document
+ * keep up with the runtime.
+ */
+const runRecordShape = {
+  runId: z.string(),
+  agentId: z.string(),
+  status: z.enum(['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled']),
+  conversationId: z.string().optional(),
+  tenant: z
+    .string()
+    .optional()
+    .openapi({ description: "The tenant whose run it is (a named token's tenant)" }),
+  waitingFor: z
+    .object({ kind: z.string(), detail: z.string() })
+    .optional()
+    .openapi({ description: 'What a queued run waits for at the waiting gate (e.g. its conversation)' }),
+  parentRunId: z.string().optional(),
+  rootRunId: z.string().optional(),
+  callPath: z.string().optional(),
+  fingerprint: z.string().optional(),
+  output: z.unknown().optional(),
+  error: storedErrorSchema.optional(),
+  usage: usageSchema,
+  modelCalls: z.int(),
+  attempts: z.int(),
+  createdAt: z.number(),
+  startedAt: z.number().optional(),
+  endedAt: z.number().optional(),
+} satisfies Record<keyof RunRecord, z.ZodType>;
+
+/** `GET /runs/{id}`: the run record (fields the runtime adds later pass through). */
+export const runRecordSchema = z.looseObject(runRecordShape).openapi('RunRecord');
+
+/** `POST /runs`: the run id. */
+export const submittedRunSchema = z.object({ runId: z.string() }).openapi('SubmittedRun');
+
+/** `POST /runs/{id}/cancel`: the run id and its status right after the cancel. */
+export const cancelledRunSchema = z
+  .object({ runId: z.string(), status: runRecordShape.status.optional() })
+  .openapi('CancelledRun');

@@ -1,0 +1,159 @@
+/**
+ * One blocking Redis connection for every run-event reader of a process. Each reader blocking
+ * on XREAD with a connection of its own (the default) costs one Redis client per open stream:
+ * an API serving hundreds of SSE streams would take hundreds of clients from Redis'
+ * `maxclients`, shared with the whole fleet. Here every waiting reader is one key of a single
+ * `XREAD BLOCK … STREAMS k1 k2 …` and the reply is fanned out; a reader that joins while the
+ * read is blocked gets in at once through `CLIENT UNBLOCK` (from the non-blocking connection).
+ */
+import type { Redis } from 'ioredis';
+import { compareStreamIds, type RunEventSource, type StreamEntries } from './redis-run-event-stream.js';
+
+interface Waiter {
+  key: string;
+  lastId: string;
+  resolve: (entries: StreamEntries) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Options of {@link SharedEventReader}. */
+export interface SharedEventReaderOptions {
+  /** Opens the blocking connection, on first use (it is closed by {@link SharedEventReader.close}). */
+  openBlocking: () => Redis;
+  /** A non-blocking connection for reads without BLOCK and `CLIENT UNBLOCK` (the caller's; not closed here). */
+  control: Redis;
+  /** Longest single shared XREAD BLOCK, in ms. @default 1000 */
+  blockMs?: number;
+}
+
+/** Streams read per XREAD at most: more waiting keys take more round trips, each short. */
+const MAX_KEYS_PER_READ = 1000;
+
+export class SharedEventReader {
+  readonly #options: SharedEventReaderOptions;
+  readonly #waiters = new Set<Waiter>();
+  #blocking: Redis | undefined;
+  /** The blocking connection's CLIENT ID while known (reset when it reconnects). */
+  #blockingId: number | undefined;
+  /** key → id of the XREAD in flight, while one is. */
+  #inFlight: Map<string, string> | undefined;
+  #looping = false;
+  #closed = false;
+
+  constructor(options: SharedEventReaderOptions) {
+    this.#options = options;
+  }
+
+  /** The connection whose readiness a reader waits for after an outage (opened on first use). */
+  get blocking(): Redis {
+    if (!this.#blocking) {
+      this.#blocking = this.#options.openBlocking();
+      // Every reader waiting through an outage listens for 'ready' on it.
+      this.#blocking.setMaxListeners(Number.POSITIVE_INFINITY);
+      this.#blocking.on('close', () => {
+        this.#blockingId = undefined;
+      });
+    }
+    return this.#blocking;
+  }
+
+  /** A source for one reader (see `readRunEventStream`); closing it only drops its pending read. */
+  source(): RunEventSource {
+    let pending: Waiter | undefined;
+    return {
+      redis: this.blocking,
+      read: async (key, lastId, blockMs) => {
+        if (blockMs === undefined)
+          return xreadEntries(await this.#options.control.xread('COUNT', 100, 'STREAMS', key, lastId));
+        return new Promise<StreamEntries>((resolve, reject) => {
+          const timer = setTimeout(() => finish([]), blockMs);
+          const finish = (entries: StreamEntries, error?: unknown) => {
+            clearTimeout(timer);
+            if (pending) this.#waiters.delete(pending);
+            pending = undefined;
+            if (error === undefined) resolve(entries);
+            else reject(error);
+          };
+          pending = {
+            key,
+            lastId,
+            resolve: (entries) => finish(entries),
+            reject: (error) => finish([], error),
+          };
+          this.#waiters.add(pending);
+          this.#wake(pending);
+        });
+      },
+      close: () => pending?.resolve([]),
+    };
+  }
+
+  /** Ends every pending read (empty) and closes the blocking connection. */
+  close(): void {
+    this.#closed = true;
+    for (const waiter of [...this.#waiters]) waiter.resolve([]);
+    this.#blocking?.disconnect();
+  }
+
+  #wake(waiter: Waiter): void {
+    if (!this.#looping) {
+      this.#looping = true;
+      this.#loop().finally(() => {
+        this.#looping = false;
+      });
+      return;
+    }
+    const sent = this.#inFlight?.get(waiter.key);
+    if (!this.#inFlight || (sent !== undefined && compareStreamIds(sent, waiter.lastId) <= 0)) return;
+    // The blocked read does not cover this reader: end it so the next one does.
+    if (this.#blockingId !== undefined)
+      this.#options.control.client('UNBLOCK', this.#blockingId).catch(() => undefined);
+  }
+
+  async #loop(): Promise<void> {
+    const blockMs = this.#options.blockMs ?? 1000;
+    while (!this.#closed && this.#waiters.size > 0) {
+      const ids = new Map<string, string>();
+      for (const waiter of this.#waiters) {
+        if (ids.size >= MAX_KEYS_PER_READ && !ids.has(waiter.key)) continue;
+        const current = ids.get(waiter.key);
+        if (current === undefined || compareStreamIds(waiter.lastId, current) < 0)
+          ids.set(waiter.key, waiter.lastId);
+      }
+      let entriesByKey: [string, StreamEntries][];
+      try {
+        const blocking = this.blocking;
+        this.#blockingId ??= (await blocking.client('ID')) as number;
+        this.#inFlight = ids;
+        const reply = await blocking.xread(
+          'COUNT',
+          100,
+          'BLOCK',
+          blockMs,
+          'STREAMS',
+          ...ids.keys(),
+          ...ids.values(),
+        );
+        entriesByKey = (reply ?? []) as [string, StreamEntries][];
+      } catch (error) {
+        // Every reader waits for the connection in its own way (see readRunEventStream).
+        this.#inFlight = undefined;
+        for (const waiter of [...this.#waiters]) waiter.reject(error);
+        continue;
+      } finally {
+        this.#inFlight = undefined;
+      }
+      for (const [key, entries] of entriesByKey)
+        for (const waiter of [...this.#waiters]) {
+          if (waiter.key !== key) continue;
+          const fresh = entries.filter(([id]) => compareStreamIds(id, waiter.lastId) > 0);
+          if (fresh.length > 0) waiter.resolve(fresh);
+        }
+    }
+  }
+}
+
+/** The entries of a one-key XREAD reply. */
+export function xreadEntries(reply: [string, StreamEntries][] | null): StreamEntries {
+  return reply?.[0]?.[1] ?? [];
+}
