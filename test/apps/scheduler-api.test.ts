@@ -175,7 +175,7 @@ describe('GET /runs/:id/events', () => {
       }),
     );
     await vi.waitFor(async () => expect(await openEventReaders()).toBe(1), { timeout: 5000 });
-    const principal = { name: 'default' };
+    const principal = { name: 'api-token' };
     expect(scheduler.app.streams.count(principal)).toBe(3);
     disconnect.abort();
     for (const reader of readers) await reader?.cancel().catch(() => undefined);

@@ -593,7 +593,7 @@ describe('Redis stopped and restarted under the scheduler', () => {
     expect(accessLines.at(-1)).toMatchObject({
       method: expect.any(String),
       status: expect.any(Number),
-      principal: 'default',
+      principal: 'api-token',
     });
     console.log(
       `the scheduler printed ${printed.length} lines (${accessLines.length} access log lines) over the outage`,

@@ -1,6 +1,6 @@
 import type { FlotillaClient } from '@flotilla/runtime/client';
 import type { Context } from 'hono';
-import type { ApiEnv } from './api-env.js';
+import type { ApiEnv, Principal } from './api-env.js';
 
 /**
  * The runtime client a request uses, and the one place that decides it: scoped to the
@@ -10,6 +10,7 @@ import type { ApiEnv } from './api-env.js';
  */
 export function clientFor(c: Context<ApiEnv>): FlotillaClient {
   const { client } = c.var.api;
-  const { tenant } = c.var.principal;
+  // Public paths (`/healthz`) run before authorization: no principal, no tenant.
+  const tenant = (c.var.principal as Principal | undefined)?.tenant;
   return tenant === undefined ? client : client.forTenant(tenant);
 }
