@@ -51,6 +51,7 @@ import type { RedisRunRecords, RunTotals } from '../runs/redis-run-records.js';
 import { runHasEnded } from '../runs/run-has-ended.js';
 import type { RunEnding } from '../runs/run-script-args.js';
 import { isTerminalStatus } from '../runs/run-status.js';
+import { inSpan, SpanAttribute } from '../shared/tracing.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import type { CancelListener } from './cancel-listener.js';
 import { ConversationWriters, conversationOf } from './conversation-writers.js';
@@ -174,9 +175,20 @@ export class RunProcessor {
     const releaseLease = this.#deps.leases?.hold(job, token, () =>
       attempt.supersede(new AttemptSupersededError(runId, 'further writes (its job lock lapsed)')),
     );
+    // One span per attempt (BullMQ's `process` span, when telemetry is on, is its parent and
+    // carries the trace from the submit or the calling run's job).
+    const attributes = {
+      [SpanAttribute.runId]: runId,
+      [SpanAttribute.agentId]: agentId,
+      [SpanAttribute.attempt]: start.attempt,
+      // A later attempt, or a resume after child runs, replays the journal before going live.
+      [SpanAttribute.replayed]: start.attempt > 1,
+    };
     try {
       const state = { controller, cancelled, carried: { totals: start.totals } };
-      await this.#execute(job, token, attempt, state, logger);
+      await inSpan(`flotilla.run ${agentId}`, attributes, () =>
+        this.#execute(job, token, attempt, state, logger),
+      );
     } catch (error) {
       if (!attempt.superseded && !AttemptSupersededError.is(error)) throw error;
       // The job and the run belong to the newer attempt: BullMQ must not move or fail the job
