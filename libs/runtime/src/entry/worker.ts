@@ -6,6 +6,7 @@
 export type { AnyAgent } from '../context/agent-definition.js';
 export { defineResource, type ResourceDefinition } from '../resources/define-resource.js';
 export {
+  type GateParkObservation,
   type MemoObservation,
   type ModelCallObservation,
   ObservationChannel,

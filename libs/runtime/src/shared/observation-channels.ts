@@ -28,16 +28,24 @@ export interface ResourceCallObservation {
   ok: boolean;
 }
 
+/** A run parked at the waiting gate (`gate/waiting-for.ts`): it gave its worker slot back to wait for `kind`. */
+export interface GateParkObservation {
+  agentId: string;
+  kind: string;
+}
+
 /** The channel names, for subscribers (`diagnostics_channel.subscribe(name, ...)`). */
 export const ObservationChannel = {
   modelCall: 'flotilla:model-call',
   memo: 'flotilla:memo',
   resourceCall: 'flotilla:resource-call',
+  gatePark: 'flotilla:gate-park',
 } as const;
 
 const modelCalls = channel(ObservationChannel.modelCall);
 const memoReads = channel(ObservationChannel.memo);
 const resourceCalls = channel(ObservationChannel.resourceCall);
+const gateParks = channel(ObservationChannel.gatePark);
 
 export function observeModelCall(observation: ModelCallObservation): void {
   if (modelCalls.hasSubscribers) modelCalls.publish(observation);
@@ -49,4 +57,8 @@ export function observeMemo(observation: MemoObservation): void {
 
 export function observeResourceCall(observation: ResourceCallObservation): void {
   if (resourceCalls.hasSubscribers) resourceCalls.publish(observation);
+}
+
+export function observeGatePark(observation: GateParkObservation): void {
+  if (gateParks.hasSubscribers) gateParks.publish(observation);
 }
