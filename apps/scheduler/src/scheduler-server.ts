@@ -12,6 +12,7 @@ import { allowedMethods } from './http/method-not-allowed.js';
 import { errorAnswer } from './http/public-error.js';
 import { rateLimitedLog } from './http/rate-limited-log.js';
 import { readBoundedBody } from './http/read-bounded-body.js';
+import { SchedulerMetrics } from './http/scheduler-metrics.js';
 import { StreamCaps } from './http/stream-caps.js';
 import { API_ROUTES } from './routes/api-routes.js';
 import type { ApiToken } from './scheduler-config.js';
@@ -31,11 +32,15 @@ export interface SchedulerServerOptions {
   maxStreamsPerPrincipal: number;
   /** The stream counter to use (to read it from outside). @default a new one with `maxStreamsPerPrincipal` */
   streams?: StreamCaps;
+  /** Also report the default process metrics (CPU, memory, GC, event loop) on `/metrics`. @default false */
+  processMetrics?: boolean;
   logger: Logger;
 }
 
 /** Where the OpenAPI 3.1 document is served. */
 export const OPENAPI_PATH = '/openapi.json';
+/** Where the Prometheus metrics are served: behind the bearer token, like every route but `/healthz`. */
+export const METRICS_PATH = '/metrics';
 /** Answered without a token. */
 const PUBLIC_PATHS = new Set(['/healthz']);
 
@@ -46,11 +51,9 @@ const PUBLIC_PATHS = new Set(['/healthz']);
  */
 export function createSchedulerApp(options: SchedulerServerOptions): ApiApp {
   const { logger } = options;
-  const api = {
-    client: options.client,
-    logger,
-    streams: options.streams ?? new StreamCaps(options.maxStreamsPerPrincipal),
-  };
+  const streams = options.streams ?? new StreamCaps(options.maxStreamsPerPrincipal);
+  const metrics = new SchedulerMetrics(streams, { processMetrics: options.processMetrics ?? false });
+  const api = { client: options.client, logger, streams, metrics };
   const app: ApiApp = new OpenAPIHono<ApiEnv>({
     defaultHook: (result) => {
       if (result.success) return;
@@ -111,7 +114,17 @@ export function createSchedulerApp(options: SchedulerServerOptions): ApiApp {
     return c.json(document, 200);
   });
 
-  const allowed = allowedMethods([...API_ROUTES, { method: 'GET', path: OPENAPI_PATH }]);
+  app.get(METRICS_PATH, async (c) => {
+    c.header('content-type', metrics.registry.contentType);
+    c.header('cache-control', 'no-store');
+    return c.body(await metrics.registry.metrics(), 200);
+  });
+
+  const allowed = allowedMethods([
+    ...API_ROUTES,
+    { method: 'GET', path: OPENAPI_PATH },
+    { method: 'GET', path: METRICS_PATH },
+  ]);
   app.notFound((c) => {
     const methods = allowed(c.req.path);
     if (methods.length > 0) throw new MethodNotAllowedError(c.req.method, c.req.path, methods);
