@@ -24,8 +24,8 @@ const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
 export function parsePrometheusText(text: string): Map<string, MetricFamily> {
   const families = new Map<string, MetricFamily>();
   const family = (name: string) => {
-    let found = families.get(name);
-    if (!found) families.set(name, (found = { type: 'untyped', help: '', samples: [] }));
+    const found = families.get(name) ?? { type: 'untyped', help: '', samples: [] };
+    families.set(name, found);
     return found;
   };
   for (const line of text.split('\n')) {

@@ -46,6 +46,9 @@ export async function durableStep<T>(context: AgentContext, step: DurableStep<T>
     [SpanAttribute.position]: step.position,
     [SpanAttribute.replayed]: recorded !== undefined,
   };
+  // A child call has no span of its own: a suspended run never ends it (the child run's job
+  // spans carry the tree); its run span is the parent of the child's job.
+  if (step.kind === 'child') return serveStep(context, step, recorded);
   // Replayed steps get a span too (marked), so a trace shows what each attempt went through.
   return inSpan(step.span?.name ?? `flotilla.${step.kind}`, attributes, async (span) => {
     const result = await serveStep(context, step, recorded);

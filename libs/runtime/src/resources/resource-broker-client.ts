@@ -81,7 +81,7 @@ export class ResourceBrokerClient {
           observeResourceCall({ method, durationMs: performance.now() - startedAt, ok });
         }
       },
-      SpanKind.CLIENT,
+      { kind: SpanKind.CLIENT },
     );
   }
 

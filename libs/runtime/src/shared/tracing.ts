@@ -18,6 +18,14 @@ export const SpanAttribute = {
   outcome: 'flotilla.run.outcome',
 } as const;
 
+/** Options of {@link inSpan}. */
+export interface InSpanOptions {
+  /** @default SpanKind.INTERNAL */
+  kind?: SpanKind;
+  /** Errors that end the work as planned (e.g. a suspension): recorded as an event, not an error status. */
+  expected?: (error: unknown) => boolean;
+}
+
 /**
  * Runs `work` inside a new active span (so spans and BullMQ jobs started by it are its
  * children), records a thrown error on it, and ends it.
@@ -26,17 +34,25 @@ export async function inSpan<T>(
   name: string,
   attributes: Attributes,
   work: (span: Span) => Promise<T>,
-  kind: SpanKind = SpanKind.INTERNAL,
+  options: InSpanOptions = {},
 ): Promise<T> {
-  return tracer.startActiveSpan(name, { kind, attributes }, async (span) => {
-    try {
-      return await work(span);
-    } catch (error) {
-      span.recordException(error instanceof Error ? error : String(error));
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer.startActiveSpan(
+    name,
+    { kind: options.kind ?? SpanKind.INTERNAL, attributes },
+    async (span) => {
+      try {
+        return await work(span);
+      } catch (error) {
+        const name = error instanceof Error ? error.name : 'error';
+        if (options.expected?.(error)) span.addEvent(`flotilla.${name}`);
+        else {
+          span.recordException(error instanceof Error ? error : String(error));
+          span.setStatus({ code: SpanStatusCode.ERROR, message: name });
+        }
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }

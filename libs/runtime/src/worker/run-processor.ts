@@ -1,4 +1,5 @@
 import { emptyUsage } from '@flotilla/ir';
+import { trace } from '@opentelemetry/api';
 import {
   DelayedError,
   type Job,
@@ -17,6 +18,7 @@ import { type FlotillaConfig, jsonLimitsOf } from '../config/flotilla-config.js'
 import type { AnyAgent } from '../context/agent-definition.js';
 import { currentAgentContext } from '../context/context-store.js';
 import { exposedDescriptors } from '../context/exposed-descriptors.js';
+import type { RunJournal } from '../context/journal-entry.js';
 import type { RunOutcome, RunServices } from '../context/run-services.js';
 import { rootCallPath } from '../engine/execute-run.js';
 import {
@@ -88,6 +90,21 @@ export interface RunProcessorDependencies {
   abandonGraceMs?: number;
   /** The worker's job locks: an attempt whose lock is about to lapse stops. @default not watched */
   leases?: JobLeases;
+}
+
+/**
+ * The journal, marking the attempt's span with whether it replays one (a retry, a takeover
+ * after a crash, a resume after child runs) or starts fresh.
+ */
+function markingReplays(journal: RunJournal): RunJournal {
+  return {
+    load: async () => {
+      const entries = await journal.load();
+      trace.getActiveSpan()?.setAttribute(SpanAttribute.replayed, entries.size > 0);
+      return entries;
+    },
+    record: (position, entry) => journal.record(position, entry),
+  };
 }
 
 /** What one job's executions share: its decoded data, event sink and memory store. */
@@ -181,13 +198,20 @@ export class RunProcessor {
       [SpanAttribute.runId]: runId,
       [SpanAttribute.agentId]: agentId,
       [SpanAttribute.attempt]: start.attempt,
-      // A later attempt, or a resume after child runs, replays the journal before going live.
-      [SpanAttribute.replayed]: start.attempt > 1,
     };
     try {
       const state = { controller, cancelled, carried: { totals: start.totals } };
-      await inSpan(`flotilla.run ${agentId}`, attributes, () =>
-        this.#execute(job, token, attempt, state, logger),
+      await inSpan(
+        `flotilla.run ${agentId}`,
+        attributes,
+        () => this.#execute(job, token, attempt, state, logger),
+        {
+          // Suspending on child runs, parking at the gate and a newer attempt are not failures.
+          expected: (error) =>
+            error instanceof WaitingChildrenError ||
+            error instanceof DelayedError ||
+            error instanceof WaitingError,
+        },
       );
     } catch (error) {
       if (!attempt.superseded && !AttemptSupersededError.is(error)) throw error;
@@ -473,7 +497,9 @@ export class RunProcessor {
     const services: RunServices = {
       runId,
       attempt: run.attempt.token,
-      journal: new RedisRunJournal({ redis, prefix: config.prefix, runId, attempt: run.attempt.token }),
+      journal: markingReplays(
+        new RedisRunJournal({ redis, prefix: config.prefix, runId, attempt: run.attempt.token }),
+      ),
       memory: run.memory,
       conversations: new RedisConversationStore({
         redis,
