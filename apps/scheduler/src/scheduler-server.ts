@@ -39,8 +39,6 @@ export interface SchedulerServerOptions {
 
 /** Where the OpenAPI 3.1 document is served. */
 export const OPENAPI_PATH = '/openapi.json';
-/** Where the Prometheus metrics are served: behind the bearer token, like every route but `/healthz`. */
-export const METRICS_PATH = '/metrics';
 /** Answered without a token. */
 const PUBLIC_PATHS = new Set(['/healthz']);
 
@@ -114,17 +112,7 @@ export function createSchedulerApp(options: SchedulerServerOptions): ApiApp {
     return c.json(document, 200);
   });
 
-  app.get(METRICS_PATH, async (c) => {
-    c.header('content-type', metrics.registry.contentType);
-    c.header('cache-control', 'no-store');
-    return c.body(await metrics.registry.metrics(), 200);
-  });
-
-  const allowed = allowedMethods([
-    ...API_ROUTES,
-    { method: 'GET', path: OPENAPI_PATH },
-    { method: 'GET', path: METRICS_PATH },
-  ]);
+  const allowed = allowedMethods([...API_ROUTES, { method: 'GET', path: OPENAPI_PATH }]);
   app.notFound((c) => {
     const methods = allowed(c.req.path);
     if (methods.length > 0) throw new MethodNotAllowedError(c.req.method, c.req.path, methods);
