@@ -12,6 +12,7 @@ import { allowedMethods } from './http/method-not-allowed.js';
 import { errorAnswer } from './http/public-error.js';
 import { rateLimitedLog } from './http/rate-limited-log.js';
 import { readBoundedBody } from './http/read-bounded-body.js';
+import { SchedulerMetrics } from './http/scheduler-metrics.js';
 import { StreamCaps } from './http/stream-caps.js';
 import { API_ROUTES } from './routes/api-routes.js';
 import type { ApiToken } from './scheduler-config.js';
@@ -31,6 +32,8 @@ export interface SchedulerServerOptions {
   maxStreamsPerPrincipal: number;
   /** The stream counter to use (to read it from outside). @default a new one with `maxStreamsPerPrincipal` */
   streams?: StreamCaps;
+  /** Also report the default process metrics (CPU, memory, GC, event loop) on `/metrics`. @default false */
+  processMetrics?: boolean;
   logger: Logger;
 }
 
@@ -46,11 +49,9 @@ const PUBLIC_PATHS = new Set(['/healthz']);
  */
 export function createSchedulerApp(options: SchedulerServerOptions): ApiApp {
   const { logger } = options;
-  const api = {
-    client: options.client,
-    logger,
-    streams: options.streams ?? new StreamCaps(options.maxStreamsPerPrincipal),
-  };
+  const streams = options.streams ?? new StreamCaps(options.maxStreamsPerPrincipal);
+  const metrics = new SchedulerMetrics(streams, { processMetrics: options.processMetrics ?? false });
+  const api = { client: options.client, logger, streams, metrics };
   const app: ApiApp = new OpenAPIHono<ApiEnv>({
     defaultHook: (result) => {
       if (result.success) return;

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createClient } from '@flotilla/runtime/client';
 import { redactingLogOptions } from '@flotilla/runtime/internals';
+import { BullMQOtel } from 'bullmq-otel';
 import { type Logger, pino } from 'pino';
 import { StreamCaps } from './http/stream-caps.js';
 import { acceptedTokens, resolveSchedulerConfig, type SchedulerConfig } from './scheduler-config.js';
@@ -42,6 +43,8 @@ export async function startSchedulerApp(
     logger,
     // Every SSE stream reads through one blocking connection, not one each.
     shareEventReads: true,
+    // A submit carries the request's trace context (when an OpenTelemetry SDK is registered).
+    telemetry: new BullMQOtel({ tracerName: 'flotilla' }),
     // The payload and depth limits come from here, the same variables the workers read.
     env,
   });
@@ -54,6 +57,7 @@ export async function startSchedulerApp(
     maxJsonDepth: runtime.maxJsonDepth,
     bodyTimeoutMs: config.bodyTimeoutMs,
     maxStreamsPerPrincipal: config.maxStreams,
+    processMetrics: true,
     logger,
   });
   await new Promise<void>((resolve, reject) => {

@@ -14,8 +14,8 @@ export interface HealthServerOptions {
   host: string;
   /** Called on every `GET /healthz`. */
   health(): Promise<HealthReport>;
-  /** Called on every `GET /metrics`; Prometheus text format. */
-  metrics(): string;
+  /** Called on every `GET /metrics`: the Prometheus text and its content type. */
+  metrics(): Promise<{ contentType: string; text: string }>;
 }
 
 /** A listening health server. */
@@ -43,8 +43,13 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
       );
       return;
     }
-    if (path === '/metrics')
-      return send(response, 200, 'text/plain; version=0.0.4; charset=utf-8', options.metrics());
+    if (path === '/metrics') {
+      options.metrics().then(
+        ({ contentType, text }) => send(response, 200, contentType, text),
+        (error: unknown) => send(response, 500, 'text/plain', `metrics failed: ${String(error)}\n`),
+      );
+      return;
+    }
     send(response, 404, 'text/plain', 'Not found: try /healthz or /metrics\n');
   });
   await listen(server, options.port, options.host);

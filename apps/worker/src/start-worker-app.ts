@@ -1,12 +1,16 @@
 import { watchConnection } from '@flotilla/runtime/internals';
 import { createWorker, type FlotillaWorker, redisTlsOptions } from '@flotilla/runtime/worker';
+import { BullMQOtel } from 'bullmq-otel';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { Gauge } from 'prom-client';
 import { createWorkerLogger } from './create-worker-logger.js';
 import { type EventLoopWatchdog, startEventLoopWatchdog } from './event-loop-watchdog.js';
 import { type HealthReport, type HealthServer, startHealthServer } from './health-server.js';
 import { loadAgentModules } from './load-agent-modules.js';
+import { registerQueueMetrics } from './queue-metrics.js';
 import { RunMetrics } from './run-metrics.js';
+import { watchedQueues } from './watched-queues.js';
 import { resolveWorkerAppConfig, type WorkerAppConfig } from './worker-app-config.js';
 
 /** The running worker process: the runtime worker plus its health endpoint. */
@@ -30,7 +34,8 @@ export async function startWorkerApp(
 ): Promise<WorkerApp> {
   const config = resolveWorkerAppConfig(env);
   const { agents, models } = await loadAgentModules(config.agentModules);
-  const metrics = new RunMetrics(agents.map((agent) => agent.id));
+  const agentIds = agents.map((agent) => agent.id);
+  const metrics = new RunMetrics({ servedAgents: agentIds, processMetrics: true }).subscribe();
   const logger = createWorkerLogger(config.runtime.logLevel);
   const { runtime } = config;
   const worker = createWorker({
@@ -55,6 +60,8 @@ export async function startWorkerApp(
     conversationRetentionSeconds: runtime.conversationRetentionSeconds,
     env: {}, // resolved above, once; nothing is read again
     ...metrics.hooks(),
+    // Jobs carry the trace context; spans are recorded only once an OpenTelemetry SDK is registered.
+    telemetry: new BullMQOtel({ tracerName: 'flotilla' }),
   });
   // Its own connection, so a health probe never queues behind a blocking BullMQ command.
   const probe = new Redis(runtime.redisUrl, {
@@ -64,23 +71,35 @@ export async function startWorkerApp(
   });
   // Reported by /healthz, and with the worker's connections in the one outage log line.
   watchConnection(probe, { role: 'health-probe', logger });
+  const queueMetrics = registerQueueMetrics(
+    metrics.registry,
+    watchedQueues(runtime.queueName, agentIds),
+    probe,
+    {
+      prefix: runtime.prefix,
+      timeoutMs: 1000,
+    },
+  );
+  new Gauge({
+    name: 'flotilla_worker_up',
+    help: '1 while the worker takes runs.',
+    registers: [metrics.registry],
+    collect() {
+      this.set(worker.state === 'running' && ready ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'flotilla_worker_concurrency',
+    help: 'Runs this worker executes at once.',
+    registers: [metrics.registry],
+  }).set(runtime.workerConcurrency);
   const watchdog = startEventLoopWatchdog({ blockMs: config.eventLoopBlockMs });
   let ready = false;
   const health = await startHealthServer({
     port: config.healthPort,
     host: config.healthHost,
     health: () => healthReport(worker, probe, ready, loopHealth(watchdog, config.eventLoopBlockMs)),
-    metrics: () =>
-      metrics.render({
-        flotilla_worker_up: {
-          help: '1 while the worker takes runs.',
-          value: worker.state === 'running' && ready ? 1 : 0,
-        },
-        flotilla_worker_concurrency: {
-          help: 'Runs this worker executes at once.',
-          value: runtime.workerConcurrency,
-        },
-      }),
+    metrics: async () => ({ contentType: metrics.registry.contentType, text: await metrics.render() }),
   });
   logger.info({ port: health.port }, 'health endpoint listening');
   await worker.waitUntilReady();
@@ -103,6 +122,8 @@ export async function startWorkerApp(
     close: async () => {
       await worker.close();
       await health.close();
+      metrics.close();
+      await queueMetrics.close();
       await probe.quit().catch(() => probe.disconnect());
       await watchdog.stop();
     },

@@ -3,7 +3,7 @@ import { routePath } from 'hono/route';
 import type { ApiEnv } from './api-env.js';
 
 /**
- * Logs every answered request at info: method, route pattern (`/runs/:id`, never the ids or
+ * Logs and counts (`flotilla_http_requests_total`) every answered request at info: method, route pattern (`/runs/:id`, never the ids or
  * query), status, duration and the principal's name and tenant — never a token.
  */
 export function accessLog(): MiddlewareHandler<ApiEnv> {
@@ -11,12 +11,16 @@ export function accessLog(): MiddlewareHandler<ApiEnv> {
     const started = performance.now();
     await next();
     const principal = c.get('principal');
+    const answered = {
+      method: c.req.method,
+      route: matchedRoute(c),
+      status: c.res.status,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+    };
+    c.var.api.metrics.observeRequest(answered);
     c.var.api.logger.info(
       {
-        method: c.req.method,
-        route: matchedRoute(c),
-        status: c.res.status,
-        durationMs: Math.round((performance.now() - started) * 10) / 10,
+        ...answered,
         principal: principal?.name,
         tenant: principal?.tenant,
       },

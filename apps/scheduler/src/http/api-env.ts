@@ -2,6 +2,7 @@ import type { FlotillaClient } from '@flotilla/runtime/client';
 import type { HttpBindings } from '@hono/node-server';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Logger } from 'pino';
+import type { SchedulerMetrics } from './scheduler-metrics.js';
 import type { StreamCaps } from './stream-caps.js';
 
 /**
@@ -21,6 +22,8 @@ export interface ApiServices {
   logger: Logger;
   /** Open SSE streams per principal, capped. */
   streams: StreamCaps;
+  /** The scheduler's Prometheus metrics (`GET /metrics`). */
+  metrics: SchedulerMetrics;
 }
 
 /** The Hono environment of the scheduler's app: node's request/response and per-request values. */

@@ -32,6 +32,13 @@ export class StreamCaps {
     };
   }
 
+  /** Open streams of every principal. */
+  get total(): number {
+    let sum = 0;
+    for (const count of this.#open.values()) sum += count;
+    return sum;
+  }
+
   /** Open streams of `principal`. */
   count(principal: Principal): number {
     return this.#open.get(principalKey(principal)) ?? 0;

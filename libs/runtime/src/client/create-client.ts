@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { emptyUsage } from '@flotilla/ir';
-import { Queue } from 'bullmq';
+import { Queue, type Telemetry } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
 import type { z } from 'zod';
@@ -65,6 +65,12 @@ export interface CreateClientOptions {
    * @default none: the runs and conversations of no tenant
    */
   tenant?: string;
+  /**
+   * BullMQ telemetry (e.g. `new BullMQOtel('flotilla')` from `bullmq-otel`): a submit carries the
+   * caller's active trace context into the run's job, so the run tree joins the caller's trace.
+   * @default none
+   */
+  telemetry?: Telemetry;
 }
 
 /** Options of {@link FlotillaClient.submit}: the optional fields of a submission (see `submitRequestSchema`). */
@@ -192,6 +198,7 @@ export function createClient(options: CreateClientOptions = {}): FlotillaClient 
     { redis, timeoutMs: config.requestTimeoutMs },
     logger,
     sharedReader,
+    options.telemetry,
   );
   return new RedisFlotillaClient(connections, tenant, true);
 }
@@ -216,9 +223,14 @@ function openConnections(
   bound: RequestBound,
   logger: Logger,
   sharedReader: SharedEventReader | undefined,
+  telemetry: Telemetry | undefined,
 ): ClientConnections {
   const { redis } = bound;
-  const queue = new Queue(config.queueName, { connection: redis, prefix: config.prefix });
+  const queue = new Queue(config.queueName, {
+    connection: redis,
+    prefix: config.prefix,
+    ...(telemetry && { telemetry }),
+  });
   watchBullmqErrors(queue, { role: 'client-queue', logger });
   const records = new RedisRunRecords({
     redis,

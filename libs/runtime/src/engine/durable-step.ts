@@ -4,12 +4,14 @@
  * journal has one, or does the work and records it. A different request at a recorded position
  * is a {@link NonDeterminismError}.
  */
+import type { Attributes } from '@opentelemetry/api';
 import type { AgentContext } from '../context/agent-context.js';
 import type { InFlightStep } from '../context/in-flight-steps.js';
 import type { JournalEntry, JournalEntryKind } from '../context/run-services.js';
 import type { RunState } from '../context/run-state.js';
 import { NonDeterminismError } from '../errors/run-errors.js';
 import { deserializeError, serializeError } from '../errors/serialize-error.js';
+import { inSpan, SpanAttribute } from '../shared/tracing.js';
 
 /** One durable effect to serve from the journal or execute. */
 export interface DurableStep<T> {
@@ -21,6 +23,8 @@ export interface DurableStep<T> {
   execute: () => Promise<T>;
   /** Whether a failure is recorded (replayed as the same error) or left for a retry. @default never */
   recordFailure?: (error: unknown) => boolean;
+  /** The step's span name and attributes. @default `flotilla.<kind>`, none */
+  span?: { name: string; attributes?: Attributes; describe?: (value: T) => Attributes };
 }
 
 /** The outcome of a durable step and whether it came from the journal. */
@@ -36,8 +40,29 @@ export interface DurableResult<T> {
  * @throws AbortError when the agent is cancelled before the work starts
  */
 export async function durableStep<T>(context: AgentContext, step: DurableStep<T>): Promise<DurableResult<T>> {
+  const recorded = context.run.journal.get(step.position);
+  const attributes = {
+    ...step.span?.attributes,
+    [SpanAttribute.position]: step.position,
+    [SpanAttribute.replayed]: recorded !== undefined,
+  };
+  // A child call has no span of its own: a suspended run never ends it (the child run's job
+  // spans carry the tree); its run span is the parent of the child's job.
+  if (step.kind === 'child') return serveStep(context, step, recorded);
+  // Replayed steps get a span too (marked), so a trace shows what each attempt went through.
+  return inSpan(step.span?.name ?? `flotilla.${step.kind}`, attributes, async (span) => {
+    const result = await serveStep(context, step, recorded);
+    if (step.span?.describe) span.setAttributes(step.span.describe(result.value));
+    return result;
+  });
+}
+
+async function serveStep<T>(
+  context: AgentContext,
+  step: DurableStep<T>,
+  recorded: JournalEntry | undefined,
+): Promise<DurableResult<T>> {
   const { run } = context;
-  const recorded = run.journal.get(step.position);
   if (recorded) return { value: replayEntry<T>(recorded, step), replayed: true };
   // An abandoned (suspended) execution must not do or record anything more.
   if (run.suspended) return new Promise<never>(() => {});
@@ -92,7 +117,10 @@ export function replayEntry<T>(
   return recorded.outcome.value as T;
 }
 
-function entry(step: DurableStep<unknown>, outcome: JournalEntry['outcome']): JournalEntry {
+function entry(
+  step: Pick<DurableStep<unknown>, 'kind' | 'fingerprint'>,
+  outcome: JournalEntry['outcome'],
+): JournalEntry {
   return { kind: step.kind, fingerprint: step.fingerprint, outcome, at: Date.now() };
 }
 

@@ -8,6 +8,8 @@ import type { AgentContext } from '../context/agent-context.js';
 import { DEFAULT_JSON_LIMITS } from '../json/json-bounds.js';
 import { checkModelResponse } from '../model/check-model-response.js';
 import type { ModelAdapter, ModelRequest, ModelResponse } from '../model/model-adapter.js';
+import { observeModelCall } from '../shared/observation-channels.js';
+import { SpanAttribute } from '../shared/tracing.js';
 import type { DurableResult } from './durable-step.js';
 import { durableStep } from './durable-step.js';
 import { hashJson } from './fingerprint.js';
@@ -36,16 +38,56 @@ export async function modelTurnDurably(
     kind: 'model-turn',
     position,
     fingerprint: `model-turn:${hashJson([context.callPath, turn.turnIndex])}`,
+    // The OpenTelemetry GenAI semantic conventions: `chat <model>` with the system and usage.
+    span: {
+      name: `chat ${turn.model.id}`,
+      attributes: {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.system': turn.model.provider,
+        'gen_ai.request.model': turn.model.id,
+        [SpanAttribute.agentId]: context.definition.id,
+      },
+      describe: (response) => ({
+        'gen_ai.usage.input_tokens': response.usage.promptTokens,
+        'gen_ai.usage.output_tokens': response.usage.completionTokens,
+        'gen_ai.response.finish_reasons': [response.finishReason.raw ?? response.finishReason.unified],
+      }),
+    },
     // The answer is an outside value: checked before it is journaled or read (a replay reads a checked one).
-    execute: async () =>
-      checkModelResponse(
-        await turn.model.generate({ ...turn.request, signal: context.signal }),
-        turn.model,
-        run.services.limits ?? DEFAULT_JSON_LIMITS,
-      ),
+    execute: () => callModel(context, turn),
   });
   const { usage, finishReason } = result.value;
   if (!result.replayed) run.addModelCall(usage);
   run.emit({ type: 'model-turn-end', ...base, usage, finishReason, replayed: result.replayed });
   return result;
+}
+
+/** Calls the model once, checks its answer, and reports the call (`flotilla:model-call`). */
+async function callModel(context: AgentContext, turn: ModelTurn): Promise<ModelResponse> {
+  const startedAt = performance.now();
+  const observed = { agentId: context.definition.id, provider: turn.model.provider, model: turn.model.id };
+  try {
+    const response = checkModelResponse(
+      await turn.model.generate({ ...turn.request, signal: context.signal }),
+      turn.model,
+      context.run.services.limits ?? DEFAULT_JSON_LIMITS,
+    );
+    observeModelCall({
+      ...observed,
+      durationMs: performance.now() - startedAt,
+      ok: true,
+      promptTokens: response.usage.promptTokens,
+      completionTokens: response.usage.completionTokens,
+    });
+    return response;
+  } catch (error) {
+    observeModelCall({
+      ...observed,
+      durationMs: performance.now() - startedAt,
+      ok: false,
+      promptTokens: 0,
+      completionTokens: 0,
+    });
+    throw error;
+  }
 }

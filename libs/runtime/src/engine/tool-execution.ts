@@ -32,5 +32,9 @@ export function executeToolDurably(
     fingerprint: `tool:${execution.toolName}:${hashJson(execution.args)}`,
     execute: execution.execute,
     recordFailure: (error) => !AbortError.is(error),
+    span: {
+      name: `execute_tool ${execution.toolName}`,
+      attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': execution.toolName },
+    },
   });
 }

@@ -5,12 +5,14 @@
  * or `forceRefresh` advances the epoch. The MCP adapter caches `tools/list` with it, so N agents
  * on M workers make one `tools/list` call, not N.
  */
+
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { portableJson } from '../json/canonical-json.js';
 import { NonPortableJsonError } from '../json/non-portable-json-error.js';
 import { DEFAULT_PREFIX, type FleetMemoEntryKeys, fleetMemoKeys } from '../keys.js';
+import { observeMemo } from '../shared/observation-channels.js';
 import { tryAcquireFleetMemoLock } from './fleet-memo-lock.js';
 import { FleetMemoNotifier } from './fleet-memo-notifier.js';
 import { FleetMemoValueError } from './fleet-memo-value-error.js';
@@ -119,6 +121,7 @@ export function createFleetMemo(options: FleetMemoOptions): FleetMemo {
 
   const settle = async (entry: FleetMemoEntryKeys, compute: () => unknown, what: string): Promise<string> => {
     const stored = await settings.connection.get(entry.value);
+    observeMemo({ outcome: stored === null ? 'miss' : 'hit' });
     if (stored !== null) return stored;
     const listener = await notifier.listen(entry.channel);
     try {

@@ -4,12 +4,16 @@
  * heartbeat, so a dead owner fails the call with {@link ResourceOwnerGoneError} within about a
  * heartbeat TTL instead of running into the call timeout.
  */
+
 import { randomUUID } from 'node:crypto';
+import { SpanKind } from '@opentelemetry/api';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { AbortError } from '../errors/run-errors.js';
 import { deserializeError } from '../errors/serialize-error.js';
 import { resourceBrokerKeys, resourceReplyKey } from '../keys.js';
+import { observeResourceCall } from '../shared/observation-channels.js';
+import { inSpan } from '../shared/tracing.js';
 import { BlockingConnectionPool } from './blocking-connection-pool.js';
 import {
   type ResolvedBrokerTiming,
@@ -57,7 +61,31 @@ export class ResourceBrokerClient {
    * @throws AbortError when `signal` aborts while waiting
    * @throws the method's own error, rebuilt with its `name`, message, data and cause
    */
-  async call(
+  call(target: ResourceCallTarget, method: string, args: unknown[], signal?: AbortSignal): Promise<unknown> {
+    const startedAt = performance.now();
+    const attributes = {
+      'rpc.system': 'flotilla-broker',
+      'rpc.method': method,
+      'flotilla.resource.key': target.descriptor.key,
+    };
+    return inSpan(
+      `flotilla.resource ${method}`,
+      attributes,
+      async () => {
+        let ok = false;
+        try {
+          const value = await this.#call(target, method, args, signal);
+          ok = true;
+          return value;
+        } finally {
+          observeResourceCall({ method, durationMs: performance.now() - startedAt, ok });
+        }
+      },
+      { kind: SpanKind.CLIENT },
+    );
+  }
+
+  async #call(
     target: ResourceCallTarget,
     method: string,
     args: unknown[],

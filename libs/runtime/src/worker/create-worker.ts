@@ -96,7 +96,11 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     logger,
     tlsCaFile: config.redisTlsCaFile,
   });
-  const queue = new Queue(config.queueName, { connection: queueConnection, prefix: config.prefix });
+  const queue = new Queue(config.queueName, {
+    connection: queueConnection,
+    prefix: config.prefix,
+    ...(options.telemetry && { telemetry: options.telemetry }),
+  });
   watchBullmqErrors(queue, { role: 'child-queue', logger });
   const resources = workerResources(options, redis, config.prefix, logger);
   const leases = new JobLeases(config.lockDurationMs);
@@ -123,6 +127,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
   const worker = new LeasedWorker(config.queueName, (job, token) => processor.process(job, token), {
     connection: bullConnection,
     prefix: config.prefix,
+    ...(options.telemetry && { telemetry: options.telemetry }),
     concurrency: config.workerConcurrency,
     lockDuration: config.lockDurationMs,
     stalledInterval: config.stalledIntervalMs,

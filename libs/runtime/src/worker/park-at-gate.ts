@@ -8,6 +8,7 @@
 import { DelayedError, type Job } from 'bullmq';
 import type { WaitingFor } from '../gate/waiting-for.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
+import { observeGatePark } from '../shared/observation-channels.js';
 
 export interface Parking {
   job: Job;
@@ -30,6 +31,7 @@ export async function parkAtGate(parking: Parking): Promise<false> {
   const { job, token } = parking;
   const runId = job.id ?? '';
   if (!(await parking.records.park(runId, parking.waitingFor))) return false;
+  observeGatePark({ agentId: job.name, kind: parking.waitingFor.kind });
   await job.moveToDelayed(Date.now() + parking.recheckMs, token);
   if (await parking.isOver()) await parking.wake();
   throw new DelayedError();

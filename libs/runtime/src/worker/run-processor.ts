@@ -1,4 +1,5 @@
 import { emptyUsage } from '@flotilla/ir';
+import { trace } from '@opentelemetry/api';
 import {
   DelayedError,
   type Job,
@@ -17,6 +18,7 @@ import { type FlotillaConfig, jsonLimitsOf } from '../config/flotilla-config.js'
 import type { AnyAgent } from '../context/agent-definition.js';
 import { currentAgentContext } from '../context/context-store.js';
 import { exposedDescriptors } from '../context/exposed-descriptors.js';
+import type { RunJournal } from '../context/journal-entry.js';
 import type { RunOutcome, RunServices } from '../context/run-services.js';
 import { rootCallPath } from '../engine/execute-run.js';
 import {
@@ -51,6 +53,7 @@ import type { RedisRunRecords, RunTotals } from '../runs/redis-run-records.js';
 import { runHasEnded } from '../runs/run-has-ended.js';
 import type { RunEnding } from '../runs/run-script-args.js';
 import { isTerminalStatus } from '../runs/run-status.js';
+import { inSpan, SpanAttribute } from '../shared/tracing.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import type { CancelListener } from './cancel-listener.js';
 import { ConversationWriters, conversationOf } from './conversation-writers.js';
@@ -87,6 +90,21 @@ export interface RunProcessorDependencies {
   abandonGraceMs?: number;
   /** The worker's job locks: an attempt whose lock is about to lapse stops. @default not watched */
   leases?: JobLeases;
+}
+
+/**
+ * The journal, marking the attempt's span with whether it replays one (a retry, a takeover
+ * after a crash, a resume after child runs) or starts fresh.
+ */
+function markingReplays(journal: RunJournal): RunJournal {
+  return {
+    load: async () => {
+      const entries = await journal.load();
+      trace.getActiveSpan()?.setAttribute(SpanAttribute.replayed, entries.size > 0);
+      return entries;
+    },
+    record: (position, entry) => journal.record(position, entry),
+  };
 }
 
 /** What one job's executions share: its decoded data, event sink and memory store. */
@@ -174,9 +192,27 @@ export class RunProcessor {
     const releaseLease = this.#deps.leases?.hold(job, token, () =>
       attempt.supersede(new AttemptSupersededError(runId, 'further writes (its job lock lapsed)')),
     );
+    // One span per attempt (BullMQ's `process` span, when telemetry is on, is its parent and
+    // carries the trace from the submit or the calling run's job).
+    const attributes = {
+      [SpanAttribute.runId]: runId,
+      [SpanAttribute.agentId]: agentId,
+      [SpanAttribute.attempt]: start.attempt,
+    };
     try {
       const state = { controller, cancelled, carried: { totals: start.totals } };
-      await this.#execute(job, token, attempt, state, logger);
+      await inSpan(
+        `flotilla.run ${agentId}`,
+        attributes,
+        () => this.#execute(job, token, attempt, state, logger),
+        {
+          // Suspending on child runs, parking at the gate and a newer attempt are not failures.
+          expected: (error) =>
+            error instanceof WaitingChildrenError ||
+            error instanceof DelayedError ||
+            error instanceof WaitingError,
+        },
+      );
     } catch (error) {
       if (!attempt.superseded && !AttemptSupersededError.is(error)) throw error;
       // The job and the run belong to the newer attempt: BullMQ must not move or fail the job
@@ -461,7 +497,9 @@ export class RunProcessor {
     const services: RunServices = {
       runId,
       attempt: run.attempt.token,
-      journal: new RedisRunJournal({ redis, prefix: config.prefix, runId, attempt: run.attempt.token }),
+      journal: markingReplays(
+        new RedisRunJournal({ redis, prefix: config.prefix, runId, attempt: run.attempt.token }),
+      ),
       memory: run.memory,
       conversations: new RedisConversationStore({
         redis,

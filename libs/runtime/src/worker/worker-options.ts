@@ -1,3 +1,4 @@
+import type { Telemetry } from 'bullmq';
 import type { Logger } from 'pino';
 import type { RedisConnectionOption } from '../config/open-redis.js';
 import type { AnyAgent } from '../context/agent-definition.js';
@@ -86,6 +87,12 @@ export interface CreateWorkerOptions extends WorkerRunHooks {
    * stays `running`). @default 25000
    */
   shutdownGraceMs?: number;
+  /**
+   * BullMQ telemetry (e.g. `new BullMQOtel('flotilla')` from `bullmq-otel`): jobs carry the W3C
+   * trace context, so a run tree (submit, runs, child runs, resumes, replays) is one trace.
+   * Nothing is recorded unless an OpenTelemetry SDK is registered. @default none
+   */
+  telemetry?: Telemetry;
   /** Where unset options are read from. @default process.env */
   env?: Readonly<Record<string, string | undefined>>;
 }

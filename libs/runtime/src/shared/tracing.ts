@@ -1,0 +1,58 @@
+/**
+ * Flotilla's spans, on `@opentelemetry/api` only: without an OpenTelemetry SDK registered in the
+ * process the API hands out no-op spans, so tracing costs next to nothing until an operator
+ * configures an SDK (docs/observability.md). Span and attribute names live here, in one place.
+ */
+import { type Attributes, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+
+const tracer = trace.getTracer('@flotilla/runtime');
+
+/** Attribute names Flotilla sets besides the OpenTelemetry semantic conventions. */
+export const SpanAttribute = {
+  runId: 'flotilla.run.id',
+  agentId: 'flotilla.agent.id',
+  attempt: 'flotilla.run.attempt',
+  /** `true` on a step served from the journal (a replay), `false` on one done live. */
+  replayed: 'flotilla.replayed',
+  position: 'flotilla.step.position',
+  outcome: 'flotilla.run.outcome',
+} as const;
+
+/** Options of {@link inSpan}. */
+export interface InSpanOptions {
+  /** @default SpanKind.INTERNAL */
+  kind?: SpanKind;
+  /** Errors that end the work as planned (e.g. a suspension): recorded as an event, not an error status. */
+  expected?: (error: unknown) => boolean;
+}
+
+/**
+ * Runs `work` inside a new active span (so spans and BullMQ jobs started by it are its
+ * children), records a thrown error on it, and ends it.
+ */
+export async function inSpan<T>(
+  name: string,
+  attributes: Attributes,
+  work: (span: Span) => Promise<T>,
+  options: InSpanOptions = {},
+): Promise<T> {
+  return tracer.startActiveSpan(
+    name,
+    { kind: options.kind ?? SpanKind.INTERNAL, attributes },
+    async (span) => {
+      try {
+        return await work(span);
+      } catch (error) {
+        const name = error instanceof Error ? error.name : 'error';
+        if (options.expected?.(error)) span.addEvent(`flotilla.${name}`);
+        else {
+          span.recordException(error instanceof Error ? error : String(error));
+          span.setStatus({ code: SpanStatusCode.ERROR, message: name });
+        }
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
+}
