@@ -3,6 +3,8 @@ import { cancelRun } from './cancel-run.js';
 import { getConversation } from './get-conversation.js';
 import { getHealth } from './get-health.js';
 import { getRun } from './get-run.js';
+import { getRunTree } from './get-run-tree.js';
+import { listRuns } from './list-runs.js';
 import { streamRunEvents } from './stream-run-events.js';
 import { submitRun } from './submit-run.js';
 
@@ -10,7 +12,9 @@ import { submitRun } from './submit-run.js';
 export const API_ROUTES: readonly ApiRoute[] = [
   getHealth,
   submitRun,
+  listRuns,
   getRun,
+  getRunTree,
   streamRunEvents,
   cancelRun,
   getConversation,

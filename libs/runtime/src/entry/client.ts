@@ -28,6 +28,7 @@ export type {
   GenerationStartEvent,
   ModelTurnEndEvent,
   ModelTurnStartEvent,
+  ProgressEvent,
   RebornEvent,
   RunEndEvent,
   RunEvent,

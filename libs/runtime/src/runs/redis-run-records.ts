@@ -15,6 +15,7 @@ import { compactEventsScript } from './lua/compact-events-2.lua.js';
 import { createRunScript } from './lua/create-run-1.lua.js';
 import { finishRunScript } from './lua/finish-run-4.lua.js';
 import { parkRunScript } from './lua/park-run-1.lua.js';
+import { recordProgressScript } from './lua/record-progress-1.lua.js';
 import { startRunScript } from './lua/start-run-1.lua.js';
 import { suspendRunScript } from './lua/suspend-run-1.lua.js';
 import { RedisRunIndex } from './run-index.js';
@@ -242,6 +243,17 @@ export class RedisRunRecords {
     const call = suspendRunArgs(runKeys(this.#prefix, runId), totals, Date.now(), attempt);
     const reply = await suspendRunScript.run(this.#redis, call.keys, call.args);
     if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, 'a suspension');
+    return reply === 1;
+  }
+
+  /**
+   * Stores `progress` (JSON text) as the run's latest progress; `false` when the run ended.
+   * @throws AttemptSupersededError when a newer attempt than `attempt` owns the run
+   */
+  async recordProgress(runId: string, progress: string, attempt = ''): Promise<boolean> {
+    const { record } = runKeys(this.#prefix, runId);
+    const reply = await recordProgressScript.run(this.#redis, [record], [progress, attempt]);
+    if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, 'a progress report');
     return reply === 1;
   }
 
