@@ -1,5 +1,6 @@
 import { requireAgentContext } from '../context/context-store.js';
 import { durableStep } from '../engine/durable-step.js';
+import { currentToolScope } from '../engine/progress-scope.js';
 import { checkJsonBounds } from '../json/json-bounds.js';
 
 /** The largest progress value `reportProgress` takes (UTF-8 bytes of its JSON). */
@@ -15,8 +16,9 @@ export const MAX_PROGRESS_DEPTH = 16;
  *
  * Journaled as a durable step (it holds no value, only "done"): a replay passes the calls it
  * already made without emitting them again. So, like every durable call, make the same
- * `reportProgress` calls in the same order on every run. A call that was under way when a worker
- * crashed may be emitted again.
+ * `reportProgress` calls in the same order on every run (a tool's calls are counted apart, per
+ * tool call). A call that was under way when a worker crashed may be emitted again, as may the
+ * calls of a tool that runs again after a crash.
  * @throws PayloadTooLargeError / ValueTooDeepError when `value` is larger than 16 KiB or nested deeper than 16
  * @throws NotJsonError when `value` has no JSON form
  * @throws ContextNotFoundError outside an agent run
@@ -31,7 +33,7 @@ export async function reportProgress(value: unknown): Promise<void> {
   const { run } = context;
   await durableStep(context, {
     kind: 'progress',
-    position: context.nextPosition('progress'),
+    position: context.nextPosition('progress', currentToolScope()),
     // Not the value: a progress value may differ on replay (a clock, a count) without meaning another call.
     fingerprint: 'progress',
     execute: async () => {
