@@ -138,8 +138,8 @@ describe('following a run across a scheduler restart', () => {
     await redis.redis.set(gate, 'open');
     await new Promise((resolve) => setTimeout(resolve, 500));
     scheduler = await startScheduler(port);
-    expect(await events.exited).toBe(0);
-    expect(await waiting.exited).toBe(0);
+    expect(await events.exited, events.stderr()).toBe(0);
+    expect(await waiting.exited, waiting.stderr()).toBe(0);
     expect(JSON.parse(waiting.stdout())).toMatchObject({ runId, status: 'succeeded' });
     const seen = events
       .stdout()

@@ -167,7 +167,7 @@ export interface RunIndexKeys {
   all: string;
   /** Runs of one agent. */
   agent(agentId: string): string;
-  /** Runs of one tree (the root and every child run), by the stored root run id. */
+  /** The child runs of one tree, by the stored root run id (the root itself is read from its record). */
   root(rootRunId: string): string;
   /** Runs on one conversation, by the stored conversation id. */
   conversation(conversationId: string): string;

@@ -3,6 +3,10 @@ import type { RunEvent, RunList, RunRecord, RunTree, StoredConversation } from '
 import { ApiRequestError } from './api-request-error.js';
 import { parseSse } from './parse-sse.js';
 import { SchedulerUnreachableError } from './scheduler-unreachable-error.js';
+import { SilenceWatchdog } from './silence-watchdog.js';
+
+/** How long a request may wait for the scheduler's answer, or an event stream for its next chunk (heartbeats come every 15 s). */
+const SILENCE_LIMIT_MS = 30_000;
 
 /**
  * How a follower (`events`, `submit --wait`, `runs tree`) rides out a scheduler restart or a
@@ -108,21 +112,22 @@ export class SchedulerApi {
       try {
         const headers: Record<string, string> =
           lastEventId === undefined ? {} : { 'last-event-id': lastEventId };
-        const response = await this.#fetch(
-          'GET',
-          `/runs/${encodeURIComponent(runId)}/events`,
-          undefined,
-          headers,
-        );
-        if (!response.body) throw new Error('the event stream had no body');
-        for await (const message of parseSse(response.body)) {
-          const event = JSON.parse(message.data) as RunEvent;
-          failures = 0;
-          if (message.id !== undefined) lastEventId = message.id;
-          yield event;
-          if (event.type === 'run-end') return;
+        const watchdog = new SilenceWatchdog(SILENCE_LIMIT_MS);
+        try {
+          const path = `/runs/${encodeURIComponent(runId)}/events`;
+          const response = await this.#fetch('GET', path, undefined, headers, watchdog);
+          if (!response.body) throw new Error('the event stream had no body');
+          for await (const message of parseSse(heard(response.body, watchdog))) {
+            const event = JSON.parse(message.data) as RunEvent;
+            failures = 0;
+            if (message.id !== undefined) lastEventId = message.id;
+            yield event;
+            if (event.type === 'run-end') return;
+          }
+          throw new Error('the event stream ended before run-end');
+        } finally {
+          watchdog.stop();
         }
-        throw new Error('the event stream ended before run-end');
       } catch (error) {
         failures += 1;
         await this.#backOff(failures, error);
@@ -150,8 +155,13 @@ export class SchedulerApi {
   }
 
   async #json(method: string, path: string, body?: unknown): Promise<unknown> {
-    const response = await this.#fetch(method, path, body);
-    return response.json();
+    const watchdog = new SilenceWatchdog(SILENCE_LIMIT_MS);
+    try {
+      const response = await this.#fetch(method, path, body, {}, watchdog);
+      return await response.json();
+    } finally {
+      watchdog.stop();
+    }
   }
 
   async #fetch(
@@ -159,11 +169,13 @@ export class SchedulerApi {
     path: string,
     body?: unknown,
     extraHeaders: Record<string, string> = {},
+    watchdog?: SilenceWatchdog,
   ): Promise<Response> {
     const headers: Record<string, string> = { ...extraHeaders };
     if (this.#token) headers.authorization = `Bearer ${this.#token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const init: RequestInit = { method, headers };
+    if (watchdog) init.signal = watchdog.signal;
     if (body !== undefined) init.body = JSON.stringify(body);
     const response = await fetch(`${this.#url}${path}`, init);
     if (response.ok) return response;
@@ -179,5 +191,16 @@ export class SchedulerApi {
       error?.name ?? `HTTP ${response.status}`,
       error?.message ?? text,
     );
+  }
+}
+
+/** The chunks of `body`, telling `watchdog` of each. */
+async function* heard(
+  body: AsyncIterable<Uint8Array>,
+  watchdog: SilenceWatchdog,
+): AsyncGenerator<Uint8Array> {
+  for await (const chunk of body) {
+    watchdog.heard();
+    yield chunk;
   }
 }

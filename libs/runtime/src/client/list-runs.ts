@@ -7,7 +7,7 @@
  */
 import { runIndexKeys } from '../keys.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
-import { runIdOfMember, timeBound } from '../runs/run-index.js';
+import { indexMember, runIdOfMember, timeBound } from '../runs/run-index.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { type CheckedRunQuery, encodeCursor } from './list-runs-query.js';
 
@@ -51,7 +51,10 @@ export async function listStoredRuns(
   while (runs.length < query.limit && scanned < RUN_LIST_SCAN_BUDGET) {
     const batchSize = Math.min(Math.max(query.limit - runs.length, 50), RUN_LIST_SCAN_BUDGET - scanned);
     const members = await records.index.range(walked, before, from, batchSize);
-    if (members.length === 0) return { runs };
+    if (members.length === 0) {
+      if (query.rootRunId !== undefined) await addRoot(records, tenant, query, before, runs);
+      return { runs };
+    }
     scanned += members.length;
     const found = await records.getMany(members.map(runIdOfMember));
     const gone: string[] = [];
@@ -64,9 +67,32 @@ export async function listStoredRuns(
     }
     // Retention: the record expired, so its entries go (a record is written before its entries).
     await records.index.prune([...new Set([walked, keys.all])], gone);
-    if (members.length < batchSize && runs.length < query.limit) return { runs };
+    if (members.length < batchSize && runs.length < query.limit) {
+      if (query.rootRunId !== undefined) await addRoot(records, tenant, query, before, runs);
+      return { runs };
+    }
   }
   return before === undefined ? { runs } : { runs, nextCursor: encodeCursor(before) };
+}
+
+/**
+ * A tree's index holds its child runs only; its root, created before all of them, comes last:
+ * once the index is walked to its end, when it is within the time bounds and below the cursor.
+ */
+async function addRoot(
+  records: RedisRunRecords,
+  tenant: string | undefined,
+  query: CheckedRunQuery,
+  before: string | undefined,
+  runs: RunRecord[],
+): Promise<void> {
+  const root = (await records.getMany([query.rootRunId ?? '']))[0];
+  if (root === undefined || root.parentRunId !== undefined || !matches(root, tenant, query)) return;
+  const member = indexMember(root.createdAt, root.runId);
+  if (before !== undefined && member >= before) return;
+  if (query.createdAfter !== undefined && root.createdAt <= query.createdAfter) return;
+  if (query.createdBefore !== undefined && root.createdAt >= query.createdBefore) return;
+  runs.push(root);
 }
 
 function matches(record: RunRecord, tenant: string | undefined, query: CheckedRunQuery): boolean {

@@ -19,7 +19,7 @@ export interface IndexedRun {
   tenant?: string | undefined;
   createdAt: number;
   conversationId?: string | undefined;
-  /** The stored id of its tree's root; a root run is its own. */
+  /** For a child run: the stored id of its tree's root. */
   rootRunId?: string | undefined;
 }
 
@@ -47,9 +47,9 @@ export class RedisRunIndex {
   readonly #keySeconds: number;
 
   /**
-   * `keySeconds`: how long the agent, tree and conversation indexes outlive their last write
-   * (the record retention plus a day: their runs' records are gone by then). The index of all
-   * runs never expires; readers prune it.
+   * `keySeconds`: how long an entry is kept, and an index outlives its last write: the record
+   * retention plus a day (the records of ended runs are gone by then). A run still unfinished
+   * after that long drops out of the lists (its record stays; `getRun` reads it).
    */
   constructor(options: { redis: Redis; prefix: string; keySeconds: number }) {
     this.#redis = options.redis;
@@ -57,14 +57,23 @@ export class RedisRunIndex {
     this.#keySeconds = options.keySeconds;
   }
 
-  /** Adds `run` to every index it belongs to; idempotent. One write per key, none cross-slot. */
+  /**
+   * Adds `run` to every index it belongs to; idempotent. One pipeline in one slot (the tenant's
+   * tag), no script. Each key also drops its entries older than `keySeconds` (amortised: about
+   * one per add) and expires `keySeconds` after its last write, so an index is bounded by the
+   * retention whether or not anyone lists it.
+   */
   async add(run: IndexedRun): Promise<void> {
     const keys = runIndexKeys(this.#prefix, run.tenant);
     const member = indexMember(run.createdAt, run.runId);
-    const expiring = [keys.agent(run.agentId), keys.root(run.rootRunId ?? run.runId)];
-    if (run.conversationId !== undefined) expiring.push(keys.conversation(run.conversationId));
-    const pipeline = this.#redis.pipeline().zadd(keys.all, 0, member);
-    for (const key of expiring) pipeline.zadd(key, 0, member).expire(key, this.#keySeconds);
+    const indexes = [keys.all, keys.agent(run.agentId)];
+    // A tree's index holds its child runs; the root is its own record (no key per root run).
+    if (run.rootRunId !== undefined) indexes.push(keys.root(run.rootRunId));
+    if (run.conversationId !== undefined) indexes.push(keys.conversation(run.conversationId));
+    const oldest = `(${timeBound(Date.now() - this.#keySeconds * 1000)}`;
+    const pipeline = this.#redis.pipeline();
+    for (const key of indexes)
+      pipeline.zadd(key, 0, member).zremrangebylex(key, '-', oldest).expire(key, this.#keySeconds);
     const replies = (await pipeline.exec()) ?? [];
     const failed = replies.find(([error]) => error);
     if (failed?.[0]) throw failed[0];
