@@ -19,7 +19,8 @@ export const USAGE = `Usage: flotilla <command> [options]
 
 Commands:
   submit <agentId> [input]       queue a run; input is JSON text, or - to read it from stdin
-      --run-id <id>              idempotency: an existing run id returns that run
+      --run-id <id>              idempotency: an existing run id returns that run (and the
+                                 submission is retried across a scheduler restart)
       --conversation <id>        resume (or start) a stored conversation
       --on-conflict <how>        when a run holds the conversation: enqueue (default), reject,
                                  interrupt or rollback
@@ -125,7 +126,11 @@ async function submit(
   if (values.conversation !== undefined) body.conversationId = values.conversation;
   if (values['on-conflict'] !== undefined) body.onConflict = values['on-conflict'];
   if (values.scope !== undefined) body.scope = json(values.scope, '--scope') as Record<string, unknown>[];
-  const { runId } = await api.submit(body);
+  // With a run id the submission is idempotent, so it may be repeated across a restart.
+  const { runId } =
+    body.runId === undefined
+      ? await api.submit(body)
+      : await api.submitPatiently({ ...body, runId: body.runId });
   if (!values.wait) {
     print({ runId });
     return 0;

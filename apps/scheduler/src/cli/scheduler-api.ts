@@ -73,6 +73,14 @@ export class SchedulerApi {
     ) as Promise<RunTree>;
   }
 
+  /**
+   * `POST /runs` retried like a follower across a scheduler restart: only for a submission with
+   * a `runId`, which the API makes idempotent (the same submission again is the same run).
+   */
+  async submitPatiently(body: SubmitBody & { runId: string }): Promise<{ runId: string }> {
+    return this.#retrying(() => this.submit(body));
+  }
+
   /** `GET /runs/{id}`, retried like a follower across a scheduler restart. */
   async getRunPatiently(runId: string): Promise<RunRecord> {
     return this.#retrying(() => this.getRun(runId));
