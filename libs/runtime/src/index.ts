@@ -94,6 +94,7 @@ export { expectScope } from './hooks/expect-scope.js';
 export { expectValidator } from './hooks/expect-validator.js';
 export type { OnStreamOptions, StreamConsumer } from './hooks/on-stream.js';
 export { onStream } from './hooks/on-stream.js';
+export { MAX_PROGRESS_BYTES, MAX_PROGRESS_DEPTH, reportProgress } from './hooks/report-progress.js';
 export type { RunInfo } from './hooks/run-info.js';
 export { runInfo } from './hooks/run-info.js';
 export { InvalidRunInputError } from './jobs/job-data-errors.js';

@@ -154,3 +154,31 @@ export function resourceBrokerKeys(prefix: string, workerId: string): ResourceBr
 export function resourceReplyKey(prefix: string, requestId: string): string {
   return `${prefix}:res:reply:${requestId}`;
 }
+
+/**
+ * Keys of the run list indexes of one tenant (or of no tenant): sorted sets whose members are
+ * `<createdAt, 15 digits>:<stored run id>` (all scores 0), so a lexicographic range is a
+ * created-time range and a member is an exact, stable cursor. They share the hash tag
+ * `{x:<tenant>}` (`{x:~}` without a tenant: `~` is no tenant character), apart from the run
+ * keys: they are written as separate idempotent writes, never inside a run script (ARCHITECTURE §9).
+ */
+export interface RunIndexKeys {
+  /** Every run of the tenant. */
+  all: string;
+  /** Runs of one agent. */
+  agent(agentId: string): string;
+  /** The child runs of one tree, by the stored root run id (the root itself is read from its record). */
+  root(rootRunId: string): string;
+  /** Runs on one conversation, by the stored conversation id. */
+  conversation(conversationId: string): string;
+}
+
+export function runIndexKeys(prefix: string, tenant: string | undefined): RunIndexKeys {
+  const base = `${prefix}:runs:{x:${tenant ?? '~'}}`;
+  return {
+    all: `${base}:all`,
+    agent: (agentId) => `${base}:agent:${agentId}`,
+    root: (rootRunId) => `${base}:root:${rootRunId}`,
+    conversation: (conversationId) => `${base}:conv:${conversationId}`,
+  };
+}

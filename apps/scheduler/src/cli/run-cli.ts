@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { ApiRequestError } from './api-request-error.js';
+import { runsCommand } from './runs-command.js';
 import { SchedulerApi, type SubmitBody } from './scheduler-api.js';
+import { SchedulerUnreachableError } from './scheduler-unreachable-error.js';
 import { UsageError } from './usage-error.js';
 
 /** Where the CLI reads and writes; the process's streams in `flotilla.ts`, buffers in tests. */
@@ -17,14 +19,30 @@ export const USAGE = `Usage: flotilla <command> [options]
 
 Commands:
   submit <agentId> [input]       queue a run; input is JSON text, or - to read it from stdin
-      --run-id <id>              idempotency: an existing run id returns that run
+      --run-id <id>              idempotency: an existing run id returns that run (and the
+                                 submission is retried across a scheduler restart)
       --conversation <id>        resume (or start) a stored conversation
       --on-conflict <how>        when a run holds the conversation: enqueue (default), reject,
                                  interrupt or rollback
       --scope <json>             scope layers, a JSON array of objects
-      --wait                     follow the run to its end, print its record, exit 1 unless it succeeded
+      --wait                     follow the run to its end (reconnecting across a scheduler
+                                 restart), print its record, exit 1 unless it succeeded
   status <runId>                 print the run record
   events <runId>                 print the run's events as JSON lines, live, until run-end
+                                 (reconnects with Last-Event-ID across a scheduler restart)
+  runs list                      a table of runs, newest first
+      --status <status>          queued, running, waiting, succeeded, failed or cancelled
+      --agent <agentId>          runs of this agent
+      --root <runId>             the runs of this tree (the root included)
+      --conversation <id>        runs on this conversation
+      --tenant <tenant>          this tenant's runs (a token without a tenant only)
+      --limit <n>                at most n runs (1 to 1000, default 50)
+      --cursor <cursor>          the next page (printed after a full page)
+      --json                     print { runs, nextCursor } as JSON instead
+  runs tree <runId>              the run and its child runs, indented; printed again as it
+                                 changes until the run ends; exit 0 if it succeeded, else 1
+      --once                     print it once and exit (1 while it has not succeeded)
+      --interval <ms>            how often to read it again (default 1000)
   cancel <runId>                 cancel the run
   conversation <id>              print a stored conversation
       --version <n>              at this version (default: the latest)
@@ -47,7 +65,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr(`${error.message}\n\n${USAGE}`);
       return 2;
     }
-    if (ApiRequestError.is(error)) {
+    if (ApiRequestError.is(error) || SchedulerUnreachableError.is(error)) {
       io.stderr(`${error.message}\n`);
       return 1;
     }
@@ -79,6 +97,8 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     case 'events':
       for await (const event of api.events(argument(rest, 'runId'))) io.stdout(`${JSON.stringify(event)}\n`);
       return 0;
+    case 'runs':
+      return runsCommand(api, rest, values, io.stdout);
     case 'cancel':
       print(await api.cancel(argument(rest, 'runId')));
       return 0;
@@ -106,13 +126,17 @@ async function submit(
   if (values.conversation !== undefined) body.conversationId = values.conversation;
   if (values['on-conflict'] !== undefined) body.onConflict = values['on-conflict'];
   if (values.scope !== undefined) body.scope = json(values.scope, '--scope') as Record<string, unknown>[];
-  const { runId } = await api.submit(body);
+  // With a run id the submission is idempotent, so it may be repeated across a restart.
+  const { runId } =
+    body.runId === undefined
+      ? await api.submit(body)
+      : await api.submitPatiently({ ...body, runId: body.runId });
   if (!values.wait) {
     print({ runId });
     return 0;
   }
   for await (const event of api.events(runId)) if (event.type === 'run-end') break;
-  const record = await api.getRun(runId);
+  const record = await api.getRunPatiently(runId);
   print(record);
   return record.status === 'succeeded' ? 0 : 1;
 }
@@ -131,6 +155,15 @@ function parseCommandLine(argv: readonly string[]) {
         scope: { type: 'string' },
         version: { type: 'string' },
         wait: { type: 'boolean' },
+        status: { type: 'string' },
+        agent: { type: 'string' },
+        root: { type: 'string' },
+        tenant: { type: 'string' },
+        limit: { type: 'string' },
+        cursor: { type: 'string' },
+        json: { type: 'boolean' },
+        once: { type: 'boolean' },
+        interval: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

@@ -6,6 +6,9 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   InvalidJsonError: 400,
   InvalidRequestError: 400,
   InvalidSubmitRequestError: 400,
+  InvalidRunQueryError: 400,
+  // A tenant's view asked for another tenant's runs.
+  InvalidTenantError: 400,
   InvalidLastEventIdError: 400,
   TokenInQueryError: 400,
   // The input or scope is nested deeper than FLOTILLA_MAX_JSON_DEPTH, or is not JSON.

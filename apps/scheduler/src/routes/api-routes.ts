@@ -4,6 +4,8 @@ import { getConversation } from './get-conversation.js';
 import { getHealth } from './get-health.js';
 import { getMetrics } from './get-metrics.js';
 import { getRun } from './get-run.js';
+import { getRunTree } from './get-run-tree.js';
+import { listRuns } from './list-runs.js';
 import { streamRunEvents } from './stream-run-events.js';
 import { submitRun } from './submit-run.js';
 
@@ -11,7 +13,9 @@ import { submitRun } from './submit-run.js';
 export const API_ROUTES: readonly ApiRoute[] = [
   getHealth,
   submitRun,
+  listRuns,
   getRun,
+  getRunTree,
   streamRunEvents,
   cancelRun,
   getConversation,

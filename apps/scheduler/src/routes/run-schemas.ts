@@ -49,6 +49,10 @@ const runRecordShape = {
   callPath: z.string().optional(),
   fingerprint: z.string().optional(),
   output: z.unknown().optional(),
+  progress: z
+    .unknown()
+    .optional()
+    .openapi({ description: 'The latest value the run reported with `reportProgress` (JSON)' }),
   error: storedErrorSchema.optional(),
   usage: usageSchema,
   modelCalls: z.int(),
@@ -60,6 +64,48 @@ const runRecordShape = {
 
 /** `GET /runs/{id}`: the run record (fields the runtime adds later pass through). */
 export const runRecordSchema = z.looseObject(runRecordShape).openapi('RunRecord');
+
+/** `GET /runs`: a page of run records, newest first, and the cursor of the next page. */
+export const runListSchema = z
+  .object({
+    runs: z.array(runRecordSchema),
+    nextCursor: z
+      .string()
+      .optional()
+      .openapi({ description: 'Pass as `cursor` for the next page; absent at the end' }),
+  })
+  .openapi('RunList');
+
+interface TreeNode {
+  children: TreeNode[];
+}
+
+/** One run of a tree (`GET /runs/{id}/tree`), its child runs nested. */
+const runTreeNodeSchema: z.ZodType<TreeNode> = z
+  .looseObject({
+    runId: z.string(),
+    agentId: z.string(),
+    status: runRecordShape.status,
+    callPath: z.string().optional(),
+    waitingFor: runRecordShape.waitingFor,
+    attempts: z.int(),
+    modelCalls: z.int(),
+    usage: usageSchema,
+    createdAt: z.number(),
+    startedAt: z.number().optional(),
+    endedAt: z.number().optional(),
+    durationMs: z.number().optional(),
+    progress: runRecordShape.progress,
+    get children() {
+      return z.array(runTreeNodeSchema);
+    },
+  })
+  .openapi('RunTreeNode');
+
+/** `GET /runs/{id}/tree`: the nested tree; `truncated` when it had more runs than asked for. */
+export const runTreeSchema = z
+  .object({ root: runTreeNodeSchema, nodeCount: z.int(), truncated: z.boolean() })
+  .openapi('RunTree');
 
 /** `POST /runs`: the run id. */
 export const submittedRunSchema = z.object({ runId: z.string() }).openapi('SubmittedRun');

@@ -39,7 +39,10 @@ export const streamRunEvents = defineApiRoute(
     request: { params: runIdParamsSchema, headers: headersSchema },
     responses: {
       200: {
-        description: 'text/event-stream of run events, ending after `run-end`',
+        description:
+          'text/event-stream of run events, ending after `run-end`. Event types: run-start, generation-start, ' +
+          'generation-end, model-turn-start, model-turn-end, tool-call, tool-result, child-start, child-end, ' +
+          'reborn, run-suspended, progress (a `reportProgress` value), run-end.',
         content: { 'text/event-stream': { schema: z.string() } },
       },
       ...errorResponses(404, 429),

@@ -28,8 +28,12 @@ import type { LoadConversationOptions, StoredConversation } from '../store/conve
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import { ConversationBusyError } from '../store/store-errors.js';
 import { cancelRunTree } from './cancel-run-tree.js';
+import { InvalidRunQueryError } from './invalid-run-query-error.js';
 import { InvalidTenantError } from './invalid-tenant-error.js';
+import { listStoredRuns, type RunList } from './list-runs.js';
+import { type ListRunsQuery, parseListRunsQuery } from './list-runs-query.js';
 import { eventsConnectionName, MissingRunHandle, RedisRunHandle, type RunHandle } from './run-handle.js';
+import { DEFAULT_RUN_TREE_NODES, MAX_RUN_TREE_NODES, type RunTree, readRunTree } from './run-tree.js';
 import { submissionHashOf } from './submission-hash.js';
 import { parseSubmitRequest, type submitRequestSchema } from './submit-request.js';
 
@@ -111,6 +115,24 @@ export interface FlotillaClient {
   run<Output = unknown>(runId: string): RunHandle<Output>;
   /** The run's record, or `undefined` when there is none (or `runId` is not a valid run id). */
   getRun(runId: string): Promise<RunRecord | undefined>;
+  /**
+   * A page of runs, newest first, from the run list indexes: filter by `status`, `agentId`,
+   * `rootRunId` (a whole tree, the root included), `conversationId` and created time; `limit`
+   * (1 to 1000, default 50) runs at most; pass `nextCursor` back as `cursor` for the next page
+   * (no `nextCursor`: nothing more). A page can hold fewer than `limit` runs and still have a
+   * `nextCursor` when its filters match few of the runs walked (at most 5000 per call). Runs
+   * whose record expired (retention) are not listed. A tenant's view lists only that tenant's
+   * runs, with its ids; the client without a tenant lists runs of no tenant, or of `tenant`.
+   * @throws InvalidRunQueryError naming the field when a filter, `limit` or `cursor` is invalid
+   */
+  listRuns(query?: ListRunsQuery): Promise<RunList>;
+  /**
+   * The run `rootRunId` and every child run below it, nested (agent, status, waitingFor,
+   * attempts, model calls, usage, duration, progress), or `undefined` when there is no such run.
+   * At most `maxNodes` runs (default 1000, at most 5000): `truncated` says when some were left out.
+   * Any run can be the root asked for: its subtree comes back.
+   */
+  getRunTree(rootRunId: string, options?: { maxNodes?: number }): Promise<RunTree | undefined>;
   /**
    * Cancels a run and every child run below it, across workers: a queued or suspended run is
    * removed and ends `cancelled` at once; a running one is aborted by its worker (through
@@ -244,6 +266,16 @@ function openConnections(
   const conversations = new RedisConversationStore({ redis, prefix: config.prefix });
   const gate = new ConversationGate({ redis, prefix: config.prefix, queue, hasEnded: runHasEnded(records) });
   return { config, redis, queue, records, conversations, gate, sharedReader, bound, logger };
+}
+
+/** `record` (of `tenant`) with the ids its tenant gave (stored ids without the tenant qualifier). */
+function namedFor(tenant: string | undefined, record: RunRecord): RunRecord {
+  if (tenant === undefined) return record;
+  const named: RunRecord = { ...record, runId: unqualifyId(record.runId) };
+  if (record.parentRunId !== undefined) named.parentRunId = unqualifyId(record.parentRunId);
+  if (record.rootRunId !== undefined) named.rootRunId = unqualifyId(record.rootRunId);
+  if (record.conversationId !== undefined) named.conversationId = unqualifyId(record.conversationId);
+  return named;
 }
 
 function checkedTenant(tenant: string): string {
@@ -423,12 +455,36 @@ class RedisFlotillaClient implements FlotillaClient {
 
   /** A record with the ids its tenant gave (stored ids without the tenant qualifier). */
   #named(record: RunRecord): RunRecord {
-    if (this.tenant === undefined) return record;
-    const named: RunRecord = { ...record, runId: unqualifyId(record.runId) };
-    if (record.parentRunId !== undefined) named.parentRunId = unqualifyId(record.parentRunId);
-    if (record.rootRunId !== undefined) named.rootRunId = unqualifyId(record.rootRunId);
-    if (record.conversationId !== undefined) named.conversationId = unqualifyId(record.conversationId);
-    return named;
+    return namedFor(this.tenant, record);
+  }
+
+  async listRuns(query: ListRunsQuery = {}): Promise<RunList> {
+    const checked = parseListRunsQuery(query);
+    const tenant = checked.tenant ?? this.tenant;
+    // A view never widens: a tenant's view lists its own runs only.
+    if (this.tenant !== undefined && tenant !== this.tenant)
+      throw new InvalidRunQueryError('tenant', `this client is scoped to tenant "${this.tenant}"`);
+    const stored = { ...checked };
+    if (checked.rootRunId !== undefined) stored.rootRunId = qualifyId(tenant, checked.rootRunId);
+    if (checked.conversationId !== undefined)
+      stored.conversationId = qualifyId(tenant, checked.conversationId);
+    const list = await boundedRequest(this.#bound, () =>
+      listStoredRuns(this.#records, this.config.prefix, tenant, stored),
+    );
+    return { ...list, runs: list.runs.map((record) => namedFor(tenant, record)) };
+  }
+
+  async getRunTree(rootRunId: string, options: { maxNodes?: number } = {}): Promise<RunTree | undefined> {
+    const maxNodes = Math.min(
+      Math.max(1, Math.trunc(options.maxNodes ?? DEFAULT_RUN_TREE_NODES)),
+      MAX_RUN_TREE_NODES,
+    );
+    return boundedRequest(this.#bound, async () => {
+      const root = await this.#storedRecord(rootRunId);
+      if (!root) return undefined;
+      const services = { redis: this.#redis, prefix: this.config.prefix, records: this.#records };
+      return readRunTree(services, root, maxNodes, (record) => this.#named(record));
+    });
   }
 
   cancel(runId: string): Promise<void> {

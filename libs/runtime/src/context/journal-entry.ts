@@ -4,6 +4,7 @@ import type { SerializedError } from '../errors/serialize-error.js';
 /**
  * The kinds of durable effect the journal records. `conversation-load` pins the conversation
  * version a run started from, so a replay reads the same history even after its own appends.
+ * `progress` marks a `reportProgress` call as done, so a replay does not emit it again.
  */
 export type JournalEntryKind =
   | 'model-turn'
@@ -12,7 +13,8 @@ export type JournalEntryKind =
   | 'memo'
   | 'reborn'
   | 'conversation-load'
-  | 'conversation-append';
+  | 'conversation-append'
+  | 'progress';
 
 /** One durable effect recorded at a deterministic position, e.g. `root/agent:writer:0/g0/model:2`. */
 export interface JournalEntry {

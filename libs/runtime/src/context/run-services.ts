@@ -24,6 +24,12 @@ export interface RunMemoryStore {
   clear(callPath: string): Promise<void>;
 }
 
+/** Where a run's latest progress is kept (`reportProgress`). */
+export interface RunProgressStore {
+  /** Stores `value` (checked JSON) as the run's latest progress. */
+  record(value: unknown): Promise<void>;
+}
+
 /** Turns in progress, registered by `promptChat` (see `RunServices.unfinishedTurns`). */
 export interface UnfinishedTurns {
   /** Registers a turn in progress with the function that stores it closed; call the returned function once the turn is stored whole. */
@@ -84,6 +90,11 @@ export interface RunServices {
    * run. Absent in embedded mode: children then run in-process, inside this run.
    */
   children?: ChildRunner;
+  /**
+   * Where `reportProgress` stores the run's latest progress (its record, on a worker). Absent in
+   * embedded mode: progress is then only emitted as an event.
+   */
+  progress?: RunProgressStore;
   /** For a child run: where its root invocation sits in the tree. Absent for root runs. */
   placement?: RunPlacement;
 }

@@ -8,6 +8,7 @@ import { AbortError } from '../errors/run-errors.js';
 import type { DurableResult } from './durable-step.js';
 import { durableStep } from './durable-step.js';
 import { hashJson } from './fingerprint.js';
+import { runInToolScope } from './progress-scope.js';
 
 /** One tool handler run to journal. */
 export interface ToolExecution {
@@ -30,7 +31,7 @@ export function executeToolDurably(
     kind: 'tool',
     position: execution.position,
     fingerprint: `tool:${execution.toolName}:${hashJson(execution.args)}`,
-    execute: execution.execute,
+    execute: () => runInToolScope(execution.position, execution.execute),
     recordFailure: (error) => !AbortError.is(error),
     span: {
       name: `execute_tool ${execution.toolName}`,

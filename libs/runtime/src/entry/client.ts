@@ -5,9 +5,18 @@
 
 export type { CreateClientOptions, FlotillaClient, SubmitOptions } from '../client/create-client.js';
 export { createClient } from '../client/create-client.js';
+export { InvalidRunQueryError } from '../client/invalid-run-query-error.js';
 export { InvalidSubmitRequestError } from '../client/invalid-submit-request-error.js';
 export { InvalidTenantError } from '../client/invalid-tenant-error.js';
+export type { RunList } from '../client/list-runs.js';
+export {
+  DEFAULT_RUN_LIST_LIMIT,
+  type ListRunsQuery,
+  listRunsQuerySchema,
+  MAX_RUN_LIST_LIMIT,
+} from '../client/list-runs-query.js';
 export type { RunEventsOptions, RunHandle } from '../client/run-handle.js';
+export type { RunTree, RunTreeNode } from '../client/run-tree.js';
 export { parseSubmitRequest, type SubmitRequest, submitRequestSchema } from '../client/submit-request.js';
 export { RedisAuthError, RedisUnavailableError } from '../errors/redis-errors.js';
 export { RunIdConflictError, RunNotFoundError } from '../errors/run-errors.js';
@@ -19,6 +28,7 @@ export type {
   GenerationStartEvent,
   ModelTurnEndEvent,
   ModelTurnStartEvent,
+  ProgressEvent,
   RebornEvent,
   RunEndEvent,
   RunEvent,

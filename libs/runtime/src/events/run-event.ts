@@ -129,6 +129,17 @@ export interface RunSuspendedEvent extends RunEventBase {
   modelCalls: number;
 }
 
+/**
+ * The run reported progress (`reportProgress(value)` in a handler or a tool); the latest value
+ * is also on the run's record and in its tree. Emitted once per call: a replay does not emit
+ * the calls it passes again.
+ */
+export interface ProgressEvent extends RunEventBase {
+  type: 'progress';
+  /** What the run reported (JSON, at most `MAX_PROGRESS_BYTES`). */
+  value: unknown;
+}
+
 /** Every event a run publishes, discriminated by `type`. */
 export type RunEvent =
   | RunStartEvent
@@ -142,7 +153,8 @@ export type RunEvent =
   | RebornEvent
   | ChildStartEvent
   | ChildEndEvent
-  | RunSuspendedEvent;
+  | RunSuspendedEvent
+  | ProgressEvent;
 
 /** The `type` of every {@link RunEvent}. */
 export type RunEventType = RunEvent['type'];

@@ -17,7 +17,16 @@ const serializedErrorSchema: z.ZodType<unknown> = z.lazy(() =>
 );
 
 const journalEntrySchema = z.object({
-  kind: z.enum(['model-turn', 'tool', 'child', 'memo', 'reborn', 'conversation-load', 'conversation-append']),
+  kind: z.enum([
+    'model-turn',
+    'tool',
+    'child',
+    'memo',
+    'reborn',
+    'conversation-load',
+    'conversation-append',
+    'progress',
+  ]),
   fingerprint: z.string(),
   outcome: z.union([
     z.object({ ok: z.literal(true), value: z.unknown() }),

@@ -15,8 +15,10 @@ import { compactEventsScript } from './lua/compact-events-2.lua.js';
 import { createRunScript } from './lua/create-run-1.lua.js';
 import { finishRunScript } from './lua/finish-run-4.lua.js';
 import { parkRunScript } from './lua/park-run-1.lua.js';
+import { recordProgressScript } from './lua/record-progress-1.lua.js';
 import { startRunScript } from './lua/start-run-1.lua.js';
 import { suspendRunScript } from './lua/suspend-run-1.lua.js';
+import { RedisRunIndex } from './run-index.js';
 import type { RunRecord } from './run-record.js';
 import {
   createRunArgs,
@@ -67,6 +69,8 @@ export class RedisRunRecords {
   readonly #prefix: string;
   readonly #retention: RunRetention;
   readonly #eventStreamMaxLength: number;
+  /** The run list indexes, written after each record is created (`run-index.ts`). */
+  readonly index: RedisRunIndex;
 
   constructor(options: {
     redis: Redis;
@@ -80,6 +84,11 @@ export class RedisRunRecords {
     this.#prefix = options.prefix;
     this.#retention = options.retention ?? DEFAULT_RUN_RETENTION;
     this.#eventStreamMaxLength = options.eventStreamMaxLength ?? DEFAULT_EVENT_STREAM_MAX_LENGTH;
+    this.index = new RedisRunIndex({
+      redis: this.#redis,
+      prefix: this.#prefix,
+      keySeconds: this.#retention.recordSeconds + 24 * 3600,
+    });
   }
 
   /**
@@ -88,9 +97,24 @@ export class RedisRunRecords {
    * (or none: a child run, or a record older than submission hashes).
    */
   async create(run: NewRun): Promise<'created' | 'exists' | 'conflict'> {
-    const call = createRunArgs(runKeys(this.#prefix, run.runId), run, Date.now());
+    const now = Date.now();
+    const call = createRunArgs(runKeys(this.#prefix, run.runId), run, now);
     const code = await createRunScript.run(this.#redis, call.keys, call.args);
+    if (code === 1) await this.index.add({ ...run, createdAt: now });
+    // The same submission again: index it again, which repairs a create that crashed before.
+    else if (code === 0) await this.#reindex(run.runId);
     return code === 1 ? 'created' : code === 0 ? 'exists' : 'conflict';
+  }
+
+  /** Adds the stored record of `runId` to the run list indexes again (idempotent). */
+  async #reindex(runId: string): Promise<void> {
+    const record = await this.get(runId);
+    if (record) await this.index.add(record);
+  }
+
+  /** The records of `runIds` in that order (`undefined` where there is none: expired). */
+  async getMany(runIds: readonly string[]): Promise<(RunRecord | undefined)[]> {
+    return Promise.all(runIds.map((runId) => this.get(runId)));
   }
 
   /**
@@ -223,6 +247,17 @@ export class RedisRunRecords {
   }
 
   /**
+   * Stores `progress` (JSON text) as the run's latest progress; `false` when the run ended.
+   * @throws AttemptSupersededError when a newer attempt than `attempt` owns the run
+   */
+  async recordProgress(runId: string, progress: string, attempt = ''): Promise<boolean> {
+    const { record } = runKeys(this.#prefix, runId);
+    const reply = await recordProgressScript.run(this.#redis, [record], [progress, attempt]);
+    if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, 'a progress report');
+    return reply === 1;
+  }
+
+  /**
    * Whether `attempt` still owns the run (or no attempt token is recorded), for the rare
    * decisions a stale attempt must not take that write no run key (handing its job to BullMQ's
    * retry). Every write is fenced in its own script instead.
@@ -299,6 +334,7 @@ function toRecord(runId: string, fields: Record<string, string>): RunRecord {
   if (fields.callPath) record.callPath = fields.callPath;
   if (fields.fingerprint) record.fingerprint = fields.fingerprint;
   if (fields.output !== undefined) record.output = JSON.parse(fields.output);
+  if (fields.progress !== undefined) record.progress = parseOr(fields.progress, z.unknown());
   const error = parseOr(fields.error, errorSchema);
   if (error) record.error = error as SerializedError;
   if (fields.startedAt) record.startedAt = Number(fields.startedAt);

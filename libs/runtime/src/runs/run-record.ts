@@ -31,6 +31,8 @@ export interface RunRecord {
   fingerprint?: string;
   /** The agent's result, when `status` is `succeeded`. */
   output?: unknown;
+  /** The latest value the run reported with `reportProgress` (JSON). */
+  progress?: unknown;
   /** Why the run failed or was cancelled; rebuild it with `deserializeError`. */
   error?: SerializedError;
   /**

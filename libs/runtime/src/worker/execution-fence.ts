@@ -55,7 +55,7 @@ export class ExecutionFence {
 
 /** `services` whose writes pass through `fence` (events are dropped once abandoned, not thrown). */
 export function fenceServices(services: RunServices, fence: ExecutionFence): RunServices {
-  const { journal, memory, conversations, events, children } = services;
+  const { journal, memory, conversations, events, children, progress } = services;
   const fenced: RunServices = {
     ...services,
     journal: {
@@ -79,6 +79,8 @@ export function fenceServices(services: RunServices, fence: ExecutionFence): Run
       flush: () => events.flush(),
     },
   };
+  if (progress)
+    fenced.progress = { record: (value) => fence.write('a progress report', () => progress.record(value)) };
   if (children) {
     fenced.children = {
       maxChildrenPerRun: children.maxChildrenPerRun,

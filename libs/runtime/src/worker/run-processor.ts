@@ -507,6 +507,11 @@ export class RunProcessor {
         retentionSeconds: config.conversationRetentionSeconds,
       }),
       events: run.sink,
+      progress: {
+        record: async (value) => {
+          await this.#deps.records.recordProgress(runId, JSON.stringify(value), run.attempt.token);
+        },
+      },
       models: this.#deps.models,
       signal: run.controller.signal,
       logger: run.logger,

@@ -1,0 +1,102 @@
+/**
+ * The run list indexes (`runIndexKeys`): one sorted set of every run of a tenant, and one per
+ * agent, tree and conversation. Members are `<createdAt, 15 digits>:<stored run id>` with score
+ * 0, so `ZREVRANGEBYLEX` walks them newest first and the last member read is an exact cursor.
+ *
+ * The indexes are hints, the records are the truth: an entry is only written after its record
+ * exists, adding one again is a no-op (so any writer can repair a crash between record and
+ * index), and a reader checks every entry against its record, skipping and removing entries
+ * whose record has expired (retention). A stale attempt can at worst add an entry of a record
+ * that exists, which is what the index should hold anyway.
+ */
+import type { Redis } from 'ioredis';
+import { runIndexKeys } from '../keys.js';
+
+/** What indexing a run needs to know (stored ids). */
+export interface IndexedRun {
+  runId: string;
+  agentId: string;
+  tenant?: string | undefined;
+  createdAt: number;
+  conversationId?: string | undefined;
+  /** For a child run: the stored id of its tree's root. */
+  rootRunId?: string | undefined;
+}
+
+/** Digits of a created time in an index member: epoch ms fit in 15 until the year 33658. */
+const TIME_DIGITS = 15;
+
+/** The index member of a run created at `createdAt`. */
+export function indexMember(createdAt: number, runId: string): string {
+  return `${timeBound(createdAt)}:${runId}`;
+}
+
+/** The member prefix of a created time (a lexicographic bound). */
+export function timeBound(createdAt: number): string {
+  return String(Math.max(0, Math.trunc(createdAt))).padStart(TIME_DIGITS, '0');
+}
+
+/** The stored run id of an index member. */
+export function runIdOfMember(member: string): string {
+  return member.slice(TIME_DIGITS + 1);
+}
+
+export class RedisRunIndex {
+  readonly #redis: Redis;
+  readonly #prefix: string;
+  readonly #keySeconds: number;
+
+  /**
+   * `keySeconds`: how long an entry is kept, and an index outlives its last write: the record
+   * retention plus a day (the records of ended runs are gone by then). A run still unfinished
+   * after that long drops out of the lists (its record stays; `getRun` reads it).
+   */
+  constructor(options: { redis: Redis; prefix: string; keySeconds: number }) {
+    this.#redis = options.redis;
+    this.#prefix = options.prefix;
+    this.#keySeconds = options.keySeconds;
+  }
+
+  /**
+   * Adds `run` to every index it belongs to; idempotent. One pipeline in one slot (the tenant's
+   * tag), no script. Each key also drops its entries older than `keySeconds` (amortised: about
+   * one per add) and expires `keySeconds` after its last write, so an index is bounded by the
+   * retention whether or not anyone lists it.
+   */
+  async add(run: IndexedRun): Promise<void> {
+    const keys = runIndexKeys(this.#prefix, run.tenant);
+    const member = indexMember(run.createdAt, run.runId);
+    const indexes = [keys.all, keys.agent(run.agentId)];
+    // A tree's index holds its child runs; the root is its own record (no key per root run).
+    if (run.rootRunId !== undefined) indexes.push(keys.root(run.rootRunId));
+    if (run.conversationId !== undefined) indexes.push(keys.conversation(run.conversationId));
+    const oldest = `(${timeBound(Date.now() - this.#keySeconds * 1000)}`;
+    const pipeline = this.#redis.pipeline();
+    for (const key of indexes)
+      pipeline.zadd(key, 0, member).zremrangebylex(key, '-', oldest).expire(key, this.#keySeconds);
+    const replies = (await pipeline.exec()) ?? [];
+    const failed = replies.find(([error]) => error);
+    if (failed?.[0]) throw failed[0];
+  }
+
+  /**
+   * Up to `count` members of `key` below `before` (exclusive; `undefined` = from the newest)
+   * and at or above `from` (a lexicographic bound, `'-'` for none), newest first.
+   */
+  async range(key: string, before: string | undefined, from: string, count: number): Promise<string[]> {
+    return this.#redis.zrevrangebylex(
+      key,
+      before === undefined ? '+' : `(${before}`,
+      from,
+      'LIMIT',
+      0,
+      count,
+    );
+  }
+
+  /** Drops entries whose record is gone (expired by retention) from `keys`. */
+  async prune(keys: readonly string[], members: readonly string[]): Promise<void> {
+    if (members.length === 0) return;
+    await Promise.all(keys.map((key) => this.#redis.zrem(key, ...members)));
+  }
+}
