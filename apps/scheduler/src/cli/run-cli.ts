@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ApiRequestError } from './api-request-error.js';
 import { SchedulerApi, type SubmitBody } from './scheduler-api.js';
 import { UsageError } from './usage-error.js';
+import { workersTable } from './workers-table.js';
 
 /** Where the CLI reads and writes; the process's streams in `flotilla.ts`, buffers in tests. */
 export interface CliIo {
@@ -28,6 +29,8 @@ Commands:
   cancel <runId>                 cancel the run
   conversation <id>              print a stored conversation
       --version <n>              at this version (default: the latest)
+  workers                        print the live workers as a table (agents, concurrency, active
+                                 runs, heartbeat age); --json for the list as JSON
 
 Options:
   --url <url>                    the scheduler API (FLOTILLA_API_URL, default http://127.0.0.1:8080)
@@ -85,6 +88,12 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     case 'conversation':
       print(await api.getConversation(argument(rest, 'conversationId'), version(values.version)));
       return 0;
+    case 'workers': {
+      const workers = await api.listWorkers();
+      if (values.json) print(workers);
+      else io.stdout(workersTable(workers, Date.now()));
+      return 0;
+    }
     default:
       throw new UsageError(`Unknown command "${command}".`);
   }
@@ -128,6 +137,7 @@ function parseCommandLine(argv: readonly string[]) {
         'run-id': { type: 'string' },
         conversation: { type: 'string' },
         'on-conflict': { type: 'string' },
+        json: { type: 'boolean' },
         scope: { type: 'string' },
         version: { type: 'string' },
         wait: { type: 'boolean' },

@@ -1,4 +1,4 @@
-import type { RunEvent, RunRecord, StoredConversation } from '@flotilla/runtime/client';
+import type { RunEvent, RunRecord, StoredConversation, WorkerInfo } from '@flotilla/runtime/client';
 import { ApiRequestError } from './api-request-error.js';
 import { parseSse } from './parse-sse.js';
 
@@ -44,6 +44,10 @@ export class SchedulerApi {
 
   async cancel(runId: string): Promise<{ runId: string; status?: string }> {
     return (await this.#json('POST', `/runs/${encodeURIComponent(runId)}/cancel`)) as { runId: string };
+  }
+
+  async listWorkers(): Promise<WorkerInfo[]> {
+    return ((await this.#json('GET', '/workers')) as { workers: WorkerInfo[] }).workers;
   }
 
   async getConversation(conversationId: string, version?: number): Promise<StoredConversation> {

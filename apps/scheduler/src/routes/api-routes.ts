@@ -3,6 +3,7 @@ import { cancelRun } from './cancel-run.js';
 import { getConversation } from './get-conversation.js';
 import { getHealth } from './get-health.js';
 import { getRun } from './get-run.js';
+import { getWorkers } from './get-workers.js';
 import { streamRunEvents } from './stream-run-events.js';
 import { submitRun } from './submit-run.js';
 
@@ -14,4 +15,5 @@ export const API_ROUTES: readonly ApiRoute[] = [
   streamRunEvents,
   cancelRun,
   getConversation,
+  getWorkers,
 ];
