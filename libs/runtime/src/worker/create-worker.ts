@@ -59,6 +59,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
       prefix: options.prefix,
       queueName: options.queueName,
       workerConcurrency: options.concurrency,
+      buildId: options.buildId,
       maxPayloadBytes: options.maxPayloadBytes,
       maxJsonDepth: options.maxJsonDepth,
       lockDurationMs: options.lockDurationMs,
