@@ -345,7 +345,7 @@ describe('GET /workers', () => {
         async () => {
           const listed = await call<{ workers: WorkerInfo[] }>(scheduler.url, 'GET', '/workers');
           const left = listed.body.workers.map((listedWorker) => listedWorker.pid);
-          return left.includes(extra.child.pid) ? undefined : left;
+          return left.includes(extra.child.pid ?? -1) ? undefined : left;
         },
         { what: 'the killed worker to drop out of GET /workers' },
       );
