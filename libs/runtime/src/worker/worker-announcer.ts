@@ -8,6 +8,9 @@ import {
   type WorkerRegistry,
 } from '../registry/worker-registry.js';
 
+/** How long `close()` waits to withdraw (Redis down): the announcement expires by itself. */
+const WITHDRAW_TIMEOUT_MS = 2000;
+
 /** What a worker tells the registry about itself, besides its live count of active runs. */
 export interface AnnouncedWorker {
   agents: string[];
@@ -39,17 +42,25 @@ export class WorkerAnnouncer {
 
   /** Announces now and starts the heartbeat; resolves once the first announcement is stored. */
   async start(): Promise<void> {
+    if (this.#closed) return;
     this.#timer = setInterval(() => void this.#beat(), WORKER_HEARTBEAT_MS);
     this.#timer.unref();
     await this.#registry.announce(this.#announcement());
   }
 
+  /** Stops the heartbeat and withdraws; waits for Redis at most WITHDRAW_TIMEOUT_MS (it expires anyway). */
   async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#timer);
-    await this.#registry
+    const withdrawn = this.#registry
       .withdraw(this.workerId)
       .catch((error: unknown) => this.#logger.warn({ err: error }, 'worker not withdrawn from the registry'));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, WITHDRAW_TIMEOUT_MS);
+    });
+    await Promise.race([withdrawn, late]);
+    clearTimeout(timer);
   }
 
   async #beat(): Promise<void> {
