@@ -1,7 +1,7 @@
 import type { WorkerInfo } from '@flotilla/runtime/client';
 import { createRoute, z } from '@hono/zod-openapi';
 import { clientFor } from '../http/client-for.js';
-import { defineApiRoute, jsonContent } from './api-route.js';
+import { defineApiRoute, errorResponses, jsonContent } from './api-route.js';
 
 /** Every field of {@link WorkerInfo}, typed against it (a new field fails the build until described). */
 const workerShape = {
@@ -33,7 +33,7 @@ export const getWorkers = defineApiRoute(
     method: 'get',
     path: '/workers',
     summary: 'List the live workers (agents served, concurrency, active runs, heartbeat)',
-    responses: { 200: jsonContent(workerListSchema, 'The live workers, by id') },
+    responses: { 200: jsonContent(workerListSchema, 'The live workers, by id'), ...errorResponses() },
   }),
   async (c) => c.json({ workers: await clientFor(c).listWorkers() }, 200),
 );
