@@ -1,4 +1,4 @@
-import type { Worker } from 'bullmq';
+import { DelayedError, type Job, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
 import type { FlotillaConfig } from '../config/flotilla-config.js';
@@ -141,7 +141,14 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
   const workers = [...agents.keys()].map((agentId) => {
     const worker: LeasedWorker = new LeasedWorker(
       agentQueueName(config.queueName, agentId),
-      (job, token) => budget.run(worker, () => processor.process(job, token)),
+      async (job, token) => {
+        if (!budget.take(worker)) return handBackWhenFull(job, token);
+        try {
+          return await processor.process(job, token);
+        } finally {
+          budget.release(worker);
+        }
+      },
       {
         connection: bullConnection,
         prefix: bullmqPrefix(config.prefix),
@@ -254,6 +261,19 @@ class RunningWorker implements FlotillaWorker {
     this.state = 'closed';
     this.#logger.info('worker closed');
   }
+}
+
+/** How long a job fetched while every slot was in use waits before any worker may take it again. */
+const FULL_HAND_BACK_MS = 250;
+
+/**
+ * A job fetched while every slot is in use (BullMQ's floor of 1 per idle queue) goes back to the
+ * queue at once, unstarted, for any worker with a free slot (this one too, once it has one).
+ * @throws DelayedError BullMQ's signal that the job changed state
+ */
+async function handBackWhenFull(job: Job, token: string | undefined): Promise<never> {
+  await job.moveToDelayed(Date.now() + FULL_HAND_BACK_MS, token);
+  throw new DelayedError();
 }
 
 /** How long `close()` waits for active runs before handing them back. */

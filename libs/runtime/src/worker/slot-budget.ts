@@ -5,13 +5,13 @@ import type { Worker } from 'bullmq';
  * BullMQ fetches while a Worker's own count is under its `concurrency`, so after every start
  * and end each Worker's concurrency is set to what it runs plus the slots left free: a busy
  * worker stops fetching from every queue at once. BullMQ's floor is 1, so an idle queue may
- * still fetch one job when the budget is used up (at most one per idle queue); that job waits
- * here, locked and renewed, for the first free slot (FIFO) — never more than the budget execute.
+ * still fetch one job when the budget is used up; {@link SlotBudget.take} then refuses and the
+ * job is handed back (`create-worker.ts`) for any worker with a free slot — it never waits here,
+ * holding a job another worker could run (or that the run holding the slot waits for).
  */
 export class SlotBudget {
   readonly size: number;
   readonly #workers = new Map<Worker, number>();
-  readonly #waiting: (() => void)[] = [];
   #used = 0;
 
   constructor(size: number) {
@@ -29,27 +29,24 @@ export class SlotBudget {
     this.#rebalance();
   }
 
-  /** Runs `task` in a slot of the budget, taken for `worker`. */
-  async run<T>(worker: Worker, task: () => Promise<T>): Promise<T> {
+  /** Takes a slot for a job of `worker`; `false` when every slot is in use. */
+  take(worker: Worker): boolean {
+    if (this.#used >= this.size) return false;
+    this.#used++;
     this.#workers.set(worker, (this.#workers.get(worker) ?? 0) + 1);
     this.#rebalance();
-    try {
-      if (this.#used >= this.size) await new Promise<void>((resolve) => this.#waiting.push(resolve));
-      else this.#used++;
-      return await task();
-    } finally {
-      this.#workers.set(worker, Math.max(0, (this.#workers.get(worker) ?? 1) - 1));
-      // The slot passes straight to the longest-waiting job, else it is freed.
-      const next = this.#waiting.shift();
-      if (next) next();
-      else this.#used--;
-      this.#rebalance();
-    }
+    return true;
+  }
+
+  /** Gives back a slot {@link SlotBudget.take} gave for `worker`. */
+  release(worker: Worker): void {
+    this.#used = Math.max(0, this.#used - 1);
+    this.#workers.set(worker, Math.max(0, (this.#workers.get(worker) ?? 1) - 1));
+    this.#rebalance();
   }
 
   #rebalance(): void {
-    const held = [...this.#workers.values()].reduce((sum, count) => sum + count, 0);
-    const free = Math.max(0, this.size - held);
+    const free = Math.max(0, this.size - this.#used);
     for (const [worker, count] of this.#workers) {
       const concurrency = Math.max(1, count + free);
       const raised = concurrency > worker.concurrency;
