@@ -3,16 +3,17 @@
  * the scheduler API (in this process) and a real worker app process.
  */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
-import { waitForRun } from './support/http.js';
+import { call, waitForRun } from './support/http.js';
 import { API_TOKEN, useScheduler } from './support/use-scheduler.js';
 import { useWorkerProcess } from './support/use-worker-process.js';
 import { REPO_ROOT } from './support/worker-process.js';
 
 const redis = useRedis(import.meta.filename);
-useWorkerProcess(redis);
+const worker = useWorkerProcess(redis);
 const scheduler = useScheduler(redis);
 
 interface CliResult {
@@ -62,13 +63,15 @@ describe('flotilla submit', () => {
     });
   });
 
-  it('with --wait exits 1 when the run fails', async () => {
-    const result = await flotilla(['submit', 'no-such-agent', '{}', '--wait']);
+  it('with --wait exits 1 when the run does not succeed', async () => {
+    // No worker serves the agent: the run waits until it is cancelled.
+    const runId = `cli-${randomUUID()}`;
+    const waited = flotilla(['submit', 'no-such-agent', '{}', '--run-id', runId, '--wait']);
+    await waitForRun(scheduler.url, runId, (run) => run.status === 'queued');
+    await call(scheduler.url, 'POST', `/runs/${runId}/cancel`);
+    const result = await waited;
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout)).toMatchObject({
-      status: 'failed',
-      error: { name: 'UnknownAgentError' },
-    });
+    expect(JSON.parse(result.stdout)).toMatchObject({ status: 'cancelled', error: { name: 'AbortError' } });
   });
 
   it('exits 1 with the API error when the token is missing', async () => {
@@ -132,6 +135,30 @@ describe('flotilla conversation', () => {
     expect(result.code).toBe(0);
     const conversation = JSON.parse(result.stdout) as { messages: { content: string }[] };
     expect(conversation.messages.map((message) => message.content)).toContain('hi');
+  });
+});
+
+describe('flotilla workers', () => {
+  it('prints the live workers as a table, and as JSON with --json', async () => {
+    const pid = worker.process.child.pid;
+    const table = await flotilla(['workers']);
+    expect(table.code).toBe(0);
+    const [header, ...rows] = table.stdout.trimEnd().split('\n');
+    expect(header?.split(/\s+/)).toEqual(['WORKER', 'HOST', 'PID', 'BUILD', 'ACTIVE', 'AGENTS', 'BEAT']);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.split(/\s+/)).toEqual([
+      expect.any(String),
+      expect.any(String),
+      String(pid),
+      '-',
+      '0/4',
+      expect.stringContaining('research'),
+      expect.stringMatching(/^\d+(\.\d)?s$/),
+      'ago',
+    ]);
+    const json = await flotilla(['workers', '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual([expect.objectContaining({ pid, concurrency: 4 })]);
   });
 });
 

@@ -4,15 +4,18 @@
  * client sees.
  */
 import { randomUUID } from 'node:crypto';
+import type { WorkerInfo } from '@flotilla/runtime/client';
 import { eventsConnectionName, runKeys } from '@flotilla/runtime/internals';
 import { describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../support/redis.js';
+import { waitUntil } from '../support/wait-until.js';
 import { call, readEvents, waitForRun } from './support/http.js';
 import { API_TOKEN, useScheduler } from './support/use-scheduler.js';
 import { useWorkerProcess } from './support/use-worker-process.js';
+import { APP_AGENT_MODULES, startWorker } from './support/worker-process.js';
 
 const redis = useRedis(import.meta.filename);
-useWorkerProcess(redis);
+const worker = useWorkerProcess(redis);
 const scheduler = useScheduler(redis, { FLOTILLA_MAX_PAYLOAD_BYTES: '4096' });
 
 /** The scheduler's open run-event readers, counted by client name in `CLIENT LIST`. */
@@ -103,16 +106,14 @@ describe('POST /runs', () => {
     expect(answer.body).toMatchObject({ error: { name: 'PayloadTooLargeError' } });
   });
 
-  it('fails a run of an unknown agent with the typed UnknownAgentError', async () => {
+  it('queues a run of an agent no live worker serves: GET /runs/:id shows waitingFor worker', async () => {
     const runId = await submit({ agentId: 'no-such-agent', input: {} });
-    const { events } = await readEvents(scheduler.url, runId);
-    expect(events.at(-1)?.data).toMatchObject({
-      type: 'run-end',
-      status: 'failed',
-      error: { name: 'UnknownAgentError' },
-    });
     const record = await call(scheduler.url, 'GET', `/runs/${runId}`);
-    expect(record.body).toMatchObject({ status: 'failed', error: { name: 'UnknownAgentError' } });
+    expect(record.body).toMatchObject({
+      status: 'queued',
+      waitingFor: { kind: 'worker', detail: 'no-such-agent' },
+    });
+    expect((await call(scheduler.url, 'POST', `/runs/${runId}/cancel`)).status).toBe(202);
   });
 });
 
@@ -316,5 +317,41 @@ describe('authorization and routing', () => {
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD');
     expect(wrongMethod.body).toMatchObject({ error: { name: 'MethodNotAllowedError' } });
+  });
+});
+
+describe('GET /workers', () => {
+  it('lists the live workers from the registry and drops a killed one', async () => {
+    const extra = await startWorker({
+      REDIS_URL: redis.url,
+      FLOTILLA_PREFIX: redis.prefix,
+      FLOTILLA_AGENTS: APP_AGENT_MODULES,
+      FLOTILLA_BUILD_ID: 'extra-1',
+    });
+    try {
+      const answer = await call<{ workers: WorkerInfo[] }>(scheduler.url, 'GET', '/workers');
+      expect(answer.status).toBe(200);
+      const pids = answer.body.workers.map((worker) => worker.pid);
+      expect(pids).toEqual(expect.arrayContaining([worker.process.child.pid, extra.child.pid]));
+      expect(answer.body.workers.find((listed) => listed.pid === extra.child.pid)).toMatchObject({
+        buildId: 'extra-1',
+        concurrency: expect.any(Number),
+        activeRuns: 0,
+        agents: expect.arrayContaining(['research']),
+      });
+      extra.child.kill('SIGKILL');
+      await extra.exited;
+      const after = await waitUntil(
+        async () => {
+          const listed = await call<{ workers: WorkerInfo[] }>(scheduler.url, 'GET', '/workers');
+          const left = listed.body.workers.map((listedWorker) => listedWorker.pid);
+          return left.includes(extra.child.pid ?? -1) ? undefined : left;
+        },
+        { what: 'the killed worker to drop out of GET /workers' },
+      );
+      expect(after).toEqual([worker.process.child.pid]);
+    } finally {
+      await extra.stop();
+    }
   });
 });

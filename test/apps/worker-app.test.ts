@@ -4,9 +4,13 @@
  * on SIGTERM, and refuses to start with a bad configuration, naming the variable (each rule is
  * tested in-process by apps/worker/src/worker-app-config.test.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { createClient, type FlotillaClient } from '@flotilla/runtime/client';
+import { encodeRunJobData } from '@flotilla/runtime/internals';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FleetQueues } from '../support/fleet-queues.js';
 import { useRedis } from '../support/redis.js';
+import { waitUntil } from '../support/wait-until.js';
 import { useWorkerProcess } from './support/use-worker-process.js';
 import { APP_AGENT_MODULES, spawnWorker, startWorker, type WorkerProcess } from './support/worker-process.js';
 
@@ -68,8 +72,20 @@ describe('the worker app process', () => {
   it('counts started, completed, failed and cancelled runs by agent on /metrics, in Prometheus text format', async () => {
     const before = (await get('/metrics')).text;
     await client.submit('chat', { message: 'count me' }).then((run) => run.result());
-    const failing = await client.submit('no-such-agent', {});
-    await expect(failing.result()).rejects.toMatchObject({ name: 'UnknownAgentError' });
+    // A run of an agent no worker serves waits; only a raw job in a served agent's queue under
+    // another agent's name reaches a worker that does not serve it.
+    const failingId = `raw-${randomUUID()}`;
+    const raw = new FleetQueues(redis.connect(), redis.prefix);
+    await raw.queue('chat').add('no-such-agent', encodeRunJobData({}, {}), { jobId: failingId });
+    await raw.close();
+    const failed = await waitUntil(
+      async () => {
+        const record = await client.getRun(failingId);
+        return record?.status === 'failed' ? record : undefined;
+      },
+      { what: 'the raw run of an unknown agent to fail' },
+    );
+    expect(failed.error).toMatchObject({ name: 'UnknownAgentError' });
     const waiting = await client.submit('waiting', {});
     for await (const event of waiting.events()) if (event.type === 'model-turn-start') break;
     await client.cancel(waiting.id);

@@ -11,9 +11,9 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { InvalidModelResponseError, InvalidRunInputError, ValueTooDeepError } from '@flotilla/runtime';
 import { createClient, type FlotillaClient, type RunEvent } from '@flotilla/runtime/client';
-import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failureOf } from '../support/failure-of.js';
+import { FleetQueues } from '../support/fleet-queues.js';
 import { useRedis } from '../support/redis.js';
 import { waitUntil } from '../support/wait-until.js';
 import { WorkerProcesses } from '../support/worker-processes.js';
@@ -24,7 +24,7 @@ const redis = useRedis(import.meta.filename);
 const program = fileURLToPath(new URL('./fixtures/poison-worker.ts', import.meta.url));
 let workers: WorkerProcesses;
 let client: FlotillaClient;
-let rawQueue: Queue;
+let rawQueue: FleetQueues;
 
 beforeAll(async () => {
   workers = new WorkerProcesses(program, {
@@ -35,7 +35,7 @@ beforeAll(async () => {
   await workers.start();
   client = createClient({ connection: redis.url, prefix: redis.prefix });
   // A producer that does not go through the client, as a misbehaving service would.
-  rawQueue = new Queue('agents', { connection: redis.connect(), prefix: redis.prefix });
+  rawQueue = new FleetQueues(redis.connect(), redis.prefix);
 });
 
 afterAll(async () => {
@@ -63,7 +63,7 @@ async function stillServes(): Promise<void> {
 describe('poison input', () => {
   it(`fails a job whose input is nested ${DEEP} levels with ValueTooDeepError, and keeps serving`, async () => {
     const runId = `raw-${randomUUID()}`;
-    await rawQueue.add('echo', { input: nestedText(DEEP) }, { jobId: runId });
+    await rawQueue.queue('echo').add('echo', { input: nestedText(DEEP) }, { jobId: runId });
     await recordOf(runId);
     const error = await failureOf(client.run(runId));
     expect(ValueTooDeepError.is(error)).toBe(true);
@@ -77,7 +77,9 @@ describe('poison input', () => {
 
   it('fails a job with a 5 MB conversation id with InvalidRunInputError, and keeps serving', async () => {
     const runId = `raw-${randomUUID()}`;
-    await rawQueue.add('echo', { input: '{}', conversationId: 'c'.repeat(5_000_000) }, { jobId: runId });
+    await rawQueue
+      .queue('echo')
+      .add('echo', { input: '{}', conversationId: 'c'.repeat(5_000_000) }, { jobId: runId });
     await recordOf(runId);
     const error = await failureOf(client.run(runId));
     expect(InvalidRunInputError.is(error)).toBe(true);
@@ -87,7 +89,8 @@ describe('poison input', () => {
 
   it('fails a job whose name is not an agent id with InvalidRunInputError, keeping the name out of the record', async () => {
     const runId = `raw-${randomUUID()}`;
-    await rawQueue.add(`agent {${'x'.repeat(10_000)}}`, { input: '{}' }, { jobId: runId });
+    // In a served agent's queue: only there does a worker take it.
+    await rawQueue.queue('echo').add(`agent {${'x'.repeat(10_000)}}`, { input: '{}' }, { jobId: runId });
     await recordOf(runId);
     const error = await failureOf(client.run(runId));
     expect(InvalidRunInputError.is(error)).toBe(true);
@@ -98,7 +101,7 @@ describe('poison input', () => {
 
   it('fails a job whose id is not a run id without writing a record named after it, and keeps serving', async () => {
     const jobId = `raw-${'x'.repeat(1000)}`;
-    const job = await rawQueue.add('echo', { input: '{}' }, { jobId });
+    const job = await rawQueue.queue('echo').add('echo', { input: '{}' }, { jobId });
     // Ended jobs are removed (the run record is the source of truth), so 'unknown' means it ended.
     const state = await waitUntil(
       async () => {

@@ -80,15 +80,18 @@ describe('the worker process /metrics', () => {
     expect(states).toEqual(
       expect.arrayContaining(
         ['waiting', 'active', 'delayed', 'prioritized'].map((state) => ({
-          queue: 'agents',
-          agent: 'all',
+          queue: 'agents/chat',
+          agent: 'chat',
           state,
         })),
       ),
     );
-    expect(families.get('flotilla_runs_suspended')?.samples).toEqual([
-      { name: 'flotilla_runs_suspended', labels: { queue: 'agents', agent: 'all' }, value: 0 },
-    ]);
+    // One queue per served agent (routing by agent), each labelled with its agent.
+    expect(families.get('flotilla_runs_suspended')?.samples).toEqual(
+      expect.arrayContaining([
+        { name: 'flotilla_runs_suspended', labels: { queue: 'agents/chat', agent: 'chat' }, value: 0 },
+      ]),
+    );
     expect(sampleValue(families, 'flotilla_memo_reads_total', { outcome: 'hit' })).toBeGreaterThanOrEqual(0);
     expect(families.get('flotilla_memo_reads_total')?.type).toBe('counter');
     expect(sampleValue(families, 'flotilla_worker_up')).toBe(1);

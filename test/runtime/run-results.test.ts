@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { AbortError, RunNotFoundError } from '@flotilla/runtime';
 import { createClient, type RunEvent, type StreamedRunEvent } from '@flotilla/runtime/client';
-import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
+import { FleetQueues } from '../support/fleet-queues.js';
 import { useRedis } from '../support/redis.js';
 import { catalogBuilds, EchoAgent, PACED_TURNS, pacedTurns } from './fixtures/agents.js';
 import { useWorker } from './fixtures/in-process-worker.js';
@@ -150,7 +150,7 @@ describe('cancel', () => {
     // No worker consumes this queue, so the run stays waiting.
     const queueName = `idle-${randomUUID()}`;
     const idle = createClient({ connection: redis.url, prefix: redis.prefix, queueName });
-    const queue = new Queue(queueName, { connection: redis.connect(), prefix: redis.prefix });
+    const queue = new FleetQueues(redis.connect(), redis.prefix, queueName).queue(EchoAgent.id);
     try {
       const run = await idle.submit(EchoAgent, 'never');
       expect(await queue.getJobState(run.id)).toBe('waiting');

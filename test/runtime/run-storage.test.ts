@@ -6,12 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createClient } from '@flotilla/runtime/client';
-import { runKeys } from '@flotilla/runtime/internals';
+import { bullmqPrefix, runKeys } from '@flotilla/runtime/internals';
 import { createWorker } from '@flotilla/runtime/worker';
-import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FleetQueues } from '../support/fleet-queues.js';
 import { useRedis } from '../support/redis.js';
 import { waitUntil } from '../support/wait-until.js';
 import { ChatAgent, chatModel } from './fixtures/agents.js';
@@ -20,12 +20,17 @@ import { useWorker } from './fixtures/in-process-worker.js';
 const redis = useRedis(import.meta.filename);
 const fixture = useWorker(redis);
 const RUNS = 20;
-/** BullMQ's own keys of the queue: one each, whatever the number of runs. */
-const QUEUE_KEYS = ['agents:meta', 'agents:id', 'agents:events'];
-let rawQueue: Queue;
+/**
+ * Keys without a TTL, whatever the number of runs: BullMQ's own keys of each agent queue (one
+ * each) and the worker registry's two keys.
+ */
+const IMMORTAL_KEYS = /^(\{q\}:agents\/[^:]+:(meta|id|events)|\{workers\}:(live|expiries))$/;
+/** The BullMQ key of a run's job (in its agent's queue). */
+const jobKey = (agentId: string, runId: string) => `${bullmqPrefix(redis.prefix)}:agents/${agentId}:${runId}`;
+let rawQueue: FleetQueues;
 
 beforeAll(() => {
-  rawQueue = new Queue('agents', { connection: redis.connect(), prefix: redis.prefix });
+  rawQueue = new FleetQueues(redis.connect(), redis.prefix);
 });
 afterAll(async () => {
   await rawQueue.close();
@@ -43,8 +48,8 @@ async function keysUnder(connection: Redis, prefix: string) {
 }
 
 /** BullMQ deletes an ended job right after the processor returns, so wait for it. */
-async function jobGone(runId: string): Promise<void> {
-  await vi.waitFor(async () => expect(await redis.redis.exists(`${redis.prefix}:agents:${runId}`)).toBe(0), {
+async function jobGone(runId: string, agentId = 'chat'): Promise<void> {
+  await vi.waitFor(async () => expect(await redis.redis.exists(jobKey(agentId, runId))).toBe(0), {
     timeout: 10_000,
   });
 }
@@ -59,7 +64,7 @@ describe('a finished one-turn run', () => {
 
     const keys = await keysUnder(redis.redis, redis.prefix);
     const immortal = keys.filter(({ ttl }) => ttl === -1).map(({ key }) => key);
-    expect(immortal.every((key) => QUEUE_KEYS.includes(key))).toBe(true);
+    expect(immortal.filter((key) => !IMMORTAL_KEYS.test(key))).toEqual([]);
     for (const run of runs) {
       const own = keys.filter(({ key }) => key.includes(`{r:${run.id}}`) || key.endsWith(run.id));
       expect(own.map(({ key }) => key.replace(/^run:\{r:[^}]+\}:/, '')).sort()).toEqual([
@@ -69,7 +74,7 @@ describe('a finished one-turn run', () => {
       ]);
     }
     const runBytes = keys
-      .filter(({ key }) => key.startsWith('run:') || /^agents:(completed|failed)$/.test(key))
+      .filter(({ key }) => key.startsWith('run:') || /^\{q\}:agents\/[^:]+:(completed|failed)$/.test(key))
       .reduce((sum, { bytes }) => sum + bytes, 0);
     const perRun = Math.round(runBytes / RUNS);
     process.stdout.write(`bytes per finished one-turn run: ${perRun} (record + timeline + journal)\n`);
@@ -105,11 +110,10 @@ describe('a finished one-turn run', () => {
 describe('a failed job', () => {
   it('is removed with its payload, even when added raw without options', async () => {
     const runId = `raw-${randomUUID()}`;
-    await rawQueue.add(
-      'no-such-agent',
-      { input: JSON.stringify({ blob: 'x'.repeat(100_000) }) },
-      { jobId: runId },
-    );
+    // In a served agent's queue (a worker takes only its agents' queues), under another name.
+    await rawQueue
+      .queue('chat')
+      .add('no-such-agent', { input: JSON.stringify({ blob: 'x'.repeat(100_000) }) }, { jobId: runId });
     await vi.waitFor(async () => expect((await fixture.client.getRun(runId))?.status).toBe('failed'), {
       timeout: 10_000,
     });
@@ -120,22 +124,24 @@ describe('a failed job', () => {
   it('that its producer asked BullMQ to keep keeps no input', async () => {
     const runId = `raw-${randomUUID()}`;
     const input = JSON.stringify({ blob: 'x'.repeat(100_000) });
-    await rawQueue.add('no-such-agent', { input }, { jobId: runId, removeOnFail: false });
-    await vi.waitFor(async () => expect(await rawQueue.getJobState(runId)).toBe('failed'), {
+    await rawQueue.queue('chat').add('no-such-agent', { input }, { jobId: runId, removeOnFail: false });
+    await vi.waitFor(async () => expect(await rawQueue.queue('chat').getJobState(runId)).toBe('failed'), {
       timeout: 10_000,
     });
     const job = await rawQueue.getJob(runId);
     expect(job?.data).toEqual({});
     // The 100 kB input is gone; what is left is BullMQ's bookkeeping, whose size varies with the
     // failure's stack trace (2–4 kB seen), so the bound is far above it and far below the input.
-    expect(Number(await redis.redis.memory('USAGE', `${redis.prefix}:agents:${runId}`))).toBeLessThan(10_000);
+    expect(Number(await redis.redis.memory('USAGE', jobKey('chat', runId)))).toBeLessThan(10_000);
   });
 
   it('of a client-submitted run is removed too; the record keeps the error', async () => {
     const run = await fixture.client.submit('failing', { limit: 1 });
     await expect(run.result()).rejects.toMatchObject({ name: 'QuotaExceededError' });
-    await jobGone(run.id);
-    expect(await redis.redis.zscore(`${redis.prefix}:agents:failed`, run.id)).toBeNull();
+    await jobGone(run.id, 'failing');
+    expect(
+      await redis.redis.zscore(`${bullmqPrefix(redis.prefix)}:agents/failing:failed`, run.id),
+    ).toBeNull();
   });
 });
 

@@ -12,9 +12,9 @@ import {
 } from '@flotilla/runtime';
 import type { FlotillaClient } from '@flotilla/runtime/client';
 import { encodeRunJobData } from '@flotilla/runtime/internals';
-import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failureOf } from '../support/failure-of.js';
+import { FleetQueues } from '../support/fleet-queues.js';
 import { useRedis } from '../support/redis.js';
 import { waitUntil } from '../support/wait-until.js';
 import { EchoAgent } from './fixtures/agents.js';
@@ -22,11 +22,11 @@ import { useWorker } from './fixtures/in-process-worker.js';
 
 const redis = useRedis(import.meta.filename);
 const fixture = useWorker(redis, { maxPayloadBytes: 1024 });
-let rawQueue: Queue;
+let rawQueue: FleetQueues;
 
 beforeAll(() => {
   // A producer that does not go through the client, as a misbehaving service would.
-  rawQueue = new Queue('agents', { connection: redis.connect(), prefix: redis.prefix });
+  rawQueue = new FleetQueues(redis.connect(), redis.prefix);
 });
 afterAll(async () => {
   await rawQueue.close();
@@ -39,14 +39,16 @@ async function stillServes(client: FlotillaClient): Promise<void> {
 
 describe('when a job names an agent the worker does not serve', () => {
   it('fails the run with UnknownAgentError listing the known agents, and keeps serving', async () => {
-    const run = await fixture.client.submit('no-such-agent', {});
-    const error = await failureOf(fixture.client.run(run.id));
+    // Only a raw job can do it: put in a served agent's queue under another agent's name.
+    const runId = `raw-${randomUUID()}`;
+    await rawQueue.queue('echo').add('no-such-agent', encodeRunJobData({}, {}), { jobId: runId });
+    const error = await waitForFailure(fixture.client, runId);
     expect(UnknownAgentError.is(error)).toBe(true);
     expect(error).toMatchObject({
       agentId: 'no-such-agent',
       knownAgentIds: expect.arrayContaining(['echo', 'chat']),
     });
-    expect(await fixture.client.getRun(run.id)).toMatchObject({
+    expect(await fixture.client.getRun(runId)).toMatchObject({
       status: 'failed',
       error: { name: 'UnknownAgentError' },
     });
@@ -57,7 +59,7 @@ describe('when a job names an agent the worker does not serve', () => {
 describe('when the input is not JSON', () => {
   it('fails the run with InvalidRunInputError, and keeps serving', async () => {
     const runId = `raw-${randomUUID()}`;
-    await rawQueue.add('echo', { input: '{"unterminated": ' }, { jobId: runId });
+    await rawQueue.queue('echo').add('echo', { input: '{"unterminated": ' }, { jobId: runId });
     const error = await waitForFailure(fixture.client, runId);
     expect(InvalidRunInputError.is(error)).toBe(true);
     expect((error as Error).message).toContain('not JSON');
@@ -66,7 +68,7 @@ describe('when the input is not JSON', () => {
 
   it('fails a job whose data has no input text at all', async () => {
     const runId = `raw-${randomUUID()}`;
-    await rawQueue.add('echo', { something: 'else' }, { jobId: runId });
+    await rawQueue.queue('echo').add('echo', { something: 'else' }, { jobId: runId });
     expect(InvalidRunInputError.is(await waitForFailure(fixture.client, runId))).toBe(true);
   });
 });

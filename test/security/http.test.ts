@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createClient } from '@flotilla/runtime/client';
-import { eventsConnectionName, runKeys } from '@flotilla/runtime/internals';
+import { bullmqPrefix, eventsConnectionName, runKeys } from '@flotilla/runtime/internals';
 import { createSchedulerApp, OPENAPI_PATH, parseSse } from '@flotilla/scheduler';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
@@ -159,9 +159,7 @@ async function waitForEnded(runId: string): Promise<void> {
   await waitForStatus(runId, ['succeeded', 'failed', 'cancelled']);
   await waitUntil(
     async () =>
-      (await redis.exists(`${PREFIX}:agents:${runId}`, `${PREFIX}:agents:${runId}:lock`)) === 0
-        ? true
-        : undefined,
+      (await redis.keys(`${bullmqPrefix(PREFIX)}:agents/*:${runId}*`)).length === 0 ? true : undefined,
     { what: `the job of run ${runId} to be removed` },
   );
 }

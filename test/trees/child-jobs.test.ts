@@ -7,8 +7,8 @@
 
 import { FanOutLimitExceededError, MaxDepthExceededError, NonDeterminismError } from '@flotilla/runtime';
 import { createClient, type FlotillaClient } from '@flotilla/runtime/client';
-import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FleetQueues } from '../support/fleet-queues.js';
 import { useRedis } from '../support/redis.js';
 import { featureKeys } from './fixtures/feature-agents.js';
 import { TreeWorkers } from './fixtures/tree-workers.js';
@@ -17,7 +17,7 @@ import { allZero, until } from './fixtures/until.js';
 const redis = useRedis(import.meta.filename);
 let workers: TreeWorkers;
 let client: FlotillaClient;
-let queue: Queue;
+let queue: FleetQueues;
 
 beforeAll(async () => {
   workers = new TreeWorkers({
@@ -28,7 +28,7 @@ beforeAll(async () => {
   });
   await Promise.all([workers.start(), workers.start()]);
   client = createClient({ connection: redis.url, prefix: redis.prefix });
-  queue = new Queue('agents', { connection: redis.connect(), prefix: redis.prefix });
+  queue = new FleetQueues(redis.connect(), redis.prefix);
 });
 
 afterAll(async () => {

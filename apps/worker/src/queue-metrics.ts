@@ -1,3 +1,4 @@
+import { bullmqPrefix } from '@flotilla/runtime/internals';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Gauge, type Registry } from 'prom-client';
@@ -24,7 +25,7 @@ export function registerQueueMetrics(
 ): QueueMetrics {
   const opened = queues.map((watched) => ({
     watched,
-    queue: new Queue(watched.name, { connection, prefix: options.prefix }),
+    queue: new Queue(watched.name, { connection, prefix: bullmqPrefix(options.prefix) }),
   }));
   // A queue's 'error' without a listener would crash the process; the probe connection logs outages.
   for (const { queue } of opened) queue.on('error', () => {});

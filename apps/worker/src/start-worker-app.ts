@@ -47,6 +47,7 @@ export async function startWorkerApp(
     prefix: runtime.prefix,
     queueName: runtime.queueName,
     concurrency: runtime.workerConcurrency,
+    ...(runtime.buildId !== undefined && { buildId: runtime.buildId }),
     maxPayloadBytes: runtime.maxPayloadBytes,
     maxJsonDepth: runtime.maxJsonDepth,
     lockDurationMs: runtime.lockDurationMs,

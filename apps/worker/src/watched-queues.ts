@@ -1,3 +1,5 @@
+import { agentQueueName } from '@flotilla/runtime/internals';
+
 /** A BullMQ queue whose jobs this worker's queue gauges report. */
 export interface WatchedQueue {
   /** The BullMQ queue name. */
@@ -8,9 +10,9 @@ export interface WatchedQueue {
 
 /**
  * THE place that says which queues a worker watches for `flotilla_queue_jobs` and
- * `flotilla_runs_suspended`. Today every agent's runs share the one configured queue; with a
- * queue per agent this returns one entry per agent the worker serves (labelled by its id).
+ * `flotilla_runs_suspended`: each agent has its own queue (routing by agent), so one entry per
+ * agent the worker serves, labelled by its id.
  */
-export function watchedQueues(queueName: string, _servedAgents: readonly string[]): WatchedQueue[] {
-  return [{ name: queueName, agent: 'all' }];
+export function watchedQueues(queueName: string, servedAgents: readonly string[]): WatchedQueue[] {
+  return servedAgents.map((agent) => ({ name: agentQueueName(queueName, agent), agent }));
 }

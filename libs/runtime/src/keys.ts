@@ -182,3 +182,25 @@ export function runIndexKeys(prefix: string, tenant: string | undefined): RunInd
     conversation: (conversationId) => `${base}:conv:${conversationId}`,
   };
 }
+
+/**
+ * BullMQ's prefix: every agent queue under ONE hash tag (`{q}`), because BullMQ's scripts
+ * touch a parent's and its children's queues together and a run tree spans agents (so queues).
+ * Our own run and conversation keys keep their `{r:…}` / `{c:…}` tags and spread across slots.
+ */
+export function bullmqPrefix(prefix: string): string {
+  return `${prefix}:{q}`;
+}
+
+export interface WorkerRegistryKeys {
+  /** Hash of worker id → its announcement (JSON). */
+  workers: string;
+  /** Sorted set of worker id → when its announcement expires (Redis time, epoch ms). */
+  expiries: string;
+}
+
+/** The worker registry: both keys under one tag, so one script keeps them consistent. */
+export function workerRegistryKeys(prefix: string): WorkerRegistryKeys {
+  const base = `${prefix}:{workers}`;
+  return { workers: `${base}:live`, expiries: `${base}:expiries` };
+}

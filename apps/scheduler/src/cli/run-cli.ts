@@ -4,6 +4,7 @@ import { runsCommand } from './runs-command.js';
 import { SchedulerApi, type SubmitBody } from './scheduler-api.js';
 import { SchedulerUnreachableError } from './scheduler-unreachable-error.js';
 import { UsageError } from './usage-error.js';
+import { workersTable } from './workers-table.js';
 
 /** Where the CLI reads and writes; the process's streams in `flotilla.ts`, buffers in tests. */
 export interface CliIo {
@@ -46,6 +47,8 @@ Commands:
   cancel <runId>                 cancel the run
   conversation <id>              print a stored conversation
       --version <n>              at this version (default: the latest)
+  workers                        print the live workers as a table (agents, concurrency, active
+                                 runs, heartbeat age); --json for the list as JSON
 
 Options:
   --url <url>                    the scheduler API (FLOTILLA_API_URL, default http://127.0.0.1:8080)
@@ -105,6 +108,12 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     case 'conversation':
       print(await api.getConversation(argument(rest, 'conversationId'), version(values.version)));
       return 0;
+    case 'workers': {
+      const workers = await api.listWorkers();
+      if (values.json) print(workers);
+      else io.stdout(workersTable(workers, Date.now()));
+      return 0;
+    }
     default:
       throw new UsageError(`Unknown command "${command}".`);
   }
@@ -152,6 +161,7 @@ function parseCommandLine(argv: readonly string[]) {
         'run-id': { type: 'string' },
         conversation: { type: 'string' },
         'on-conflict': { type: 'string' },
+        json: { type: 'boolean' },
         scope: { type: 'string' },
         version: { type: 'string' },
         wait: { type: 'boolean' },
@@ -161,7 +171,6 @@ function parseCommandLine(argv: readonly string[]) {
         tenant: { type: 'string' },
         limit: { type: 'string' },
         cursor: { type: 'string' },
-        json: { type: 'boolean' },
         once: { type: 'boolean' },
         interval: { type: 'string' },
         help: { type: 'boolean', short: 'h' },

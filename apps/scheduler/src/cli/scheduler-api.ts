@@ -1,5 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { RunEvent, RunList, RunRecord, RunTree, StoredConversation } from '@flotilla/runtime/client';
+import type {
+  RunEvent,
+  RunList,
+  RunRecord,
+  RunTree,
+  StoredConversation,
+  WorkerInfo,
+} from '@flotilla/runtime/client';
 import { ApiRequestError } from './api-request-error.js';
 import { parseSse } from './parse-sse.js';
 import { SchedulerUnreachableError } from './scheduler-unreachable-error.js';
@@ -96,6 +103,10 @@ export class SchedulerApi {
 
   async cancel(runId: string): Promise<{ runId: string; status?: string }> {
     return (await this.#json('POST', `/runs/${encodeURIComponent(runId)}/cancel`)) as { runId: string };
+  }
+
+  async listWorkers(): Promise<WorkerInfo[]> {
+    return ((await this.#json('GET', '/workers')) as { workers: WorkerInfo[] }).workers;
   }
 
   async getConversation(conversationId: string, version?: number): Promise<StoredConversation> {

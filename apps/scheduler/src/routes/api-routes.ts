@@ -5,6 +5,7 @@ import { getHealth } from './get-health.js';
 import { getMetrics } from './get-metrics.js';
 import { getRun } from './get-run.js';
 import { getRunTree } from './get-run-tree.js';
+import { getWorkers } from './get-workers.js';
 import { listRuns } from './list-runs.js';
 import { streamRunEvents } from './stream-run-events.js';
 import { submitRun } from './submit-run.js';
@@ -20,4 +21,5 @@ export const API_ROUTES: readonly ApiRoute[] = [
   cancelRun,
   getConversation,
   getMetrics,
+  getWorkers,
 ];

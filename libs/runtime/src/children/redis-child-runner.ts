@@ -6,7 +6,7 @@
  * never enqueues a known child again.
  */
 import { emptyUsage } from '@flotilla/ir';
-import type { JobsOptions, Queue } from 'bullmq';
+import type { JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AgentContext } from '../context/agent-context.js';
 import type { AgentDefinition } from '../context/agent-definition.js';
@@ -14,11 +14,13 @@ import type { ChildCall, ChildResolution, ChildRunner, RunPlacement } from '../c
 import { scopeLayersOf } from '../context/scope-layers.js';
 import { AbortError, ForeignChildRunError, NonDeterminismError } from '../errors/run-errors.js';
 import { deserializeError, type SerializedError, serializeError } from '../errors/serialize-error.js';
+import type { AgentQueues } from '../jobs/agent-queues.js';
 import { ENDED_JOB_RETENTION } from '../jobs/ended-job-retention.js';
 import { encodeRunJobData } from '../jobs/run-job-data.js';
 import { tenantOfId } from '../jobs/tenant-ids.js';
 import { runKeys } from '../keys.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
+import type { ServedAgents } from '../registry/worker-registry.js';
 import type { ResourceDescriptor } from '../resources/resource-descriptor.js';
 import { ResourceOwnerGoneError } from '../resources/resource-errors.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
@@ -30,8 +32,10 @@ import { childRunIdOf } from './child-run-id.js';
 export interface RedisChildRunnerOptions {
   redis: Redis;
   prefix: string;
-  /** The agents queue; children go to the same queue as their parent. */
-  queue: Queue;
+  /** The agent queues: each child goes to its own agent's queue, as a child job of the caller's. */
+  queues: AgentQueues;
+  /** The qualified name of the calling run's queue (its job is the children's parent job). */
+  parentQueue: string;
   records: RedisRunRecords;
   /** The calling run. */
   runId: string;
@@ -39,6 +43,8 @@ export interface RedisChildRunnerOptions {
   rootRunId: string;
   /** @default 1000 */
   maxChildrenPerRun: number;
+  /** Whether a live worker serves an agent: a child no worker serves says so on its record. @default not checked */
+  served?: ServedAgents | undefined;
   /** Descriptors of the resources a child of `parent` inherits (the resource registry fills them). */
   exposedResources?: (parent: AgentContext) => ResourceDescriptor[];
   /** The calling run's deadline (epoch ms): its children inherit it. @default none */
@@ -91,7 +97,7 @@ export class RedisChildRunner implements ChildRunner {
    * known child without a job.
    */
   async #enqueue(call: ChildCall, childRunId: string): Promise<void> {
-    const { redis, prefix, queue, records, runId, rootRunId } = this.#options;
+    const { redis, prefix, queues, parentQueue, records, runId, rootRunId } = this.#options;
     const { parent, definition, position } = call;
     const created = await records.create({
       runId: childRunId,
@@ -122,15 +128,18 @@ export class RedisChildRunner implements ChildRunner {
       resources: this.#options.exposedResources?.(parent),
       deadline: this.#options.deadline,
     });
-    await queue.add(definition.id, data, {
+    await queues.queueFor(definition.id).add(definition.id, data, {
       ...retryOptions(definition),
       jobId: childRunId,
-      parent: { id: runId, queue: queue.qualifiedName },
+      parent: { id: runId, queue: parentQueue },
       // A failed child releases its parent, which replays and throws the child's error at the await.
       ignoreDependencyOnFailure: true,
       ...ENDED_JOB_RETENTION,
     });
     await redis.sadd(runKeys(prefix, runId).children, childRunId);
+    const { served } = this.#options;
+    if (served && !(await served.serves(definition.id)))
+      await records.markUnserved(childRunId, definition.id);
   }
 }
 

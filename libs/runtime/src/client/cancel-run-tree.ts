@@ -11,12 +11,12 @@
  *    woken by the removal of its last child.
  */
 import { emptyUsage } from '@flotilla/ir';
-import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { rootCallPath } from '../engine/execute-run.js';
 import { AbortError } from '../errors/run-errors.js';
 import { type SerializedError, serializeError } from '../errors/serialize-error.js';
 import { ConversationGate } from '../gate/conversation-gate.js';
+import { type AgentQueues, runJobFinder } from '../jobs/agent-queues.js';
 import { cancelChannel, runKeys } from '../keys.js';
 import { RedisRunMemoryStore } from '../memory/redis-run-memory-store.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
@@ -28,7 +28,8 @@ import { isTerminalStatus } from '../runs/run-status.js';
 export interface CancelRunTreeOptions {
   redis: Redis;
   prefix: string;
-  queue: Queue;
+  /** The agent queues: each run's job is in its own agent's queue. */
+  queues: AgentQueues;
   records: RedisRunRecords;
   /** How long cancel flags live, in seconds. */
   flagSeconds: number;
@@ -85,7 +86,9 @@ async function cancelOne(
     error: serializeError(new AbortError(`run ${record.runId} was cancelled`)),
   },
 ): Promise<void> {
-  const removed = await options.queue.remove(record.runId, { removeChildren: false });
+  const removed = await options.queues
+    .queueFor(record.agentId)
+    .remove(record.runId, { removeChildren: false });
   if (removed !== 1 && record.status === 'running') return;
   const ended = await options.records.finish(record.runId, record.callPath ?? rootCallPath(record.agentId), {
     ...ending,
@@ -99,8 +102,9 @@ async function cancelOne(
     runId: record.runId,
   }).deleteAll();
   if (record.conversationId !== undefined && record.parentRunId === undefined) {
-    const { redis, prefix, queue, records } = options;
-    const gate = new ConversationGate({ redis, prefix, queue, hasEnded: runHasEnded(records) });
+    const { redis, prefix, queues, records } = options;
+    const findJob = runJobFinder(records, queues);
+    const gate = new ConversationGate({ redis, prefix, findJob, hasEnded: runHasEnded(records) });
     await gate.leave(record.conversationId, record.runId);
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { emptyUsage } from '@flotilla/ir';
-import { Queue, type Telemetry } from 'bullmq';
+import type { Telemetry } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
 import type { z } from 'zod';
@@ -8,17 +8,18 @@ import { boundedRequest, type RequestBound } from '../config/bounded-request.js'
 import { type FlotillaConfig, jsonLimitsOf } from '../config/flotilla-config.js';
 import { openRedis, type RedisConnectionOption } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
-import { watchBullmqErrors } from '../config/watch-connection.js';
 import { rootCallPath } from '../engine/execute-run.js';
 import { AbortError, RunIdConflictError, RunNotFoundError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
 import { SharedEventReader } from '../events/shared-event-reader.js';
 import { ConversationGate } from '../gate/conversation-gate.js';
 import type { OnConflict } from '../gate/waiting-for.js';
+import { AgentQueues, runJobFinder } from '../jobs/agent-queues.js';
 import { ENDED_JOB_RETENTION } from '../jobs/ended-job-retention.js';
 import { idSchema, runIdSchema, TENANT_RULE, tenantSchema } from '../jobs/id-rule.js';
 import { encodeRunJobData } from '../jobs/run-job-data.js';
 import { qualifyId, unqualifyId } from '../jobs/tenant-ids.js';
+import { ServedAgents, type WorkerInfo, WorkerRegistry } from '../registry/worker-registry.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
 import { runHasEnded } from '../runs/run-has-ended.js';
 import type { RunRecord } from '../runs/run-record.js';
@@ -43,7 +44,7 @@ export interface CreateClientOptions {
   connection?: RedisConnectionOption;
   /** @default FLOTILLA_PREFIX, else 'flotilla' */
   prefix?: string;
-  /** @default FLOTILLA_QUEUE, else 'agents' */
+  /** First part of every agent queue's name (`<queueName>/<agentId>`). @default FLOTILLA_QUEUE, else 'agents' */
   queueName?: string;
   /**
    * The longest any call waits for Redis before it fails with `RedisUnavailableError` (not a
@@ -100,6 +101,8 @@ export interface FlotillaClient {
    * `failed` with `ConversationBusyError` at once: no job, no model call; `result()` rejects),
    * `interrupt` / `rollback` (every run ahead of it is cancelled, its unfinished turn stored
    * closed / discarded, then this one runs).
+   * The run goes to its agent's queue and only a worker serving that agent takes it; while no
+   * live worker serves the agent it waits (`getRun` shows `waitingFor: { kind: 'worker' }`).
    * @throws RunIdConflictError when `runId` was already started by a different submission (nothing is written)
    * @throws InvalidSubmitRequestError naming the field when an id or the scope breaks its rule (nothing is written)
    * @throws ValueTooDeepError / PayloadTooLargeError when `input` or `scope` is nested deeper or is larger
@@ -149,6 +152,11 @@ export interface FlotillaClient {
     options?: LoadConversationOptions,
   ): Promise<StoredConversation | undefined>;
   /**
+   * The live workers of the fleet (every tenant's: workers serve agents, not tenants), by id:
+   * each announces itself every second and drops out 5 s after its last heartbeat.
+   */
+  listWorkers(): Promise<WorkerInfo[]>;
+  /**
    * Resolves when Redis answers a PING within `timeoutMs` (for health checks).
    * @throws RedisUnavailableError when it does not
    */
@@ -170,7 +178,7 @@ export interface FlotillaClient {
 }
 
 /**
- * Creates a client of the agents queue.
+ * Creates a client of the agent queues.
  * @throws InvalidConfigError when an option or environment variable is invalid
  * @example
  * const client = createClient();
@@ -229,8 +237,10 @@ export function createClient(options: CreateClientOptions = {}): FlotillaClient 
 interface ClientConnections {
   config: FlotillaConfig;
   redis: Redis;
-  queue: Queue;
+  queues: AgentQueues;
   records: RedisRunRecords;
+  registry: WorkerRegistry;
+  served: ServedAgents;
   conversations: RedisConversationStore;
   /** The line of writers of each conversation (one writer per conversation). */
   gate: ConversationGate;
@@ -248,12 +258,14 @@ function openConnections(
   telemetry: Telemetry | undefined,
 ): ClientConnections {
   const { redis } = bound;
-  const queue = new Queue(config.queueName, {
+  const queues = new AgentQueues({
     connection: redis,
     prefix: config.prefix,
-    ...(telemetry && { telemetry }),
+    queueName: config.queueName,
+    logger,
+    role: 'client-queue',
+    telemetry,
   });
-  watchBullmqErrors(queue, { role: 'client-queue', logger });
   const records = new RedisRunRecords({
     redis,
     prefix: config.prefix,
@@ -264,8 +276,19 @@ function openConnections(
     eventStreamMaxLength: config.eventStreamMaxLength,
   });
   const conversations = new RedisConversationStore({ redis, prefix: config.prefix });
-  const gate = new ConversationGate({ redis, prefix: config.prefix, queue, hasEnded: runHasEnded(records) });
-  return { config, redis, queue, records, conversations, gate, sharedReader, bound, logger };
+  const findJob = runJobFinder(records, queues);
+  const gate = new ConversationGate({
+    redis,
+    prefix: config.prefix,
+    findJob,
+    hasEnded: runHasEnded(records),
+  });
+  const registry = new WorkerRegistry(redis, config.prefix);
+  const served = new ServedAgents(registry);
+  return {
+    ...{ config, redis, queues, records, conversations, gate, sharedReader, bound, logger },
+    ...{ registry, served },
+  };
 }
 
 /** `record` (of `tenant`) with the ids its tenant gave (stored ids without the tenant qualifier). */
@@ -294,7 +317,7 @@ class RedisFlotillaClient implements FlotillaClient {
   readonly tenant: string | undefined;
   readonly #shared: ClientConnections;
   readonly #redis: Redis;
-  readonly #queue: Queue;
+  readonly #queues: AgentQueues;
   readonly #records: RedisRunRecords;
   readonly #conversations: RedisConversationStore;
   readonly #gate: ConversationGate;
@@ -311,7 +334,7 @@ class RedisFlotillaClient implements FlotillaClient {
     this.#redis = shared.redis;
     this.#bound = shared.bound;
     this.#logger = shared.logger;
-    this.#queue = shared.queue;
+    this.#queues = shared.queues;
     this.#records = shared.records;
     this.#conversations = shared.conversations;
     this.#gate = shared.gate;
@@ -380,11 +403,14 @@ class RedisFlotillaClient implements FlotillaClient {
         }
         if (registration.kind === 'registered') ahead = registration.ahead;
       }
-      await this.#queue.add(agentId, data, {
+      await this.#queues.queueFor(agentId).add(agentId, data, {
         jobId: storedRunId,
         attempts: 1,
         ...ENDED_JOB_RETENTION,
       });
+      // Said on the record (not a failure): the run starts once a worker serving it comes up.
+      if (!(await this.#shared.served.serves(agentId)))
+        await this.#records.markUnserved(storedRunId, agentId);
       for (const other of ahead) await this.#interrupt(other, runId, request.onConflict ?? 'interrupt');
     });
     return this.run<Output>(runId);
@@ -416,7 +442,7 @@ class RedisFlotillaClient implements FlotillaClient {
     return {
       redis: this.#redis,
       prefix: this.config.prefix,
-      queue: this.#queue,
+      queues: this.#queues,
       records: this.#records,
       flagSeconds: this.config.runRetentionSeconds,
     };
@@ -434,6 +460,10 @@ class RedisFlotillaClient implements FlotillaClient {
       logger: this.#logger,
       sharedReader: this.#sharedReader,
     });
+  }
+
+  listWorkers(): Promise<WorkerInfo[]> {
+    return boundedRequest(this.#bound, () => this.#shared.registry.list());
   }
 
   async ping(timeoutMs = this.#bound.timeoutMs): Promise<void> {
@@ -512,7 +542,7 @@ class RedisFlotillaClient implements FlotillaClient {
   async close(): Promise<void> {
     if (!this.#owner) return;
     this.#sharedReader?.close();
-    await this.#queue.close();
+    await this.#queues.close();
     await this.#redis.quit().catch(() => this.#redis.disconnect());
   }
 }

@@ -63,6 +63,20 @@ export const keyName: ConfigRule<string> = {
   fromText: (text) => text,
 };
 
+/**
+ * A build label (a version, a commit), or unset: 1 to 128 letters, digits, `_`, `.`, `+` or
+ * `-` (it may become part of a queue name when runs are routed by build).
+ */
+export const buildLabel: ConfigRule<string | undefined> = {
+  schema: z
+    .string()
+    .regex(/^[A-Za-z0-9_.+-]{1,128}$/, {
+      error: '1 to 128 letters, digits, `_`, `.`, `+` or `-` (a version or a commit)',
+    })
+    .optional(),
+  fromText: (text) => text,
+};
+
 /** A comma-separated list in the variable (blank entries dropped), with at least `min` entries. */
 export function commaList(options: { min?: number; expected: string }): ConfigRule<string[]> {
   return {

@@ -10,7 +10,7 @@ import {
   type JsonLimits,
   MAX_JSON_DEPTH_CEILING,
 } from '../json/json-bounds.js';
-import { filePath, keyName, oneOf, redisUrl, wholeNumber } from './config-rules.js';
+import { buildLabel, filePath, keyName, oneOf, redisUrl, wholeNumber } from './config-rules.js';
 import { configSchema, setting } from './config-setting.js';
 
 /** pino's levels. */
@@ -32,12 +32,20 @@ export const flotillaSettings = {
    * Ignored for `redis://`. @default unset: Node's CAs only
    */
   redisTlsCaFile: setting('FLOTILLA_REDIS_TLS_CA_FILE', filePath, undefined),
-  /** `FLOTILLA_PREFIX`: key prefix of every Flotilla key, and BullMQ's prefix. @default 'flotilla' */
+  /** `FLOTILLA_PREFIX`: key prefix of every Flotilla key; BullMQ's is `<prefix>:{q}` (one hash tag). @default 'flotilla' */
   prefix: setting('FLOTILLA_PREFIX', keyName, 'flotilla'),
-  /** `FLOTILLA_QUEUE`: the agents queue. @default 'agents' */
+  /**
+   * `FLOTILLA_QUEUE`: the first part of every agent queue's name (`<queue>/<agentId>`, one
+   * BullMQ queue per agent). @default 'agents'
+   */
   queueName: setting('FLOTILLA_QUEUE', keyName, 'agents'),
   /** `FLOTILLA_WORKER_CONCURRENCY`: runs one worker executes at once. @default 4 */
   workerConcurrency: setting('FLOTILLA_WORKER_CONCURRENCY', wholeNumber({ min: 1 }), 4),
+  /**
+   * `FLOTILLA_BUILD_ID`: the build of the code a worker runs (a version, a commit), shown in the
+   * worker registry (`listWorkers`, `GET /workers`). @default unset
+   */
+  buildId: setting('FLOTILLA_BUILD_ID', buildLabel, undefined),
   /** `LOG_LEVEL`: pino level (any case in the variable). @default 'info' */
   logLevel: setting('LOG_LEVEL', oneOf(LOG_LEVELS), 'info'),
   /**

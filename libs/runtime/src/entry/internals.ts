@@ -6,6 +6,7 @@
 
 export { eventsConnectionName } from '../client/run-handle.js';
 export { type ConnectionWatchOptions, watchConnection } from '../config/watch-connection.js';
+export { agentQueueName } from '../jobs/agent-queues.js';
 export {
   ID_PATTERN,
   ID_RULE,
@@ -27,7 +28,14 @@ export {
   jsonBoundsError,
   parseBoundedJson,
 } from '../json/json-bounds.js';
-export { type ConversationGateKeys, conversationGateKeys, type RunKeys, runKeys } from '../keys.js';
+export {
+  bullmqPrefix,
+  type ConversationGateKeys,
+  conversationGateKeys,
+  type RunKeys,
+  runKeys,
+  workerRegistryKeys,
+} from '../keys.js';
 export type { FleetMemo, FleetMemoGetOptions, FleetMemoOptions } from '../memo/fleet-memo.js';
 export { createFleetMemo } from '../memo/fleet-memo.js';
 export { abortableDelay } from '../shared/abortable-delay.js';

@@ -19,7 +19,7 @@ function gate(): ConversationGate {
   return new ConversationGate({
     redis: fixture.redis,
     prefix: fixture.prefix,
-    queue,
+    findJob: async (runId: string) => (await queue?.getJob(runId)) ?? undefined,
     hasEnded: async (runId) => ended.has(runId),
   });
 }

@@ -14,7 +14,7 @@
  * runs look again after `FLOTILLA_CONVERSATION_RECHECK_MS`, and a head whose run ended (or whose
  * record is gone) is cleared then (`clearIfEnded`).
  */
-import type { Queue } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { conversationGateKeys } from '../keys.js';
 import { enterWriterScript } from './lua/enter-writer-3.lua.js';
@@ -40,8 +40,8 @@ export type Entry = { entered: true } | { entered: false; headRunId: string };
 export interface ConversationGateOptions {
   redis: Redis;
   prefix: string;
-  /** The agents queue, whose delayed jobs `leave` wakes. */
-  queue: Queue;
+  /** The job of a run (in its agent's queue): `leave` wakes the next run's delayed job. */
+  findJob: (runId: string) => Promise<Job | undefined>;
   /** Whether the run ended (terminal record) or has no record any more. */
   hasEnded: (runId: string) => Promise<boolean>;
 }
@@ -89,7 +89,7 @@ export class ConversationGate {
 
   /** Moves a parked run's job from delayed to wait; a job in any other state is left alone. */
   async wake(runId: string): Promise<void> {
-    const job = await this.#options.queue.getJob(runId);
+    const job = await this.#options.findJob(runId);
     if (!job || !(await job.isDelayed())) return;
     // It may have been taken, or woken by another leave, since: promote refuses, which is fine.
     await job.promote().catch(() => undefined);

@@ -1,25 +1,29 @@
 /**
  * The one waiting gate (ARCHITECTURE.md §9): a run that waits for something other than a worker
  * slot holds no slot, waits in one keyed mechanism, and says on its record what it waits for.
- * Each kind of wait is one `kind` here; only `conversation` exists today (concurrency caps, rate
- * limits and durable waits are meant to be added as kinds, reusing the parking in
- * `worker/park-at-gate.ts`).
+ * Each kind of wait is one `kind` here: `conversation` (a run ahead on the conversation) and
+ * `worker` (no live worker serves the run's agent; its job waits in the agent's queue, see
+ * `jobs/agent-queues.ts`). Concurrency caps, rate limits and durable waits are meant to be added
+ * as kinds, reusing the parking in `worker/park-at-gate.ts`.
  */
 import { z } from 'zod';
 
 /** What kinds of thing a run can wait for at the gate. */
-export type WaitKind = 'conversation';
+export type WaitKind = 'conversation' | 'worker';
 
 /** What a queued run waits for (`RunRecord.waitingFor`); gone once it runs. */
 export interface WaitingFor {
   kind: WaitKind;
-  /** For `conversation`: the conversation id and the run ahead of it, as `<conversationId> (after run <runId>)`. */
+  /**
+   * For `conversation`: the conversation id and the run ahead of it, as `<conversationId> (after
+   * run <runId>)`; for `worker`: the agent id no live worker serves.
+   */
   detail: string;
 }
 
 /** How a stored `waitingFor` is read back (the record is a boundary). */
 export const waitingForSchema = z.object({
-  kind: z.literal('conversation'),
+  kind: z.enum(['conversation', 'worker']),
   detail: z.string().max(1024),
 });
 

@@ -14,6 +14,7 @@ import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
 import { compactEventsScript } from './lua/compact-events-2.lua.js';
 import { createRunScript } from './lua/create-run-1.lua.js';
 import { finishRunScript } from './lua/finish-run-4.lua.js';
+import { markUnservedScript } from './lua/mark-unserved-1.lua.js';
 import { parkRunScript } from './lua/park-run-1.lua.js';
 import { recordProgressScript } from './lua/record-progress-1.lua.js';
 import { startRunScript } from './lua/start-run-1.lua.js';
@@ -145,6 +146,16 @@ export class RedisRunRecords {
   async park(runId: string, waitingFor: WaitingFor): Promise<boolean> {
     const { record } = runKeys(this.#prefix, runId);
     return (await parkRunScript.run(this.#redis, [record], [JSON.stringify(waitingFor)])) === 1;
+  }
+
+  /**
+   * Marks a queued run whose agent no live worker serves: `waitingFor: { kind: 'worker' }`
+   * until a worker starts it. `false` when the run is not queued or already waits for something.
+   */
+  async markUnserved(runId: string, agentId: string): Promise<boolean> {
+    const { record } = runKeys(this.#prefix, runId);
+    const waitingFor: WaitingFor = { kind: 'worker', detail: agentId };
+    return (await markUnservedScript.run(this.#redis, [record], [JSON.stringify(waitingFor)])) === 1;
   }
 
   /**

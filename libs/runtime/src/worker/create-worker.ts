@@ -1,4 +1,4 @@
-import { Queue, type Worker } from 'bullmq';
+import { DelayedError, type Job, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
 import type { FlotillaConfig } from '../config/flotilla-config.js';
@@ -6,15 +6,20 @@ import { openRedis } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
 import { watchBullmqErrors } from '../config/watch-connection.js';
 import type { AnyAgent } from '../context/agent-definition.js';
+import { AgentQueues, agentQueueName } from '../jobs/agent-queues.js';
 import { ENDED_JOB_RETENTION } from '../jobs/ended-job-retention.js';
+import { bullmqPrefix } from '../keys.js';
 import { createFleetMemo } from '../memo/fleet-memo.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
+import { ServedAgents, WorkerRegistry } from '../registry/worker-registry.js';
 import { WorkerResources } from '../resources/worker-resources.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
 import { redactingLogOptions } from '../shared/redact-secrets.js';
 import { CancelListener } from './cancel-listener.js';
 import { JobLeases, LeasedWorker } from './job-leases.js';
 import { RunProcessor } from './run-processor.js';
+import { SlotBudget } from './slot-budget.js';
+import { WorkerAnnouncer } from './worker-announcer.js';
 import type { CreateWorkerOptions } from './worker-options.js';
 
 /**
@@ -38,8 +43,9 @@ export interface FlotillaWorker {
 }
 
 /**
- * Starts a worker that consumes the agents queue and executes each job as a run of the agent
- * named by the job (see `RunProcessor`). Bad jobs fail their run and are logged; the worker
+ * Starts a worker that consumes the queue of each agent it serves (one BullMQ queue per agent,
+ * sharing the worker's `concurrency`) and executes each job as a run of that agent (see
+ * `RunProcessor`); it announces itself in the worker registry while it runs. Bad jobs fail their run and are logged; the worker
  * keeps serving.
  * @throws InvalidConfigError when an option or environment variable is invalid
  * @throws Error when two agents share an id
@@ -53,6 +59,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
       prefix: options.prefix,
       queueName: options.queueName,
       workerConcurrency: options.concurrency,
+      buildId: options.buildId,
       maxPayloadBytes: options.maxPayloadBytes,
       maxJsonDepth: options.maxJsonDepth,
       lockDurationMs: options.lockDurationMs,
@@ -87,21 +94,25 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     eventStreamMaxLength: config.eventStreamMaxLength,
   });
   const fleetMemo = createFleetMemo({ connection: redis, prefix: config.prefix, logger });
-  // Child runs are added to the agents queue as child jobs of their caller's job. The queue gets
-  // a connection of its own: BullMQ registers its ~60 scripts on the connection it is given,
-  // and ioredis copies every registered script into each pipeline/MULTI built on it, which
-  // made each of the runs' event and memory writes cost ~30 µs of CPU more.
+  // Child runs (and deadline jobs) are added to their agent's queue as child jobs of their
+  // caller's job. The queues get a connection of their own: BullMQ registers its ~60 scripts on
+  // the connection it is given, and ioredis copies every registered script into each
+  // pipeline/MULTI built on it, which made each of the runs' event and memory writes cost ~30 µs
+  // of CPU more.
   const queueConnection = openRedis(connection, {
     role: 'child-queue',
     logger,
     tlsCaFile: config.redisTlsCaFile,
   });
-  const queue = new Queue(config.queueName, {
+  const queues = new AgentQueues({
     connection: queueConnection,
     prefix: config.prefix,
-    ...(options.telemetry && { telemetry: options.telemetry }),
+    queueName: config.queueName,
+    logger,
+    role: 'child-queue',
+    telemetry: options.telemetry,
   });
-  watchBullmqErrors(queue, { role: 'child-queue', logger });
+  const registry = new WorkerRegistry(redis, config.prefix);
   const resources = workerResources(options, redis, config.prefix, logger);
   const leases = new JobLeases(config.lockDurationMs);
   const processor = new RunProcessor({
@@ -112,39 +123,77 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     records,
     cancels,
     fleetMemo,
-    queue,
+    queues,
+    served: new ServedAgents(registry),
     resources,
     logger,
     leases,
     hooks: { onRunStart: options.onRunStart, onRunEnd: options.onRunEnd },
     ...(options.abandonGraceMs !== undefined && { abandonGraceMs: options.abandonGraceMs }),
   });
+  // One BullMQ Worker per agent queue; their shared (non-blocking) connection is this one, each
+  // adds only its own blocking connection. They share the worker's concurrency (SlotBudget).
   const bullConnection = openRedis(connection, {
     role: 'bullmq-worker',
     logger,
     tlsCaFile: config.redisTlsCaFile,
   });
-  const worker = new LeasedWorker(config.queueName, (job, token) => processor.process(job, token), {
-    connection: bullConnection,
-    prefix: config.prefix,
-    ...(options.telemetry && { telemetry: options.telemetry }),
-    concurrency: config.workerConcurrency,
-    lockDuration: config.lockDurationMs,
-    stalledInterval: config.stalledIntervalMs,
-    maxStalledCount: config.maxStalledCount,
-    // Also for jobs added without options (a raw `queue.add`): no ended job keeps its payload.
-    ...ENDED_JOB_RETENTION,
+  const budget = new SlotBudget(config.workerConcurrency);
+  const workers = [...agents.keys()].map((agentId) => {
+    const worker: LeasedWorker = new LeasedWorker(
+      agentQueueName(config.queueName, agentId),
+      async (job, token) => {
+        if (!budget.take(worker)) return handBackWhenFull(job, token);
+        try {
+          return await processor.process(job, token);
+        } finally {
+          budget.release(worker);
+        }
+      },
+      {
+        connection: bullConnection,
+        prefix: bullmqPrefix(config.prefix),
+        ...(options.telemetry && { telemetry: options.telemetry }),
+        concurrency: config.workerConcurrency,
+        lockDuration: config.lockDurationMs,
+        stalledInterval: config.stalledIntervalMs,
+        maxStalledCount: config.maxStalledCount,
+        // Also for jobs added without options (a raw `queue.add`): no ended job keeps its payload.
+        ...ENDED_JOB_RETENTION,
+      },
+    );
+    worker.reportRenewalsTo(leases);
+    budget.add(worker);
+    watch(worker, processor, logger);
+    return worker;
   });
-  worker.reportRenewalsTo(leases);
-  watch(worker, processor, logger);
-  const listening = Promise.all([cancels.start(), resources.start()]).then(() => undefined);
+  const announcer = new WorkerAnnouncer(
+    registry,
+    {
+      agents: [...agents.keys()],
+      buildId: config.buildId,
+      concurrency: config.workerConcurrency,
+      activeRuns: () => budget.active,
+    },
+    logger,
+  );
+  const listening = Promise.all([
+    cancels.start(),
+    resources.start(),
+    // Announced once its queues are consumed: a run that waits for a worker must not be told
+    // one serves it before it does.
+    Promise.all(workers.map((worker) => worker.waitUntilReady())).then(() => announcer.start()),
+  ]).then(() => undefined);
   listening.catch((error: unknown) =>
-    logger.error({ err: error }, 'cancel channel subscription or resource broker failed to start'),
+    logger.error(
+      { err: error },
+      'cancel channel subscription, resource broker or worker registry failed to start',
+    ),
   );
   return new RunningWorker(
     config,
-    { worker, processor, graceMs: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS },
-    [cancels, fleetMemo, queue, resources],
+    { workers, processor, graceMs: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS, announcer },
+    [cancels, fleetMemo, queues, resources],
     [redis, queueConnection, bullConnection],
     listening,
     logger,
@@ -154,7 +203,8 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
 class RunningWorker implements FlotillaWorker {
   state: WorkerState = 'running';
   readonly config: FlotillaConfig;
-  readonly #worker: Worker;
+  readonly #workers: Worker[];
+  readonly #announcer: WorkerAnnouncer;
   readonly #processor: RunProcessor;
   readonly #graceMs: number;
   readonly #closables: { close(): Promise<void> }[];
@@ -165,16 +215,17 @@ class RunningWorker implements FlotillaWorker {
 
   constructor(
     config: FlotillaConfig,
-    { worker, processor, graceMs }: { worker: Worker; processor: RunProcessor; graceMs: number },
+    parts: { workers: Worker[]; processor: RunProcessor; graceMs: number; announcer: WorkerAnnouncer },
     closables: { close(): Promise<void> }[],
     connections: Redis[],
     listening: Promise<void>,
     logger: Logger,
   ) {
     this.config = config;
-    this.#worker = worker;
-    this.#processor = processor;
-    this.#graceMs = graceMs;
+    this.#workers = parts.workers;
+    this.#processor = parts.processor;
+    this.#graceMs = parts.graceMs;
+    this.#announcer = parts.announcer;
     this.#closables = closables;
     this.#connections = connections;
     this.#listening = listening;
@@ -182,7 +233,7 @@ class RunningWorker implements FlotillaWorker {
   }
 
   async waitUntilReady(): Promise<void> {
-    await Promise.all([this.#worker.waitUntilReady(), this.#listening]);
+    await Promise.all([...this.#workers.map((worker) => worker.waitUntilReady()), this.#listening]);
   }
 
   close(): Promise<void> {
@@ -192,7 +243,9 @@ class RunningWorker implements FlotillaWorker {
 
   async #close(): Promise<void> {
     this.state = 'closing';
-    const closed = this.#worker.close();
+    // Out of the registry first: nothing should count on a worker that takes no more runs.
+    await this.#announcer.close();
+    const closed = Promise.all(this.#workers.map((worker) => worker.close())).then(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     const graceOver = new Promise<'grace-over'>((resolve) => {
       timer = setTimeout(() => resolve('grace-over'), this.#graceMs);
@@ -210,6 +263,19 @@ class RunningWorker implements FlotillaWorker {
     this.state = 'closed';
     this.#logger.info('worker closed');
   }
+}
+
+/** How long a job fetched while every slot was in use waits before any worker may take it again. */
+const FULL_HAND_BACK_MS = 250;
+
+/**
+ * A job fetched while every slot is in use (BullMQ's floor of 1 per idle queue) goes back to the
+ * queue at once, unstarted, for any worker with a free slot (this one too, once it has one).
+ * @throws DelayedError BullMQ's signal that the job changed state
+ */
+async function handBackWhenFull(job: Job, token: string | undefined): Promise<never> {
+  await job.moveToDelayed(Date.now() + FULL_HAND_BACK_MS, token);
+  throw new DelayedError();
 }
 
 /** How long `close()` waits for active runs before handing them back. */

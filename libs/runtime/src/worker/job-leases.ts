@@ -18,7 +18,8 @@ export class JobLeases {
   readonly #lockDurationMs: number;
   readonly #marginMs: number;
   readonly #held = new Map<string, Lease>();
-  #renew: ((jobId: string, token: string) => Promise<unknown>) | undefined;
+  /** By queue name: each agent queue's locks are renewed by its own BullMQ Worker. */
+  readonly #renewers = new Map<string, (jobId: string, token: string) => Promise<unknown>>();
 
   constructor(lockDurationMs: number) {
     this.#lockDurationMs = lockDurationMs;
@@ -26,9 +27,12 @@ export class JobLeases {
     this.#marginMs = Math.min(1000, Math.floor(lockDurationMs / 5));
   }
 
-  /** How to renew one lock now (a call that reports back through `renewing` / `renewed`). */
-  renewWith(renew: (jobId: string, token: string) => Promise<unknown>): void {
-    this.#renew = renew;
+  /**
+   * How to renew one lock of the jobs of `queueName` now (a call that reports back through
+   * `renewing` / `renewed`); without a queue name, of any queue that has no renewer of its own.
+   */
+  renewWith(renew: (jobId: string, token: string) => Promise<unknown>, queueName = ''): void {
+    this.#renewers.set(queueName, renew);
   }
 
   /**
@@ -38,7 +42,10 @@ export class JobLeases {
    */
   hold(job: Job, token: string | undefined, onLapse: () => void): () => void {
     const jobId = job.id ?? '';
-    const lease: Lease = { until: 0, renewing: false, timer: undefined, onLapse, token: token ?? '' };
+    const lease: Lease = {
+      ...{ until: 0, renewing: false, timer: undefined, onLapse, token: token ?? '' },
+      queue: (job as { queueName?: string }).queueName ?? '',
+    };
     this.#held.set(jobId, lease);
     this.#arm(jobId, lease, (job.processedOn ?? Date.now()) + this.#lockDurationMs);
     return () => this.release(jobId);
@@ -74,9 +81,10 @@ export class JobLeases {
     lease.timer = setLongTimer(
       () => {
         if (!lease.renewing) {
-          if (!this.#renew) return this.#lapse(jobId, lease);
+          const renew = this.#renewers.get(lease.queue) ?? this.#renewers.get('');
+          if (!renew) return this.#lapse(jobId, lease);
           // A failed call leaves `renewing` set: the hard limit below decides.
-          this.#renew(jobId, lease.token).catch(() => {});
+          renew(jobId, lease.token).catch(() => {});
         }
         // A renewal is on its way: wait for it, up to the time the lock may truly lapse.
         if (lease.renewing)
@@ -102,6 +110,8 @@ interface Lease {
   onLapse: () => void;
   /** The job's lock token. */
   token: string;
+  /** The job's queue name (whose Worker renews its lock). */
+  queue: string;
 }
 
 /** A BullMQ worker that reports its lock renewals to `leases`. */
@@ -111,7 +121,10 @@ export class LeasedWorker extends Worker {
   /** Set right after construction (before any job is fetched). */
   reportRenewalsTo(leases: JobLeases): void {
     this.#leases = leases;
-    leases.renewWith((jobId, token) => this.extendJobLocks([jobId], [token], this.opts.lockDuration ?? 0));
+    leases.renewWith(
+      (jobId, token) => this.extendJobLocks([jobId], [token], this.opts.lockDuration ?? 0),
+      this.name,
+    );
   }
 
   override async extendJobLocks(jobIds: string[], tokens: string[], duration: number): Promise<string[]> {

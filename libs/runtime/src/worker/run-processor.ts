@@ -1,13 +1,6 @@
 import { emptyUsage } from '@flotilla/ir';
 import { trace } from '@opentelemetry/api';
-import {
-  DelayedError,
-  type Job,
-  type Queue,
-  UnrecoverableError,
-  WaitingChildrenError,
-  WaitingError,
-} from 'bullmq';
+import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError, WaitingError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { agentDefinitionOf } from '../agent/create-agent.js';
@@ -31,6 +24,7 @@ import {
 import { serializeError } from '../errors/serialize-error.js';
 import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
 import { ConversationGate } from '../gate/conversation-gate.js';
+import { type AgentQueues, runJobFinder } from '../jobs/agent-queues.js';
 import {
   DEADLINE_JOB_NAME,
   type DeadlineJobData,
@@ -48,6 +42,7 @@ import { runKeys } from '../keys.js';
 import type { FleetMemo } from '../memo/fleet-memo.js';
 import { RedisRunMemoryStore } from '../memory/redis-run-memory-store.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
+import type { ServedAgents } from '../registry/worker-registry.js';
 import type { WorkerResources } from '../resources/worker-resources.js';
 import type { RedisRunRecords, RunTotals } from '../runs/redis-run-records.js';
 import { runHasEnded } from '../runs/run-has-ended.js';
@@ -76,8 +71,10 @@ export interface RunProcessorDependencies {
   cancels: CancelListener;
   /** Shared by every run of the worker (MCP `tools/list` and other fleet-wide values). */
   fleetMemo: FleetMemo;
-  /** The agents queue, to which child runs are added as child jobs of their caller's job. */
-  queue: Queue;
+  /** The agent queues: child runs go to their agent's, as child jobs of their caller's job. */
+  queues: AgentQueues;
+  /** Whether a live worker serves an agent (a child no worker serves says so on its record). */
+  served?: ServedAgents;
   /** The worker's resource registry, broker and definitions; each execution opens its view. */
   resources: WorkerResources;
   logger: Logger;
@@ -149,9 +146,10 @@ export class RunProcessor {
 
   constructor(dependencies: RunProcessorDependencies) {
     this.#deps = dependencies;
-    const { redis, config, queue, records } = dependencies;
+    const { redis, config, queues, records } = dependencies;
+    const findJob = runJobFinder(records, queues);
     this.#writers = new ConversationWriters({
-      gate: new ConversationGate({ redis, prefix: config.prefix, queue, hasEnded: runHasEnded(records) }),
+      gate: new ConversationGate({ redis, prefix: config.prefix, findJob, hasEnded: runHasEnded(records) }),
       records,
       recheckMs: config.conversationRecheckMs,
     });
@@ -244,7 +242,7 @@ export class RunProcessor {
       const deadline = deadlineOf(at.job, agent, {
         deadline: Number.isSafeInteger(raw) ? (raw as number) : undefined,
       } as DecodedRunJob);
-      if (deadline !== undefined) await this.#addDeadlineJob(at.job.id ?? '', deadline);
+      if (deadline !== undefined) await this.#addDeadlineJob(at.job, deadline);
     });
   }
 
@@ -484,7 +482,7 @@ export class RunProcessor {
   async #moveToWaitingChildren(run: JobRun, outcome: RunOutcome): Promise<boolean> {
     await run.sink.flush();
     // While it waits no worker watches its deadline: a delayed job does.
-    if (run.deadline !== undefined) await this.#addDeadlineJob(run.runId, run.deadline);
+    if (run.deadline !== undefined) await this.#addDeadlineJob(run.job, run.deadline);
     const waiting = await run.job.moveToWaitingChildren(run.token ?? '');
     run.logger.info({ pendingChildren: outcome.suspended?.pendingChildren.length, waiting }, 'run suspended');
     return waiting;
@@ -520,7 +518,9 @@ export class RunProcessor {
       children: new RedisChildRunner({
         redis,
         prefix: config.prefix,
-        queue: this.#deps.queue,
+        queues: this.#deps.queues,
+        parentQueue: run.job.queueQualifiedName,
+        served: this.#deps.served,
         records: this.#deps.records,
         runId,
         rootRunId,
@@ -540,9 +540,11 @@ export class RunProcessor {
     return services;
   }
 
-  async #addDeadlineJob(runId: string, deadline: number): Promise<void> {
+  /** In the run's own queue: a worker serving its agent fires it. */
+  async #addDeadlineJob(job: Job, deadline: number): Promise<void> {
+    const runId = job.id ?? '';
     const data: DeadlineJobData = { runId, deadline };
-    await this.#deps.queue.add(DEADLINE_JOB_NAME, data, {
+    await this.#deps.queues.queueFor(job.name).add(DEADLINE_JOB_NAME, data, {
       jobId: deadlineJobId(runId),
       delay: Math.max(0, deadline - Date.now()) + DEADLINE_JOB_MARGIN_MS,
       removeOnComplete: true,
@@ -562,11 +564,17 @@ export class RunProcessor {
     const parsed = deadlineJobDataSchema.safeParse(job.data);
     if (!parsed.success) return;
     const { runId, deadline } = parsed.data;
-    const { records, redis, config, queue } = this.#deps;
+    const { records, redis, config, queues } = this.#deps;
     const record = await records.get(runId);
     if (!record || isTerminalStatus(record.status) || record.status === 'running') return;
     const error = new RunTimeoutError(runId, deadline, Date.now() - record.createdAt);
-    const options = { redis, prefix: config.prefix, queue, records, flagSeconds: config.runRetentionSeconds };
+    const options = {
+      redis,
+      prefix: config.prefix,
+      queues,
+      records,
+      flagSeconds: config.runRetentionSeconds,
+    };
     // Its descendants share the deadline (they inherit it): they time out too.
     await cancelRunTree(options, record, (run) => ({
       status: 'failed',

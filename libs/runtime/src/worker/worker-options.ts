@@ -21,11 +21,16 @@ export interface CreateWorkerOptions extends WorkerRunHooks {
   connection?: RedisConnectionOption;
   /** For a `rediss://` URL: a PEM file of the CA(s) to trust. @default FLOTILLA_REDIS_TLS_CA_FILE, else Node's CAs */
   redisTlsCaFile?: string;
-  /** Key prefix, also BullMQ's prefix. @default FLOTILLA_PREFIX, else 'flotilla' */
+  /** Key prefix; BullMQ's is `<prefix>:{q}`. @default FLOTILLA_PREFIX, else 'flotilla' */
   prefix?: string;
-  /** @default FLOTILLA_QUEUE, else 'agents' */
+  /** First part of every agent queue's name (`<queueName>/<agentId>`). @default FLOTILLA_QUEUE, else 'agents' */
   queueName?: string;
-  /** Runs executed at once. @default FLOTILLA_WORKER_CONCURRENCY, else 4 */
+  /** The build of the code this worker runs, shown in the worker registry. @default FLOTILLA_BUILD_ID, else none */
+  buildId?: string;
+  /**
+   * Runs executed at once, shared by the queues of all its agents (one BullMQ queue per agent).
+   * @default FLOTILLA_WORKER_CONCURRENCY, else 4
+   */
   concurrency?: number;
   /** @default a pino logger at LOG_LEVEL (else 'info') */
   logger?: Logger;

@@ -1,0 +1,132 @@
+/**
+ * The one worker registry (ARCHITECTURE.md §9): every live worker announces itself in one place
+ * with a heartbeat; an announcement not renewed within its TTL is gone, so a killed worker
+ * disappears within `WORKER_HEARTBEAT_TTL_MS`. Routing ("no live worker serves X"), the client's
+ * `listWorkers()`, `GET /workers` and `flotilla workers` all read it.
+ */
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { workerRegistryKeys } from '../keys.js';
+import { announceWorkerScript, listWorkersScript } from './worker-registry-scripts.lua.js';
+
+/** How often a worker renews its announcement. */
+export const WORKER_HEARTBEAT_MS = 1000;
+/** How long an announcement lives without a renewal. */
+export const WORKER_HEARTBEAT_TTL_MS = 5000;
+/** Most workers one listing returns (bounds the reply). */
+export const MAX_LISTED_WORKERS = 1000;
+
+/** What a live worker says about itself. */
+export interface WorkerInfo {
+  /** Unique per worker process start. */
+  workerId: string;
+  host: string;
+  pid: number;
+  /** The agents it serves (the queues it consumes). */
+  agents: string[];
+  /** `FLOTILLA_BUILD_ID`, when set: the build of the code it runs. */
+  buildId?: string;
+  /** Runs it executes at once, at most. */
+  concurrency: number;
+  /** Runs it executes now (at its latest heartbeat). */
+  activeRuns: number;
+  /** Epoch ms. */
+  startedAt: number;
+  /** Its latest heartbeat, epoch ms (Redis time). */
+  heartbeatAt: number;
+  /** When it drops out of the registry unless it beats again, epoch ms (Redis time). */
+  expiresAt: number;
+}
+
+/** The announcement as stored (the registry is a boundary: it is read back through this). */
+const announcementSchema = z.object({
+  workerId: z.string().max(200),
+  host: z.string().max(255),
+  pid: z.int().nonnegative(),
+  agents: z.array(z.string().max(200)).max(10_000),
+  buildId: z.string().max(200).optional(),
+  concurrency: z.int().positive(),
+  activeRuns: z.int().nonnegative(),
+  startedAt: z.number(),
+  ttlMs: z.int().positive(),
+});
+
+export type WorkerAnnouncement = z.infer<typeof announcementSchema>;
+
+export class WorkerRegistry {
+  readonly #redis: Redis;
+  readonly #keys: ReturnType<typeof workerRegistryKeys>;
+
+  constructor(redis: Redis, prefix: string) {
+    this.#redis = redis;
+    this.#keys = workerRegistryKeys(prefix);
+  }
+
+  /** Announces (or renews) a worker. */
+  async announce(announcement: WorkerAnnouncement): Promise<void> {
+    await announceWorkerScript.run(
+      this.#redis,
+      [this.#keys.workers, this.#keys.expiries],
+      [announcement.workerId, JSON.stringify(announcement), announcement.ttlMs],
+    );
+  }
+
+  /** Removes a worker that stops (idempotent). */
+  async withdraw(workerId: string): Promise<void> {
+    await this.#redis.multi().hdel(this.#keys.workers, workerId).zrem(this.#keys.expiries, workerId).exec();
+  }
+
+  /** The live workers, by id. */
+  async list(): Promise<WorkerInfo[]> {
+    const reply = (await listWorkersScript.run(
+      this.#redis,
+      [this.#keys.workers, this.#keys.expiries],
+      [MAX_LISTED_WORKERS],
+    )) as (string | number)[];
+    const workers: WorkerInfo[] = [];
+    for (let index = 1; index + 2 < reply.length; index += 3) {
+      const expiresAt = Number(reply[index + 1]);
+      const parsed = parseAnnouncement(String(reply[index + 2]));
+      if (!parsed) continue;
+      const { ttlMs, ...info } = parsed;
+      workers.push({ ...info, heartbeatAt: expiresAt - ttlMs, expiresAt });
+    }
+    return workers.sort((a, b) => a.workerId.localeCompare(b.workerId));
+  }
+}
+
+/** A stored announcement, or `undefined` when it is not one (skipped, never trusted). */
+function parseAnnouncement(json: string): WorkerAnnouncement | undefined {
+  try {
+    const parsed = announcementSchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether some live worker serves an agent, read from the registry at most once per
+ * {@link WORKER_HEARTBEAT_MS} (a producer asks it on every submit).
+ */
+export class ServedAgents {
+  readonly #registry: WorkerRegistry;
+  #cached: { at: number; agents: Promise<Set<string>> } | undefined;
+
+  constructor(registry: WorkerRegistry) {
+    this.#registry = registry;
+  }
+
+  async serves(agentId: string): Promise<boolean> {
+    const now = Date.now();
+    if (!this.#cached || now - this.#cached.at >= WORKER_HEARTBEAT_MS) {
+      const agents = this.#registry.list().then((workers) => new Set(workers.flatMap((w) => w.agents)));
+      this.#cached = { at: now, agents };
+      // A failed read is not kept: the next call reads again.
+      agents.catch(() => {
+        if (this.#cached?.agents === agents) this.#cached = undefined;
+      });
+    }
+    return (await this.#cached.agents).has(agentId);
+  }
+}
