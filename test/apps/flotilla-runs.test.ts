@@ -91,7 +91,7 @@ describe('flotilla runs tree', () => {
   });
 
   it('exits 1 when the root fails, and 1 with RunNotFoundError for an unknown run', async () => {
-    const runId = await submit('no-such-agent', {});
+    const runId = await submit('leaky', {}); // its model call fails
     await waitUntil(
       async () => {
         const once = flotilla(['runs', 'tree', runId, '--once']);

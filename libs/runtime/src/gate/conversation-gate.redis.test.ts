@@ -61,6 +61,15 @@ describe('the line of writers', () => {
     expect(await gate().enter(id, 'r2', 'a')).toEqual({ entered: false, headRunId: 'r1' });
   });
 
+  it('lets a reject run in when the run ahead already ended but has not left the line yet', async () => {
+    const id = `c-${randomUUID()}`;
+    const [done, next] = [`done-${randomUUID()}`, `next-${randomUUID()}`];
+    await gate().register(id, done, 'enqueue');
+    ended.add(done); // its result is out; its worker leaves the line a moment later
+    expect(await gate().register(id, next, 'reject')).toEqual({ kind: 'registered', ahead: [] });
+    expect(await gate().enter(id, next, 'a')).toEqual({ entered: true });
+  });
+
   it('returns every run ahead of an interrupting run, takes the waiting ones out of the line, and marks them for a rollback', async () => {
     const id = `c-${randomUUID()}`;
     await gate().register(id, 'r1', 'enqueue');

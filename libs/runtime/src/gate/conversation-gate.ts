@@ -46,6 +46,9 @@ export interface ConversationGateOptions {
   hasEnded: (runId: string) => Promise<boolean>;
 }
 
+/** How many ended runs a `reject` registration clears from the head of the line before it gives up. */
+const MAX_ENDED_HEADS_CLEARED = 8;
+
 export class ConversationGate {
   readonly #options: ConversationGateOptions;
 
@@ -55,15 +58,24 @@ export class ConversationGate {
 
   async register(conversationId: string, runId: string, onConflict: OnConflict): Promise<Registration> {
     const keys = this.#keys(conversationId);
-    const reply = (await registerWriterScript.run(
-      this.#options.redis,
-      [keys.writers, keys.sequence, keys.rollbacks],
-      [runId, onConflict],
-    )) as [number, ...string[]];
-    const [code, ...rest] = reply;
-    if (code === -1) return { kind: 'busy', holderRunId: String(rest[0]) };
-    if (code === 0) return { kind: 'already' };
-    return { kind: 'registered', ahead: rest.map(String) };
+    for (let cleared = 0; ; cleared++) {
+      const reply = (await registerWriterScript.run(
+        this.#options.redis,
+        [keys.writers, keys.sequence, keys.rollbacks],
+        [runId, onConflict],
+      )) as [number, ...string[]];
+      const [code, ...rest] = reply;
+      if (code === -1) {
+        const holderRunId = String(rest[0]);
+        // A run whose result was already delivered may not have left the line yet (its worker
+        // leaves just after ending the record): it holds nothing, so `reject` must not see it.
+        if (cleared < MAX_ENDED_HEADS_CLEARED && (await this.clearIfEnded(conversationId, holderRunId)))
+          continue;
+        return { kind: 'busy', holderRunId };
+      }
+      if (code === 0) return { kind: 'already' };
+      return { kind: 'registered', ahead: rest.map(String) };
+    }
   }
 
   async enter(conversationId: string, runId: string, attempt: string): Promise<Entry> {
