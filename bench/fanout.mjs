@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { createAgent } from '@flotilla/runtime';
 import { createClient } from '@flotilla/runtime/client';
+import { agentQueueName, bullmqPrefix } from '@flotilla/runtime/internals';
 import { createWorker } from '@flotilla/runtime/worker';
 import { Queue, QueueEvents, WaitingChildrenError, Worker } from 'bullmq';
 import { pino } from 'pino';
@@ -36,11 +37,11 @@ const Root = createAgent({
 const connections = new BenchConnections(url);
 
 /** Resolves when every job id in `roots` completed (or rejects when one failed), or times out. */
-async function rootsDone(queueName, roots) {
+async function rootsDone(queueName, roots, queuePrefix = prefix) {
   // From the start of the (fresh) stream: a completion before the blocking read began is not missed.
   const events = new QueueEvents(queueName, {
     connection: connections.connect(),
-    prefix,
+    prefix: queuePrefix,
     lastEventId: '0-0',
   });
   await events.waitUntilReady();
@@ -73,7 +74,8 @@ async function benchFlotilla() {
   await worker.waitUntilReady();
   const client = createClient({ connection: url, prefix, queueName });
   const roots = Array.from({ length: trees }, () => randomUUID());
-  const watch = await rootsDone(queueName, roots);
+  // Routing by agent: the roots complete in their agent's queue, under BullMQ's one hash tag.
+  const watch = await rootsDone(agentQueueName(queueName, 'bench-root'), roots, bullmqPrefix(prefix));
   const started = performance.now();
   await Promise.all(roots.map((runId) => client.submit('bench-root', {}, { runId })));
   await watch.wait();

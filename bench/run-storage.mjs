@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { createAgent, promptChat } from '@flotilla/runtime';
 import { createClient } from '@flotilla/runtime/client';
+import { agentQueueName, bullmqPrefix } from '@flotilla/runtime/internals';
 import { createMockModel } from '@flotilla/runtime/testing';
 import { createWorker } from '@flotilla/runtime/worker';
 import { pino } from 'pino';
@@ -68,7 +69,8 @@ export async function measureRunStorage({ url, runs, concurrency = 8 }) {
  */
 async function jobsSettled(redis, prefix) {
   for (let waited = 0; waited < 5000; waited += 20) {
-    if ((await redis.llen(`${prefix}:agents:active`)) === 0) return;
+    const active = `${bullmqPrefix(prefix)}:${agentQueueName('agents', OneTurnAgent.id)}:active`;
+    if ((await redis.llen(active)) === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

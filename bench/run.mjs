@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { createAgent, promptChat } from '@flotilla/runtime';
 import { createClient } from '@flotilla/runtime/client';
+import { agentQueueName, bullmqPrefix } from '@flotilla/runtime/internals';
 import { createMockModel } from '@flotilla/runtime/testing';
 import { createWorker } from '@flotilla/runtime/worker';
 import { Queue, QueueEvents, Worker } from 'bullmq';
@@ -42,8 +43,8 @@ async function trivialWork() {
 const connections = new BenchConnections(url);
 
 /** Resolves when `count` jobs of the queue completed or failed, with how many failed. */
-async function settledJobs(queueName, count) {
-  const events = new QueueEvents(queueName, { connection: connections.connect(), prefix });
+async function settledJobs(queueName, count, queuePrefix) {
+  const events = new QueueEvents(queueName, { connection: connections.connect(), prefix: queuePrefix });
   await events.waitUntilReady();
   let completed = 0;
   let failed = 0;
@@ -62,8 +63,8 @@ async function settledJobs(queueName, count) {
 }
 
 /** Submits `count` jobs through `submit`, all at once, and times until every one settled. */
-async function timed(queueName, count, submit) {
-  const jobs = await settledJobs(queueName, count);
+async function timed(queueName, count, submit, queuePrefix = prefix) {
+  const jobs = await settledJobs(queueName, count, queuePrefix);
   const start = performance.now();
   await Promise.all(Array.from({ length: count }, (_, index) => submit(index)));
   const { failed } = await jobs.settled;
@@ -86,7 +87,13 @@ async function benchFlotilla(queueName, count) {
   const client = createClient({ connection: url, prefix, queueName, env: {} });
   try {
     await worker.waitUntilReady();
-    return await timed(queueName, count, (index) => client.submit(TrivialAgent, { index }));
+    // Routing by agent: the agent's own queue, under BullMQ's one hash tag.
+    return await timed(
+      agentQueueName(queueName, TrivialAgent.id),
+      count,
+      (index) => client.submit(TrivialAgent, { index }),
+      bullmqPrefix(prefix),
+    );
   } finally {
     await client.close();
     await worker.close();
