@@ -4,6 +4,7 @@
  * killed and started again on the same port mid-run), with a real worker app process.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { runKeys } from '@flotilla/runtime/internals';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { waitUntil } from '../support/wait-until.js';
@@ -136,7 +137,13 @@ describe('following a run across a scheduler restart', () => {
     await scheduler.exited;
     // The run ends while no scheduler is up; both followers must catch up after the restart.
     await redis.redis.set(gate, 'open');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await waitUntil(
+      async () =>
+        (await redis.redis.hget(runKeys(redis.prefix, runId).record, 'status')) === 'succeeded'
+          ? true
+          : undefined,
+      { what: 'the run to end while no scheduler is up' },
+    );
     scheduler = await startScheduler(port);
     expect(await events.exited, events.stderr()).toBe(0);
     expect(await waiting.exited, waiting.stderr()).toBe(0);
