@@ -14,11 +14,12 @@ import { createClient } from '@flotilla/runtime/client';
 import { agentQueueName, bullmqPrefix } from '@flotilla/runtime/internals';
 import { createMockModel } from '@flotilla/runtime/testing';
 import { createWorker } from '@flotilla/runtime/worker';
-import { Queue, QueueEvents, Worker } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { pino } from 'pino';
 import { BenchConnections } from './bench-connections.mjs';
 import { positiveInteger } from './positive-integer.mjs';
 import { measureRunStorage } from './run-storage.mjs';
+import { timedJobs } from './timed-jobs.mjs';
 
 const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const runs = positiveInteger('BENCH_RUNS', 500);
@@ -42,35 +43,9 @@ async function trivialWork() {
 
 const connections = new BenchConnections(url);
 
-/** Resolves when `count` jobs of the queue completed or failed, with how many failed. */
-async function settledJobs(queueName, count, queuePrefix) {
-  const events = new QueueEvents(queueName, { connection: connections.connect(), prefix: queuePrefix });
-  await events.waitUntilReady();
-  let completed = 0;
-  let failed = 0;
-  const settled = new Promise((resolve) => {
-    const check = () => completed + failed >= count && resolve({ failed });
-    events.on('completed', () => {
-      completed += 1;
-      check();
-    });
-    events.on('failed', () => {
-      failed += 1;
-      check();
-    });
-  });
-  return { settled, close: () => events.close() };
-}
-
-/** Submits `count` jobs through `submit`, all at once, and times until every one settled. */
-async function timed(queueName, count, submit, queuePrefix = prefix) {
-  const jobs = await settledJobs(queueName, count, queuePrefix);
-  const start = performance.now();
-  await Promise.all(Array.from({ length: count }, (_, index) => submit(index)));
-  const { failed } = await jobs.settled;
-  const seconds = (performance.now() - start) / 1000;
-  await jobs.close();
-  return { seconds, failed };
+/** Times `count` jobs of `queueName` (under `queuePrefix`) submitted through `submit`. */
+function timed(queueName, count, submit, queuePrefix = prefix) {
+  return timedJobs({ connection: connections.connect(), queueName, prefix: queuePrefix }, count, submit);
 }
 
 async function benchFlotilla(queueName, count) {

@@ -10,17 +10,19 @@
 import { randomUUID } from 'node:crypto';
 import { createAgent, promptChat } from '@flotilla/runtime';
 import { createClient } from '@flotilla/runtime/client';
+import { agentQueueName, bullmqPrefix } from '@flotilla/runtime/internals';
 import { createMockModel } from '@flotilla/runtime/testing';
 import { createWorker } from '@flotilla/runtime/worker';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { Queue, QueueEvents, Worker } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { BullMQOtel } from 'bullmq-otel';
 import { pino } from 'pino';
 import { BenchConnections } from './bench-connections.mjs';
 import { positiveInteger } from './positive-integer.mjs';
+import { timedJobs } from './timed-jobs.mjs';
 
 const url = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const runs = positiveInteger('BENCH_RUNS', 500);
@@ -35,21 +37,10 @@ const TrivialAgent = createAgent({
 const connections = new BenchConnections(url);
 let exportedSpans = 0;
 
-async function timed(queueName, count, submit) {
-  const events = new QueueEvents(queueName, { connection: connections.connect(), prefix });
-  await events.waitUntilReady();
-  let settled = 0;
-  const done = new Promise((resolve) => {
-    const check = () => ++settled >= count && resolve();
-    events.on('completed', check);
-    events.on('failed', check);
-  });
-  const start = performance.now();
-  await Promise.all(Array.from({ length: count }, (_, index) => submit(index)));
-  await done;
-  const seconds = (performance.now() - start) / 1000;
-  await events.close();
-  return seconds;
+/** Seconds until `count` jobs of `queueName` (under `queuePrefix`) submitted through `submit` settled. */
+async function timed(queueName, count, submit, queuePrefix = prefix) {
+  const connection = connections.connect();
+  return (await timedJobs({ connection, queueName, prefix: queuePrefix }, count, submit)).seconds;
 }
 
 async function benchFlotilla(queueName, count, telemetry) {
@@ -64,7 +55,13 @@ async function benchFlotilla(queueName, count, telemetry) {
   const client = createClient(options);
   try {
     await worker.waitUntilReady();
-    return await timed(queueName, count, (index) => client.submit(TrivialAgent, { index }));
+    // Routing by agent: the agent's own queue, under BullMQ's one hash tag.
+    return await timed(
+      agentQueueName(queueName, TrivialAgent.id),
+      count,
+      (index) => client.submit(TrivialAgent, { index }),
+      bullmqPrefix(prefix),
+    );
   } finally {
     await client.close();
     await worker.close();
