@@ -51,6 +51,9 @@ export {
   ensureValidHistory,
   MISSING_TOOL_RESULT,
 } from './history/ensure-valid-history.js';
+export type { AttachmentHints } from './input/attachment-from-reference.js';
+export { attachmentFromUrl } from './input/attachment-from-reference.js';
+export { joinText } from './input/join-text.js';
 export type { OpenAIAdapterOptions, OpenAIPayload } from './openai/compile-openai.js';
 export { OpenAIAdapter } from './openai/compile-openai.js';
 export { fromOpenAI } from './openai/from-openai.js';
@@ -69,3 +72,4 @@ export { prefillInstruction } from './shared/prefill.js';
 export type { ThinkingAsTextOptions } from './shared/thinking-as-text.js';
 export { TOOL_MEDIA_FOLLOWS_TEXT } from './shared/tool-media-follows-text.js';
 export * from './types/index.js';
+export { describeValue } from './validation/describe-value.js';

@@ -40,10 +40,13 @@ export class InvalidMessageHistoryError extends FlotillaError {
   static override readonly is = errorGuard(this);
   /** Index of the offending message in the list the policy built. */
   readonly index: number;
+  /** Where in the given messages the bad field is (`promptChat[2].tool_calls[0].name`), when one is. */
+  readonly path?: string;
 
-  constructor(index: number, reason: string) {
+  constructor(index: number, reason: string, path?: string) {
     super(`Invalid message history at index ${index}: ${reason}`);
     this.index = index;
+    if (path !== undefined) this.path = path;
   }
 }
 

@@ -15,6 +15,7 @@ import type {
   OutputSchema,
   ToolChoice,
 } from '../model/model-adapter.js';
+import { toIrMessages } from './message-input.js';
 import type { PromptContext } from './prompt-context.js';
 import { checkPromptRuntime } from './prompt-context.js';
 
@@ -43,8 +44,10 @@ export interface TurnResult {
  * @throws the model's error (e.g. ModelCallError), which is never retried here
  */
 export async function executeTurn(messages: Message[], options: ExecuteTurnOptions): Promise<TurnResult> {
-  const context = checkPromptRuntime('executeTurn', options.runtime);
+  const context = checkPromptRuntime('executeTurn', options?.runtime);
   const { runtime } = options;
+  // User code may hand over stored history in the seed's format: checked and converted once here.
+  const request: ModelRequest = { messages: toIrMessages(messages, 'executeTurn') };
   assertUniqueToolNames(runtime, 'executeTurn');
   const { draft } = context;
   // Reserved before awaiting, so parallel turns share the budget.
@@ -54,7 +57,6 @@ export async function executeTurn(messages: Message[], options: ExecuteTurnOptio
   const stream = (event: DistributiveOmit<AgentStreamEvent, 'turnIndex'>) =>
     pushStream(context, { ...event, turnIndex } as AgentStreamEvent);
   stream({ type: 'turn-start' });
-  const request: ModelRequest = { messages };
   if (runtime.tools.length > 0) request.tools = runtime.tools.map((tool) => tool.ir);
   if (options.schema) request.schema = options.schema;
   if (options.toolChoice) request.toolChoice = options.toolChoice;

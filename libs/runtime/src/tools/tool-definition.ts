@@ -25,6 +25,8 @@ export interface ToolContext {
   description: string;
   /** The input schema as JSON Schema. */
   parameters: Record<string, unknown>;
+  /** The tool being called, as it was equipped (read-only). */
+  readonly definition: ToolDefinition;
   metadata: { agentId: string; callPath: string; toolCallId: string; runId: string };
 }
 
