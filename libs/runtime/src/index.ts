@@ -111,6 +111,16 @@ export type {
   ToolChoice,
 } from './model/model-adapter.js';
 export { ModelCallError } from './model/model-call-error.js';
+export type {
+  AnyModelAdapter,
+  SeedContentPart,
+  SeedMessage,
+  SeedStreamEvent,
+  SeedStreamOptions,
+  SeedToolDefinition,
+  StreamModelAdapter,
+} from './model/stream-model-adapter.js';
+export { toModelAdapter } from './model/stream-model-adapter.js';
 export type { AgentPolicyConfig } from './policy/create-agent-policy.js';
 export { createAgentPolicy } from './policy/create-agent-policy.js';
 export type { ExecuteToolsOptions } from './policy/execute-tools.js';
@@ -149,6 +159,6 @@ export type {
   ToolTurn,
 } from './tools/tool-call-loop-middleware.js';
 export type { ContentPart, ImageContent, ToolContent, VideoContent } from './tools/tool-content.js';
-export { isToolContent, TOOL_CONTENT_KEY, toolContent } from './tools/tool-content.js';
+export { isToolContent, TOOL_CONTENT_KEY, toolContent, toolContentParts } from './tools/tool-content.js';
 export type { ToolContext, ToolDefinition, ToolMiddleware, ToolRunContext } from './tools/tool-definition.js';
 export { augmentTool, defineTool } from './tools/tool-definition.js';
