@@ -55,6 +55,7 @@ export {
   InvalidMessageHistoryError,
   InvalidPromptRuntimeError,
   type InvalidPromptRuntimeReason,
+  InvalidToolArgumentsError,
   InvalidToolOutputError,
   LoopMissingToolOutputError,
   ToolLoopExceededError,
@@ -121,6 +122,7 @@ export type {
   StreamModelAdapter,
 } from './model/stream-model-adapter.js';
 export { toModelAdapter } from './model/stream-model-adapter.js';
+export { callTool } from './policy/call-tool.js';
 export type { AgentPolicyConfig } from './policy/create-agent-policy.js';
 export { createAgentPolicy } from './policy/create-agent-policy.js';
 export type { ExecuteToolsOptions } from './policy/execute-tools.js';

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '@flotilla/runtime';
+import type { ToolDefinition, ToolRunContext } from '@flotilla/runtime';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import { z } from 'zod';
 import { jsonSchemaToZod } from '../mcp/json-schema-to-zod.js';
@@ -47,10 +47,11 @@ export function fromLangChainTool(
     name: options.name ?? tool.name,
     description: options.description ?? tool.description,
     parameters: parametersOf(tool.schema),
-    handler: async (args, context) => {
+    // `context` is absent when user code calls the handler directly, as the seed API's tests do.
+    handler: async (args, context?: ToolRunContext) => {
       let result: unknown;
       try {
-        result = await tool.invoke(args as never, { signal: context.signal });
+        result = await tool.invoke(args as never, context?.signal ? { signal: context.signal } : {});
       } catch (error) {
         throw new LangChainToolError(tool.name, error);
       }

@@ -32,6 +32,7 @@ import {
   InvalidRunInputError,
   InvalidSubmitRequestError,
   InvalidTenantError,
+  InvalidToolArgumentsError,
   InvalidToolDefinitionError,
   InvalidToolOutputError,
   JournalCorruptedError,
@@ -97,6 +98,7 @@ export const isInvalidPromptRuntimeError = byName<InvalidPromptRuntimeError>(Inv
 export const isInvalidRunInputError = byName<InvalidRunInputError>(InvalidRunInputError);
 export const isInvalidSubmitRequestError = byName<InvalidSubmitRequestError>(InvalidSubmitRequestError);
 export const isInvalidTenantError = byName<InvalidTenantError>(InvalidTenantError);
+export const isInvalidToolArgumentsError = byName<InvalidToolArgumentsError>(InvalidToolArgumentsError);
 export const isInvalidToolDefinitionError = byName<InvalidToolDefinitionError>(InvalidToolDefinitionError);
 export const isInvalidToolOutputError = byName<InvalidToolOutputError>(InvalidToolOutputError);
 export const isJournalCorruptedError = byName<JournalCorruptedError>(JournalCorruptedError);

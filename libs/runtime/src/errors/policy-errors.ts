@@ -168,3 +168,20 @@ export class ToolTimeoutError extends FlotillaError {
     this.timeoutMs = timeoutMs;
   }
 }
+
+/** `callTool` was given arguments its tool's schema refuses (or that are not JSON). */
+export class InvalidToolArgumentsError extends FlotillaError {
+  static override readonly errorName = 'InvalidToolArgumentsError';
+  static override readonly is = errorGuard(this);
+  readonly toolName: string;
+  /** One line per problem: `<path>: <message>`. */
+  readonly issues: string[];
+
+  constructor(toolName: string, issues: string[]) {
+    super(
+      `Invalid arguments for tool "${toolName}": ${issues.join('; ')}. Pass arguments its parameters schema accepts.`,
+    );
+    this.toolName = toolName;
+    this.issues = issues;
+  }
+}

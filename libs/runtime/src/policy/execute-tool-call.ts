@@ -89,7 +89,8 @@ function parseArguments(tool: EquippedTool, call: ToolCall): unknown {
   );
 }
 
-async function runChain(
+/** Runs a tool's middleware onion around its durable handler (shared with `callTool`). */
+export async function runChain(
   context: AgentContext,
   tool: EquippedTool,
   call: ToolCall,
@@ -181,7 +182,7 @@ async function withTimeout(
  * Tool output is an outside value: JSON, and within the run's bounds. A failure is the tool's
  * error, which the model sees (and which is journaled like any tool error).
  */
-function assertToolOutput(toolName: string, result: unknown, limits: JsonLimits): void {
+export function assertToolOutput(toolName: string, result: unknown, limits: JsonLimits): void {
   if (result === undefined) throw new InvalidToolOutputError(toolName, '(root)', 'undefined');
   const { problem } = inspectJson(result, limits);
   if (problem?.kind === 'not-json') throw new InvalidToolOutputError(toolName, problem.path, problem.reason);
