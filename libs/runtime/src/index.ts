@@ -33,6 +33,7 @@ export type { RebornSignal } from './context/reborn.js';
 export { isRebornSignal, reborn } from './context/reborn.js';
 export type { ResourceConfig } from './context/resource-slots.js';
 export type { RunOutcome } from './context/run-services.js';
+export type { SeedAgentStreamEvent, SeedStreamToolCall } from './context/seed-stream-event.js';
 export {
   AfterPromptAgentError,
   ContextNotFoundError,
@@ -93,7 +94,7 @@ export { expectResource } from './hooks/expect-resource.js';
 export type { DeepReadonly } from './hooks/expect-scope.js';
 export { expectScope } from './hooks/expect-scope.js';
 export { expectValidator } from './hooks/expect-validator.js';
-export type { OnStreamOptions, StreamConsumer } from './hooks/on-stream.js';
+export type { OnStreamOptions, SeedStreamConsumer, StreamConsumer } from './hooks/on-stream.js';
 export { onStream } from './hooks/on-stream.js';
 export { MAX_PROGRESS_BYTES, MAX_PROGRESS_DEPTH, reportProgress } from './hooks/report-progress.js';
 export type { RunInfo } from './hooks/run-info.js';

@@ -18,6 +18,7 @@ import type {
 import { toIrMessages } from './message-input.js';
 import type { PromptContext } from './prompt-context.js';
 import { checkPromptRuntime } from './prompt-context.js';
+import { StructuredStream } from './structured-stream.js';
 
 /** Options of {@link executeTurn}. */
 export interface ExecuteTurnOptions {
@@ -60,9 +61,16 @@ export async function executeTurn(messages: Message[], options: ExecuteTurnOptio
   if (runtime.tools.length > 0) request.tools = runtime.tools.map((tool) => tool.ir);
   if (options.schema) request.schema = options.schema;
   if (options.toolChoice) request.toolChoice = options.toolChoice;
-  if (draft.streamConsumers.length > 0) request.onDelta = (delta) => stream(deltaEvent(delta));
+  const structured =
+    draft.streamConsumers.length > 0 ? new StructuredStream(options.schema?.jsonSchema, stream) : undefined;
+  if (structured)
+    request.onDelta = (delta) => {
+      stream(deltaEvent(delta));
+      if (delta.type === 'text-delta') structured.text(delta.text);
+    };
   try {
     const { value, replayed } = await modelTurnDurably(context, { turnIndex, model: runtime.model, request });
+    structured?.finish(value.message);
     for (const toolCall of value.message.tool_calls ?? []) stream({ type: 'tool-call', toolCall });
     if (!replayed) stream({ type: 'usage', usage: value.usage });
     stream({ type: 'turn-end', finishReason: value.finishReason.unified, replayed });
