@@ -5,7 +5,15 @@
  */
 
 export { eventsConnectionName } from '../client/run-handle.js';
+export { openRedis } from '../config/open-redis.js';
 export { type ConnectionWatchOptions, watchConnection } from '../config/watch-connection.js';
+export {
+  type GaugeTarget,
+  RUNS_WAITING_HELP,
+  WaitingRunsReport,
+  type WaitingRunsReportOptions,
+  type WaitingRunsSample,
+} from '../gate/waiting-runs-report.js';
 export { agentQueueName } from '../jobs/agent-queues.js';
 export {
   ID_PATTERN,
@@ -34,6 +42,7 @@ export {
   conversationGateKeys,
   type RunKeys,
   runKeys,
+  waitingRunsKeys,
   workerRegistryKeys,
 } from '../keys.js';
 export type { FleetMemo, FleetMemoGetOptions, FleetMemoOptions } from '../memo/fleet-memo.js';
