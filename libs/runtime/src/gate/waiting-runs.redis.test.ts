@@ -100,6 +100,23 @@ describe('the count of waiting runs', () => {
   });
 });
 
+describe('pruning in batches', () => {
+  it('goes on after the entries it checked, so stale entries behind live ones are reached', async () => {
+    const agentId = `agent-${randomUUID()}`;
+    const waiting = new RedisRunRecords({ redis: fixture.redis, prefix: fixture.prefix }).waiting;
+    const live = await queuedRun(agentId);
+    await records().park(live, { kind: 'conversation', detail: 'c' });
+    const stale = await queuedRun(agentId);
+    await waiting.enter(stale, { kind: 'conversation', agentId });
+    // Every entry of this file's prefix is visited once per lap, one per call.
+    const entries = await fixture.redis.zcard(waitingRunsKeys(fixture.prefix).since);
+    for (let call = 0; call < entries && (await countsOf(agentId)).conversation !== 1; call++)
+      await waiting.prune({ currentWait: records().currentWait, minAgeMs: 0, batch: 1 });
+    expect(await countsOf(agentId)).toEqual({ conversation: 1 });
+    expect(await fixture.redis.zscore(waitingRunsKeys(fixture.prefix).since, live)).not.toBeNull();
+  });
+});
+
 describe('WaitingRunsReport', () => {
   it('labels the fleet’s agents by id, any other as unknown, and reports an emptied series as 0', async () => {
     const served = `agent-${randomUUID()}`;

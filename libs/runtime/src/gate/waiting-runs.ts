@@ -36,13 +36,15 @@ export interface PruneOptions {
   currentWait: CurrentWait;
   /** Entries younger than this are left alone (their record write may still be in flight). @default 30000 */
   minAgeMs?: number;
-  /** The most entries checked in one call, oldest first. @default 100 */
+  /** The most entries checked in one call, in entry-time order. @default 100 */
   batch?: number;
 }
 
 export class WaitingRuns {
   readonly #redis: Redis;
   readonly #keys: ReturnType<typeof waitingRunsKeys>;
+  /** The entry time {@link prune} goes on after (`undefined`: from the oldest). */
+  #pruneCursor: string | undefined;
 
   constructor(options: { redis: Redis; prefix: string }) {
     this.#redis = options.redis;
@@ -73,32 +75,41 @@ export class WaitingRuns {
   }
 
   /**
-   * Removes the entries, among the `batch` oldest, whose record no longer says the run waits
-   * for that kind (or is gone). Returns how many it removed.
+   * Removes the entries, among the next `batch` by entry time, whose record no longer says the
+   * run waits for that kind (or is gone). Each call goes on after the last entry the previous
+   * one checked, back to the oldest once it reached the end, so stale entries behind many
+   * long waits are reached too. Returns how many it removed.
    */
   async prune(options: PruneOptions): Promise<number> {
     const cutoff = Date.now() - (options.minAgeMs ?? 30_000);
-    const oldest = await this.#redis.zrangebyscore(
+    const batch = options.batch ?? 100;
+    const from = this.#pruneCursor === undefined ? '-inf' : `(${this.#pruneCursor}`;
+    const page = await this.#redis.zrangebyscore(
       this.#keys.since,
-      '-inf',
+      from,
       cutoff,
       'WITHSCORES',
       'LIMIT',
       0,
-      options.batch ?? 100,
+      batch,
     );
+    const entries: { runId: string; since: string }[] = [];
+    for (let at = 0; at + 1 < page.length; at += 2)
+      entries.push({ runId: page[at] as string, since: page[at + 1] as string });
+    this.#pruneCursor = entries.length < batch ? undefined : entries.at(-1)?.since;
+    if (entries.length === 0) return 0;
+    const groups = await this.#redis.hmget(this.#keys.runs, ...entries.map((entry) => entry.runId));
+    const current = await Promise.all(entries.map((entry) => options.currentWait(entry.runId)));
     let removed = 0;
-    for (let at = 0; at + 1 < oldest.length; at += 2) {
-      const runId = oldest[at] as string;
-      const since = oldest[at + 1] as string;
-      const group = await this.#redis.hget(this.#keys.runs, runId);
-      const entry = group === null ? undefined : parseGroup(group);
-      const current = await options.currentWait(runId);
+    for (const [at, { runId, since }] of entries.entries()) {
+      const group = groups[at];
+      const entry = group == null ? undefined : parseGroup(group);
+      const wait = current[at];
       const stillWaits =
         entry !== undefined &&
-        current !== undefined &&
-        waitKindLabel(current.kind) === entry.kind &&
-        current.agentId === entry.agentId;
+        wait !== undefined &&
+        waitKindLabel(wait.kind) === entry.kind &&
+        wait.agentId === entry.agentId;
       if (stillWaits) continue;
       removed += Number(await leaveWaitingScript.run(this.#redis, this.#scriptKeys(), [runId, since]));
     }
