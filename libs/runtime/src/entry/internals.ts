@@ -7,13 +7,6 @@
 export { eventsConnectionName } from '../client/run-handle.js';
 export { openRedis } from '../config/open-redis.js';
 export { type ConnectionWatchOptions, watchConnection } from '../config/watch-connection.js';
-export {
-  type GaugeTarget,
-  RUNS_WAITING_HELP,
-  WaitingRunsReport,
-  type WaitingRunsReportOptions,
-  type WaitingRunsSample,
-} from '../gate/waiting-runs-report.js';
 export { agentQueueName } from '../jobs/agent-queues.js';
 export {
   ID_PATTERN,
@@ -47,6 +40,13 @@ export {
 } from '../keys.js';
 export type { FleetMemo, FleetMemoGetOptions, FleetMemoOptions } from '../memo/fleet-memo.js';
 export { createFleetMemo } from '../memo/fleet-memo.js';
+export {
+  type GaugeTarget,
+  RUNS_WAITING_HELP,
+  WaitingRunsReport,
+  type WaitingRunsReportOptions,
+  type WaitingRunsSample,
+} from '../runs/waiting-runs-report.js';
 export { abortableDelay } from '../shared/abortable-delay.js';
 export { REDACTED, redactingLogOptions, redactSecrets, redactValue } from '../shared/redact-secrets.js';
 export {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { useRedis } from '../../../../test/support/redis.js';
 import { runKeys, waitingRunsKeys } from '../keys.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
-import { WaitingRunsReport } from './waiting-runs-report.js';
+import { WaitingRunsReport } from '../runs/waiting-runs-report.js';
 
 const fixture = useRedis(import.meta.filename);
 const records = () => new RedisRunRecords({ redis: fixture.redis, prefix: fixture.prefix });

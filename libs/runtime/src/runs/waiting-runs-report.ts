@@ -8,9 +8,9 @@
  */
 import type { Redis } from 'ioredis';
 import { boundedRequest } from '../config/bounded-request.js';
+import { WAIT_KINDS } from '../gate/waiting-for.js';
 import { WorkerRegistry } from '../registry/worker-registry.js';
-import { RedisRunRecords } from '../runs/redis-run-records.js';
-import { WAIT_KINDS } from './waiting-for.js';
+import { RedisRunRecords } from './redis-run-records.js';
 
 /** The label of runs of an agent id that is not the fleet's. */
 export const UNKNOWN_AGENT_LABEL = 'unknown';
