@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { FlotillaClient } from '@flotilla/runtime/client';
+import type { WaitingRunsReport } from '@flotilla/runtime/internals';
 import { createAdaptorServer } from '@hono/node-server';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
@@ -34,6 +35,8 @@ export interface SchedulerServerOptions {
   streams?: StreamCaps;
   /** Also report the default process metrics (CPU, memory, GC, event loop) on `/metrics`. @default false */
   processMetrics?: boolean;
+  /** Report the fleet's waiting runs (`flotilla_runs_waiting`) on `/metrics` from this. @default not reported */
+  waitingRuns?: WaitingRunsReport;
   logger: Logger;
 }
 
@@ -50,7 +53,10 @@ const PUBLIC_PATHS = new Set(['/healthz']);
 export function createSchedulerApp(options: SchedulerServerOptions): ApiApp {
   const { logger } = options;
   const streams = options.streams ?? new StreamCaps(options.maxStreamsPerPrincipal);
-  const metrics = new SchedulerMetrics(streams, { processMetrics: options.processMetrics ?? false });
+  const metrics = new SchedulerMetrics(streams, {
+    processMetrics: options.processMetrics ?? false,
+    waitingRuns: options.waitingRuns,
+  });
   const api = { client: options.client, logger, streams, metrics };
   const app: ApiApp = new OpenAPIHono<ApiEnv>({
     defaultHook: (result) => {

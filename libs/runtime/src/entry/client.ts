@@ -40,7 +40,7 @@ export type {
   ToolCallEvent,
   ToolResultEvent,
 } from '../events/run-event.js';
-export type { OnConflict, WaitingFor, WaitKind } from '../gate/waiting-for.js';
+export { type OnConflict, WAIT_KINDS, type WaitingFor, type WaitKind } from '../gate/waiting-for.js';
 export { tenantSchema } from '../jobs/id-rule.js';
 export type { WorkerInfo } from '../registry/worker-registry.js';
 export type { RunRecord } from '../runs/run-record.js';
