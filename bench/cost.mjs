@@ -3,10 +3,11 @@
  * each worker concurrency, raw BullMQ then Flotilla, side by side in one run, on a private
  * `redis-server` (so its CPU and commands are the bench's alone):
  *   - throughput: N runs submitted by one client that awaits each one (`result()`, or for raw
- *     BullMQ `waitUntilFinished`), at most `window` in flight;
+ *     BullMQ `waitUntilFinished`), at most `window` in flight (twice the concurrency);
  *   - CPU ms per run of the worker (a child process, `cost-worker.mjs`), of the client (this
  *     process: submit + await) and of Redis (`INFO cpu`);
- *   - Redis commands per run (`INFO commandstats`, script calls included) and the top commands.
+ *   - Redis commands per run (`INFO commandstats`, script calls included), their own time
+ *     (`usec`) per run, and the commands that take most of it.
  * Prints one JSON line per phase, one `cost-ratio` line per pair (Flotilla over raw), then a
  * Markdown table of every pair. Not a test: nothing here asserts a timing.
  */
@@ -23,7 +24,7 @@ const WORKER_SCRIPT = new URL('./cost-worker.mjs', import.meta.url);
 
 /**
  * @typedef {{ runs: Record<string, number>, concurrencies: number[], shapes: string[],
- *   window: number, phaseTimeoutMs: number, redisUrl?: string }} CostBenchOptions
+ *   window?: number, phaseTimeoutMs: number, redisUrl?: string }} CostBenchOptions
  */
 
 /** A worker process for one phase, answering over IPC (see `cost-worker.mjs`). */
@@ -170,6 +171,7 @@ async function phase({ system, shape, concurrency, runs, window, phaseTimeoutMs 
         redis: redis.cpuMs,
       },
       redisCommandsPerRun: redis.commands,
+      redisCommandUsPerRun: redis.commandUs,
       topCommands: redis.topCommands,
     };
   } finally {
@@ -191,6 +193,7 @@ function ratioLine(raw, flotilla) {
     cpuClient: ratio(flotilla.cpuMsPerRun.client, raw.cpuMsPerRun.client),
     cpuRedis: ratio(flotilla.cpuMsPerRun.redis, raw.cpuMsPerRun.redis),
     commands: ratio(flotilla.redisCommandsPerRun, raw.redisCommandsPerRun),
+    commandUs: ratio(flotilla.redisCommandUsPerRun, raw.redisCommandUsPerRun),
   };
 }
 
@@ -227,7 +230,8 @@ export async function benchCosts(options) {
   try {
     for (const concurrency of options.concurrencies) {
       for (const shape of options.shapes) {
-        const common = { shape, concurrency, runs: options.runs[shape], window: options.window };
+        const window = options.window ?? 2 * concurrency;
+        const common = { shape, concurrency, runs: options.runs[shape], window };
         const settings = { ...common, phaseTimeoutMs: options.phaseTimeoutMs };
         const raw = await phase({ ...settings, system: 'bullmq' }, url, admin);
         process.stdout.write(`${JSON.stringify(raw)}\n`);
@@ -255,15 +259,18 @@ export async function costOptionsFromEnv(shapes) {
       throw new Error(`BENCH_CONCURRENCIES must list whole numbers ≥ 1 (got "${text}")`);
     return value;
   });
+  const only = process.env.BENCH_SHAPES?.split(',');
   return {
-    shapes,
+    shapes: only ? shapes.filter((shape) => only.includes(shape)) : shapes,
     concurrencies,
     runs: {
       'one-turn': positiveInteger('BENCH_RUNS', 1000),
       conversation: positiveInteger('BENCH_CONVERSATION_RUNS', 400),
       fanout: positiveInteger('BENCH_TREES', 100),
     },
-    window: positiveInteger('BENCH_WINDOW', 200),
+    // Unset: twice the worker's concurrency, so the worker is kept busy while each run is
+    // awaited about as long as it takes (a deep backlog would only measure waiting).
+    window: process.env.BENCH_WINDOW ? positiveInteger('BENCH_WINDOW', 1) : undefined,
     phaseTimeoutMs: positiveInteger('BENCH_TIMEOUT_MS', 120_000),
     redisUrl: process.env.BENCH_REDIS_URL,
   };

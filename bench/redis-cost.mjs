@@ -21,28 +21,31 @@ export async function redisSnapshot(redis) {
 
 /**
  * Redis' cost per run between `before` and `after`: CPU ms, commands, and the `top` commands
- * by calls (with their share of the commands' own time). The bench's own INFO calls are left out.
+ * by their own time (calls and µs per run). The bench's own two INFO calls counted
+ * between the snapshots are left out (a connection's ready check is an INFO too, and counts).
  * @param {RedisSnapshot} before @param {RedisSnapshot} after @param {number} runs
  */
-export function redisCostPerRun(before, after, runs, top = 6) {
+export function redisCostPerRun(before, after, runs, top = Number(process.env.BENCH_TOP_COMMANDS ?? 6)) {
   const deltas = [];
   for (const [name, { calls, usec }] of after.commands) {
-    if (name === 'info') continue;
     const was = before.commands.get(name) ?? { calls: 0, usec: 0 };
-    if (calls > was.calls) deltas.push({ name, calls: calls - was.calls, usec: usec - was.usec });
+    const own = name === 'info' ? 2 : 0;
+    if (calls - own > was.calls) deltas.push({ name, calls: calls - was.calls - own, usec: usec - was.usec });
   }
   const calls = deltas.reduce((sum, entry) => sum + entry.calls, 0);
   const usec = deltas.reduce((sum, entry) => sum + entry.usec, 0);
   return {
     cpuMs: round((after.cpuMs - before.cpuMs) / runs, 3),
     commands: round(calls / runs, 1),
+    /** The commands' own time (`usec` in commandstats), without Redis' I/O and event loop. */
+    commandUs: round(usec / runs, 1),
     topCommands: Object.fromEntries(
       deltas
-        .sort((a, b) => b.calls - a.calls)
+        .sort((a, b) => b.usec - a.usec)
         .slice(0, top)
         .map((entry) => [
           entry.name,
-          { perRun: round(entry.calls / runs, 1), timeShare: round(entry.usec / usec, 2) },
+          { calls: round(entry.calls / runs, 1), us: round(entry.usec / runs, 1) },
         ]),
     ),
   };

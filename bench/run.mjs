@@ -6,9 +6,10 @@
  * Redis (`run-storage.mjs`). Prints JSON lines and a Markdown table. Not a test: nothing here
  * asserts a timing. About two minutes on the project's 2-core machine.
  *
- * Env: BENCH_CONCURRENCIES (default "8,100"), BENCH_RUNS (one-turn runs per phase, default 1000),
+ * Env: BENCH_SHAPES (a comma-separated subset of one-turn,conversation,fanout; default all),
+ * BENCH_CONCURRENCIES (default "8,100"), BENCH_RUNS (one-turn runs per phase, default 1000),
  * BENCH_CONVERSATION_RUNS (default 400), BENCH_TREES (default 100), BENCH_WINDOW (runs the client
- * awaits at once, default 200), BENCH_TIMEOUT_MS (per phase, default 120000), BENCH_REDIS_URL
+ * awaits at once, default twice the concurrency), BENCH_TIMEOUT_MS (per phase, default 120000), BENCH_REDIS_URL
  * (default: a private `redis-server` on PATH, so Redis' CPU and commands are the bench's alone),
  * REDIS_URL (the storage measurement's Redis, default redis://127.0.0.1:6379).
  */
