@@ -7,8 +7,8 @@
  */
 import { createWorker } from '@flotilla/runtime/worker';
 import { Queue, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import { pino } from 'pino';
+import { BenchConnections } from './bench-connections.mjs';
 import { benchModel, flotillaAgents, rawProcessor } from './cost-shapes.mjs';
 
 /** @returns {Promise<{ close: () => Promise<void> }>} */
@@ -28,10 +28,10 @@ async function startFlotilla({ shape, concurrency, url, prefix, queueName }) {
 }
 
 async function startBullmq({ shape, concurrency, url, prefix, queueName }) {
-  const connections = [0, 1].map(() => new Redis(url, { maxRetriesPerRequest: null }));
-  const queue = new Queue(queueName, { connection: connections[0], prefix });
+  const connections = new BenchConnections(url);
+  const queue = new Queue(queueName, { connection: connections.connect(), prefix });
   const worker = new Worker(queueName, rawProcessor(shape, benchModel(), queue), {
-    connection: connections[1],
+    connection: connections.connect(),
     prefix,
     concurrency,
     removeOnComplete: { age: 3600, count: 1000 },
@@ -41,7 +41,7 @@ async function startBullmq({ shape, concurrency, url, prefix, queueName }) {
     close: async () => {
       await worker.close();
       await queue.close();
-      await Promise.all(connections.map((connection) => connection.quit()));
+      await connections.close();
     },
   };
 }

@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { createClient } from '@flotilla/runtime/client';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
+import { BenchConnections } from './bench-connections.mjs';
 import { expectedOutput, FANOUT_WIDTH, flotillaSubmission, rawSubmission } from './cost-shapes.mjs';
 import { startPrivateRedis } from './private-redis.mjs';
 import { redisCostPerRun, redisSnapshot, round } from './redis-cost.mjs';
@@ -78,9 +79,9 @@ function openClient(system, shape, { url, prefix, queueName }) {
       close: () => client.close(),
     };
   }
-  const connections = [0, 1].map(() => new Redis(url, { maxRetriesPerRequest: null }));
-  const queue = new Queue(queueName, { connection: connections[0], prefix });
-  const events = new QueueEvents(queueName, { connection: connections[1], prefix });
+  const connections = new BenchConnections(url);
+  const queue = new Queue(queueName, { connection: connections.connect(), prefix });
+  const events = new QueueEvents(queueName, { connection: connections.connect(), prefix });
   // waitUntilFinished listens for the queue's closing once per awaited job.
   queue.setMaxListeners(Number.POSITIVE_INFINITY);
   return {
@@ -93,7 +94,7 @@ function openClient(system, shape, { url, prefix, queueName }) {
     close: async () => {
       await events.close();
       await queue.close();
-      await Promise.all(connections.map((connection) => connection.quit()));
+      await connections.close();
     },
   };
 }
