@@ -8,6 +8,7 @@ import { InvalidRequestError, MethodNotAllowedError, RouteNotFoundError } from '
 import { accessLog } from './http/access-log.js';
 import type { ApiApp, ApiEnv } from './http/api-env.js';
 import { authorizeRequest } from './http/authorize-request.js';
+import { DASHBOARD_PATH, DashboardAssets } from './http/dashboard-assets.js';
 import { allowedMethods } from './http/method-not-allowed.js';
 import { errorAnswer } from './http/public-error.js';
 import { rateLimitedLog } from './http/rate-limited-log.js';
@@ -32,6 +33,8 @@ export interface SchedulerServerOptions {
   maxStreamsPerPrincipal: number;
   /** The stream counter to use (to read it from outside). @default a new one with `maxStreamsPerPrincipal` */
   streams?: StreamCaps;
+  /** The dashboard's built files served at `/ui`. @default `@flotilla/dashboard`'s `dist/` */
+  dashboard?: DashboardAssets;
   /** Also report the default process metrics (CPU, memory, GC, event loop) on `/metrics`. @default false */
   processMetrics?: boolean;
   logger: Logger;
@@ -41,6 +44,11 @@ export interface SchedulerServerOptions {
 export const OPENAPI_PATH = '/openapi.json';
 /** Answered without a token. */
 const PUBLIC_PATHS = new Set(['/healthz']);
+
+/** The dashboard's static files are public: the page asks for the token, and sends it to the API only. */
+function isPublicPath(path: string): boolean {
+  return PUBLIC_PATHS.has(path) || path === DASHBOARD_PATH || path.startsWith(`${DASHBOARD_PATH}/`);
+}
 
 /**
  * The scheduler's HTTP API as a Hono app: every route of `API_ROUTES`, validated and described
@@ -76,7 +84,7 @@ export function createSchedulerApp(options: SchedulerServerOptions): ApiApp {
   });
   app.use(accessLog());
   app.use(async (c, next) => {
-    if (PUBLIC_PATHS.has(c.req.path)) return next();
+    if (isPublicPath(c.req.path)) return next();
     const principal = authorizeRequest(
       {
         remoteAddress: c.env.incoming.socket.remoteAddress,
@@ -96,6 +104,9 @@ export function createSchedulerApp(options: SchedulerServerOptions): ApiApp {
     }),
   );
   for (const route of API_ROUTES) route.register(app);
+  const dashboard = options.dashboard ?? new DashboardAssets();
+  app.get(DASHBOARD_PATH, (c) => dashboard.serve(c));
+  app.get(`${DASHBOARD_PATH}/*`, (c) => dashboard.serve(c));
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   // Generated once, on first request: the routes do not change while the app runs.
   let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
@@ -112,7 +123,11 @@ export function createSchedulerApp(options: SchedulerServerOptions): ApiApp {
     return c.json(document, 200);
   });
 
-  const allowed = allowedMethods([...API_ROUTES, { method: 'GET', path: OPENAPI_PATH }]);
+  const allowed = allowedMethods([
+    ...API_ROUTES,
+    { method: 'GET', path: OPENAPI_PATH },
+    { method: 'GET', path: DASHBOARD_PATH },
+  ]);
   app.notFound((c) => {
     const methods = allowed(c.req.path);
     if (methods.length > 0) throw new MethodNotAllowedError(c.req.method, c.req.path, methods);
