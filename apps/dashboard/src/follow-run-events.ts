@@ -6,6 +6,8 @@ import type { RunEvent } from './api-types.ts';
 /** How long to wait before reconnecting a dropped stream (doubling up to the maximum). */
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 8000;
+/** The scheduler sends a comment every 15 s: a stream silent for three of them is dead, and reopened. */
+const SILENCE_MS = 45_000;
 
 /** Options of {@link followRunEvents}. */
 export interface FollowOptions {
@@ -28,13 +30,21 @@ export async function followRunEvents(api: ApiClient, runId: string, options: Fo
   let lastEventId: string | undefined;
   let delay = RETRY_FIRST_MS;
   while (!options.signal.aborted) {
+    const connection = new AbortController();
+    const stop = () => connection.abort();
+    options.signal.addEventListener('abort', stop, { once: true });
     try {
       const headers: Record<string, string> = { accept: 'text/event-stream' };
       if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-      const response = await api.open(`/runs/${encodeURIComponent(runId)}/events`, headers, options.signal);
+      const response = await api.open(
+        `/runs/${encodeURIComponent(runId)}/events`,
+        headers,
+        connection.signal,
+      );
       if (!response.body) throw new Error('the event stream has no body');
       options.onState?.('live');
-      for await (const message of parseSse(response.body as unknown as AsyncIterable<Uint8Array>)) {
+      const chunks = watchSilence(response.body as unknown as AsyncIterable<Uint8Array>, connection);
+      for await (const message of parseSse(chunks)) {
         if (message.event === 'error') throw new Error(message.data);
         if (message.id !== undefined) lastEventId = message.id;
         const event = JSON.parse(message.data) as RunEvent;
@@ -49,9 +59,29 @@ export async function followRunEvents(api: ApiClient, runId: string, options: Fo
       if (options.signal.aborted) return;
       if (isFinal(error)) throw error;
       options.onState?.('reconnecting', error);
+    } finally {
+      options.signal.removeEventListener('abort', stop);
+      connection.abort();
     }
     await pause(delay, options.signal);
     delay = Math.min(delay * 2, RETRY_MAX_MS);
+  }
+}
+
+/** The chunks of `body`, aborting `connection` when none comes for {@link SILENCE_MS}. */
+async function* watchSilence(
+  body: AsyncIterable<Uint8Array>,
+  connection: AbortController,
+): AsyncGenerator<Uint8Array> {
+  let timer = setTimeout(() => connection.abort(new Error('the event stream went silent')), SILENCE_MS);
+  try {
+    for await (const chunk of body) {
+      clearTimeout(timer);
+      timer = setTimeout(() => connection.abort(new Error('the event stream went silent')), SILENCE_MS);
+      yield chunk;
+    }
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -8,7 +8,7 @@ import { InvalidRequestError, MethodNotAllowedError, RouteNotFoundError } from '
 import { accessLog } from './http/access-log.js';
 import type { ApiApp, ApiEnv } from './http/api-env.js';
 import { authorizeRequest } from './http/authorize-request.js';
-import { DASHBOARD_PATH, DashboardAssets } from './http/dashboard-assets.js';
+import { DASHBOARD_PATH, DashboardAssets, isDashboardPath } from './http/dashboard-assets.js';
 import { allowedMethods } from './http/method-not-allowed.js';
 import { errorAnswer } from './http/public-error.js';
 import { rateLimitedLog } from './http/rate-limited-log.js';
@@ -45,11 +45,6 @@ export const OPENAPI_PATH = '/openapi.json';
 /** Answered without a token. */
 const PUBLIC_PATHS = new Set(['/healthz']);
 
-/** The dashboard's static files are public: the page asks for the token, and sends it to the API only. */
-function isPublicPath(path: string): boolean {
-  return PUBLIC_PATHS.has(path) || path === DASHBOARD_PATH || path.startsWith(`${DASHBOARD_PATH}/`);
-}
-
 /**
  * The scheduler's HTTP API as a Hono app: every route of `API_ROUTES`, validated and described
  * by its zod schemas, `GET /openapi.json` generated from them, and errors as `{ error: { name,
@@ -83,8 +78,16 @@ export function createSchedulerApp(options: SchedulerServerOptions): ApiApp {
     await next();
   });
   app.use(accessLog());
+  // The dashboard's static files, before authorization: the page holds no data, asks for the
+  // token and sends it on every API call. Not an API route, so not in the OpenAPI document.
+  const dashboard = options.dashboard ?? new DashboardAssets();
   app.use(async (c, next) => {
-    if (isPublicPath(c.req.path)) return next();
+    if ((c.req.method === 'GET' || c.req.method === 'HEAD') && isDashboardPath(c.req.path))
+      return dashboard.serve(c);
+    await next();
+  });
+  app.use(async (c, next) => {
+    if (PUBLIC_PATHS.has(c.req.path)) return next();
     const principal = authorizeRequest(
       {
         remoteAddress: c.env.incoming.socket.remoteAddress,
@@ -104,9 +107,6 @@ export function createSchedulerApp(options: SchedulerServerOptions): ApiApp {
     }),
   );
   for (const route of API_ROUTES) route.register(app);
-  const dashboard = options.dashboard ?? new DashboardAssets();
-  app.get(DASHBOARD_PATH, (c) => dashboard.serve(c));
-  app.get(`${DASHBOARD_PATH}/*`, (c) => dashboard.serve(c));
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   // Generated once, on first request: the routes do not change while the app runs.
   let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;

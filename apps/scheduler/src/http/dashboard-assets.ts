@@ -7,6 +7,11 @@ import { DashboardNotBuiltError, RouteNotFoundError } from '../errors/http-error
 /** Where the dashboard is served. */
 export const DASHBOARD_PATH = '/ui';
 
+/** Whether a request path is the dashboard's (`/ui` or below). */
+export function isDashboardPath(path: string): boolean {
+  return path === DASHBOARD_PATH || path.startsWith(`${DASHBOARD_PATH}/`);
+}
+
 /**
  * The Content-Security-Policy of every dashboard answer: scripts and styles from the
  * scheduler's own origin only (no inline script, no inline style attribute, no eval), images
