@@ -32,7 +32,7 @@ export interface BrowserFixture {
 
 export interface DashboardPage {
   readonly page: Page;
-  /** Uncaught errors and console errors the page reported. */
+  /** Uncaught errors and console errors the page reported (not the browser's notes on HTTP errors). */
   readonly errors: string[];
 }
 
@@ -58,7 +58,10 @@ export function useBrowser(): BrowserFixture {
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
       page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+        // The browser logs every non-2xx answer itself; the app shows those (a 401, a 503 under
+        // load) in the page. What counts here is the app's own errors.
+        if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+          errors.push(`console: ${message.text()}`);
       });
       return { page, errors };
     },
