@@ -17,6 +17,7 @@ import type { OnConflict } from '../gate/waiting-for.js';
 import { AgentQueues, runJobFinder } from '../jobs/agent-queues.js';
 import { ENDED_JOB_RETENTION } from '../jobs/ended-job-retention.js';
 import { idSchema, runIdSchema, TENANT_RULE, tenantSchema } from '../jobs/id-rule.js';
+import { QUEUE_DEPTH_STATES, type QueueDepth, queueDepthOf } from '../jobs/queue-depth.js';
 import { encodeRunJobData } from '../jobs/run-job-data.js';
 import { qualifyId, unqualifyId } from '../jobs/tenant-ids.js';
 import { ServedAgents, type WorkerInfo, WorkerRegistry } from '../registry/worker-registry.js';
@@ -157,6 +158,11 @@ export interface FlotillaClient {
    * each announces itself every second and drops out 5 s after its last heartbeat.
    */
   listWorkers(): Promise<WorkerInfo[]>;
+  /**
+   * How many jobs wait in each agent's queue (every tenant's: queues are per agent, like
+   * workers), in the order asked; an id that breaks the id rule is left out.
+   */
+  getQueueDepths(agentIds: readonly string[]): Promise<QueueDepth[]>;
   /**
    * Resolves when Redis answers a PING within `timeoutMs` (for health checks).
    * @throws RedisUnavailableError when it does not
@@ -474,6 +480,17 @@ class RedisFlotillaClient implements FlotillaClient {
 
   listWorkers(): Promise<WorkerInfo[]> {
     return boundedRequest(this.#bound, () => this.#shared.registry.list());
+  }
+
+  getQueueDepths(agentIds: readonly string[]): Promise<QueueDepth[]> {
+    const valid = [...new Set(agentIds)].filter((agentId) => idSchema.safeParse(agentId).success);
+    return boundedRequest(this.#bound, () =>
+      Promise.all(
+        valid.map(async (agentId) =>
+          queueDepthOf(agentId, await this.#queues.queueFor(agentId).getJobCounts(...QUEUE_DEPTH_STATES)),
+        ),
+      ),
+    );
   }
 
   async ping(timeoutMs = this.#bound.timeoutMs): Promise<void> {
