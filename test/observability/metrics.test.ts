@@ -157,6 +157,48 @@ describe('the scheduler process /metrics', () => {
   });
 });
 
+describe('the fleet-wide gauge of waiting runs, on the worker and the scheduler', () => {
+  it('counts runs waiting for their conversation and for a worker by agent and kind, and drops them as they leave', async () => {
+    const waiting = (families: Map<string, MetricFamily>, agent: string, kind: string) =>
+      sampleValue(families, 'flotilla_runs_waiting', { agent, kind });
+    const before = await schedulerMetrics();
+    const conversationId = `metrics-${Date.now()}`;
+    const holder = await client.submit('waiting', {}, { conversationId });
+    await vi.waitFor(async () => expect((await client.getRun(holder.id))?.status).toBe('running'), {
+      timeout: 30_000,
+      interval: 50,
+    });
+    const queued = await client.submit('waiting', {}, { conversationId });
+    // No live worker serves this id: it waits for one, and is not the fleet's agent (`unknown`).
+    const unserved = await client.submit('nobody-serves-this', {});
+    for (const scrapeOf of [workerMetrics, schedulerMetrics])
+      await vi.waitFor(
+        async () => {
+          const families = await scrapeOf();
+          expect(families.get('flotilla_runs_waiting')?.type).toBe('gauge');
+          expect(waiting(families, 'waiting', 'conversation')).toBe(
+            waiting(before, 'waiting', 'conversation') + 1,
+          );
+          expect(waiting(families, 'unknown', 'worker')).toBe(waiting(before, 'unknown', 'worker') + 1);
+          // Labels only from the fleet's agent ids.
+          expect(JSON.stringify([...families.values()])).not.toContain('nobody-serves-this');
+        },
+        { timeout: 30_000, interval: 100 },
+      );
+    // The queued run's record says the same as the gauge.
+    expect((await client.getRun(queued.id))?.waitingFor?.kind).toBe('conversation');
+    for (const run of [unserved, holder, queued]) await client.cancel(run.id);
+    await vi.waitFor(
+      async () => {
+        const families = await schedulerMetrics();
+        expect(waiting(families, 'waiting', 'conversation')).toBe(waiting(before, 'waiting', 'conversation'));
+        expect(waiting(families, 'unknown', 'worker')).toBe(waiting(before, 'unknown', 'worker'));
+      },
+      { timeout: 30_000, interval: 100 },
+    );
+  });
+});
+
 describe('the Grafana dashboard docs/grafana/flotilla.json', () => {
   it('queries only metrics the worker and scheduler processes expose', async () => {
     const dashboard = JSON.parse(

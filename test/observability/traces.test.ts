@@ -3,7 +3,8 @@
  * the test submits inside a span of its own (in-memory exporter), the workers export their spans
  * to a file (`fixtures/span-file.ts`), and the whole tree — submit, runs, child runs, the
  * parent's resume, model turns, tools — is one trace with the right parent/child links; a run
- * whose worker was SIGKILLed shows its first, live attempt and its replay.
+ * whose worker was SIGKILLed shows both attempts' run spans: the lost one (emitted by the
+ * attempt that took over) and its replay, side by side under the submit's `add` span.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -145,24 +146,37 @@ describe('a three-level run tree across two worker processes', () => {
 });
 
 describe('a run whose worker process was killed mid-run', () => {
-  it('shows both attempts in one trace: the live turn of the first, the replayed turn and live tool of the second', async () => {
+  it('shows both attempts in one trace: the lost first attempt with its live turn, the replay with its replayed turn and live tool', async () => {
     const { traceId, output } = await submitTraced('crash-once', {});
     expect(output).toBe('doubled=10');
     const crashedPid = Number(await redis.redis.get(`${redis.prefix}:fx:crashed`));
     const spans = await vi.waitFor(
       () => {
         const found = spansOf(traceId);
-        expect(found.filter((span) => span.name === 'flotilla.run crash-once')).toHaveLength(1);
+        expect(found.filter((span) => span.name === 'flotilla.run crash-once')).toHaveLength(2);
         // BullMQ's `process` span ends after the run span, so it may be exported a moment later.
         expect(found.some((span) => span.name === 'process agents/crash-once')).toBe(true);
         return found;
       },
       { timeout: 10_000, interval: 50 },
     );
-    // The killed attempt's run span never ended (its process died); its ended turn was exported.
-    const [replay] = spans.filter((span) => span.name === 'flotilla.run crash-once');
+    const runs = spans.filter((span) => span.name === 'flotilla.run crash-once');
+    const lost = runs.find((span) => span.attributes['flotilla.attempt.lost'] === true);
+    const replay = runs.find((span) => span !== lost);
     expect(replay?.pid).not.toBe(crashedPid);
     expect(replay?.attributes).toMatchObject({ 'flotilla.run.attempt': 2, 'flotilla.replayed': true });
+    expect(replay?.attributes['flotilla.attempt.lost']).toBeUndefined();
+    expect(replay?.error).toBe(false);
+    // The killed attempt's own run span never ended (its process died): the attempt that took
+    // the run over emitted it, ended with an error, numbered as the first attempt.
+    expect(lost?.pid).toBe(replay?.pid);
+    expect(lost?.error).toBe(true);
+    expect(lost?.attributes).toMatchObject({
+      'flotilla.run.id': replay?.attributes['flotilla.run.id'],
+      'flotilla.agent.id': 'crash-once',
+      'flotilla.run.attempt': 1,
+      'flotilla.attempt.lost': true,
+    });
     const turns = spans.filter((span) => span.name === 'chat tree-model');
     const first = turns.filter((span) => span.pid === crashedPid);
     expect(first.map((span) => span.attributes['flotilla.replayed'])).toEqual([false]);
@@ -172,15 +186,21 @@ describe('a run whose worker process was killed mid-run', () => {
     expect(tools.map((span) => [span.pid, span.attributes['flotilla.replayed']])).toEqual([
       [replay?.pid, false],
     ]);
-    // The replay hangs under the submit's span through BullMQ's `process` span; the killed
-    // attempt's turn is in the same trace (spansOf filters by it), its run span died unexported.
-    expect(ancestry(spans, replay as ExportedSpan)).toEqual(
-      expect.arrayContaining([
-        'process agents/crash-once',
-        'add agents/crash-once.crash-once',
-        'test crash-once',
-      ]),
-    );
-    expect(spans.some((span) => span.spanId === first[0]?.parentSpanId)).toBe(false);
+    // Both attempts hang under the submit's `add` span: the replay through its `process`
+    // span, the lost one directly (its `process` span died with it).
+    const add = spans.find((span) => span.name === 'add agents/crash-once.crash-once');
+    expect(add).toBeDefined();
+    expect(lost?.parentSpanId).toBe(add?.spanId);
+    expect(ancestry(spans, lost as ExportedSpan)).toEqual([
+      'add agents/crash-once.crash-once',
+      'test crash-once',
+    ]);
+    expect(ancestry(spans, replay as ExportedSpan)).toEqual([
+      'process agents/crash-once',
+      'add agents/crash-once.crash-once',
+      'test crash-once',
+    ]);
+    // The first attempt's finished turn names the span id that died; the lost span links to it.
+    expect(lost?.links).toEqual([first[0]?.parentSpanId]);
   });
 });

@@ -10,6 +10,7 @@ export { SchedulerApi, type SchedulerApiOptions, type SubmitBody } from './cli/s
 export { UsageError } from './cli/usage-error.js';
 export {
   ConversationNotFoundError,
+  DashboardNotBuiltError,
   ForbiddenError,
   ForeignOriginError,
   InvalidJsonError,
@@ -34,6 +35,7 @@ export {
   type RequestCredentials,
 } from './http/authorize-request.js';
 export { clientFor } from './http/client-for.js';
+export { DASHBOARD_CSP, DASHBOARD_PATH, DashboardAssets } from './http/dashboard-assets.js';
 export { ERROR_STATUS, errorStatus } from './http/error-status.js';
 export { StreamCaps } from './http/stream-caps.js';
 export { type ApiRoute, defineApiRoute } from './routes/api-route.js';

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { FlotillaClient } from '@flotilla/runtime/client';
+import type { WaitingRunsReport } from '@flotilla/runtime/internals';
 import { createAdaptorServer } from '@hono/node-server';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
@@ -8,6 +9,7 @@ import { InvalidRequestError, MethodNotAllowedError, RouteNotFoundError } from '
 import { accessLog } from './http/access-log.js';
 import type { ApiApp, ApiEnv } from './http/api-env.js';
 import { authorizeRequest } from './http/authorize-request.js';
+import { DASHBOARD_PATH, DashboardAssets, isDashboardPath } from './http/dashboard-assets.js';
 import { allowedMethods } from './http/method-not-allowed.js';
 import { errorAnswer } from './http/public-error.js';
 import { rateLimitedLog } from './http/rate-limited-log.js';
@@ -32,8 +34,12 @@ export interface SchedulerServerOptions {
   maxStreamsPerPrincipal: number;
   /** The stream counter to use (to read it from outside). @default a new one with `maxStreamsPerPrincipal` */
   streams?: StreamCaps;
+  /** The dashboard's built files served at `/ui`. @default `@flotilla/dashboard`'s `dist/` */
+  dashboard?: DashboardAssets;
   /** Also report the default process metrics (CPU, memory, GC, event loop) on `/metrics`. @default false */
   processMetrics?: boolean;
+  /** Report the fleet's waiting runs (`flotilla_runs_waiting`) on `/metrics` from this. @default not reported */
+  waitingRuns?: WaitingRunsReport;
   logger: Logger;
 }
 
@@ -50,7 +56,10 @@ const PUBLIC_PATHS = new Set(['/healthz']);
 export function createSchedulerApp(options: SchedulerServerOptions): ApiApp {
   const { logger } = options;
   const streams = options.streams ?? new StreamCaps(options.maxStreamsPerPrincipal);
-  const metrics = new SchedulerMetrics(streams, { processMetrics: options.processMetrics ?? false });
+  const metrics = new SchedulerMetrics(streams, {
+    processMetrics: options.processMetrics ?? false,
+    waitingRuns: options.waitingRuns,
+  });
   const api = { client: options.client, logger, streams, metrics };
   const app: ApiApp = new OpenAPIHono<ApiEnv>({
     defaultHook: (result) => {
@@ -75,6 +84,14 @@ export function createSchedulerApp(options: SchedulerServerOptions): ApiApp {
     await next();
   });
   app.use(accessLog());
+  // The dashboard's static files, before authorization: the page holds no data, asks for the
+  // token and sends it on every API call. Not an API route, so not in the OpenAPI document.
+  const dashboard = options.dashboard ?? new DashboardAssets();
+  app.use(async (c, next) => {
+    if ((c.req.method === 'GET' || c.req.method === 'HEAD') && isDashboardPath(c.req.path))
+      return dashboard.serve(c);
+    await next();
+  });
   app.use(async (c, next) => {
     if (PUBLIC_PATHS.has(c.req.path)) return next();
     const principal = authorizeRequest(
@@ -112,7 +129,11 @@ export function createSchedulerApp(options: SchedulerServerOptions): ApiApp {
     return c.json(document, 200);
   });
 
-  const allowed = allowedMethods([...API_ROUTES, { method: 'GET', path: OPENAPI_PATH }]);
+  const allowed = allowedMethods([
+    ...API_ROUTES,
+    { method: 'GET', path: OPENAPI_PATH },
+    { method: 'GET', path: DASHBOARD_PATH },
+  ]);
   app.notFound((c) => {
     const methods = allowed(c.req.path);
     if (methods.length > 0) throw new MethodNotAllowedError(c.req.method, c.req.path, methods);

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createClient } from '@flotilla/runtime/client';
-import { redactingLogOptions } from '@flotilla/runtime/internals';
+import { openRedis, redactingLogOptions, WaitingRunsReport } from '@flotilla/runtime/internals';
 import { BullMQOtel } from 'bullmq-otel';
 import { type Logger, pino } from 'pino';
 import { StreamCaps } from './http/stream-caps.js';
@@ -49,7 +49,15 @@ export async function startSchedulerApp(
     env,
   });
   const streams = new StreamCaps(config.maxStreams);
+  // Its own connection for scrapes: a metrics read never queues behind the API's commands.
+  const metricsRedis = openRedis(runtime.redisUrl, {
+    role: 'metrics',
+    logger,
+    tlsCaFile: runtime.redisTlsCaFile,
+    redis: { maxRetriesPerRequest: 1, connectTimeout: 2000 },
+  });
   const server = createSchedulerServer({
+    waitingRuns: new WaitingRunsReport({ redis: metricsRedis, prefix: runtime.prefix }),
     streams,
     client,
     apiTokens: acceptedTokens(config),
@@ -86,6 +94,7 @@ export async function startSchedulerApp(
       await closed;
       // Closing waits for Redis to confirm; during an outage it would wait for the outage.
       await withDeadline(client.close(), CLOSE_TIMEOUT_MS);
+      metricsRedis.disconnect();
     },
   };
 }

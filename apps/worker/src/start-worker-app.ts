@@ -1,4 +1,4 @@
-import { watchConnection } from '@flotilla/runtime/internals';
+import { RUNS_WAITING_HELP, WaitingRunsReport, watchConnection } from '@flotilla/runtime/internals';
 import { createWorker, type FlotillaWorker, redisTlsOptions } from '@flotilla/runtime/worker';
 import { BullMQOtel } from 'bullmq-otel';
 import { Redis } from 'ioredis';
@@ -81,6 +81,16 @@ export async function startWorkerApp(
       timeoutMs: 1000,
     },
   );
+  const waitingRuns = new WaitingRunsReport({ redis: probe, prefix: runtime.prefix, servedAgents: agentIds });
+  new Gauge({
+    name: 'flotilla_runs_waiting',
+    help: RUNS_WAITING_HELP,
+    labelNames: ['agent', 'kind'] as const,
+    registers: [metrics.registry],
+    async collect() {
+      await waitingRuns.report(this);
+    },
+  });
   new Gauge({
     name: 'flotilla_worker_up',
     help: '1 while the worker takes runs.',

@@ -43,7 +43,11 @@ export {
 export type { GeminiAdapterOptions, GeminiPayload } from './gemini/compile-gemini.js';
 export { GeminiAdapter } from './gemini/compile-gemini.js';
 export { fromGemini } from './gemini/from-gemini.js';
-export { toGeminiSchema } from './gemini/gemini-schema.js';
+export {
+  GEMINI_RECURSIVE_REF_DEPTH,
+  type GeminiSchemaAdaptation,
+  toGeminiSchema,
+} from './gemini/gemini-schema.js';
 export { toGeminiTools } from './gemini/gemini-tools.js';
 export type * from './gemini/gemini-wire.js';
 export {
@@ -57,6 +61,7 @@ export { joinText } from './input/join-text.js';
 export type { OpenAIAdapterOptions, OpenAIPayload } from './openai/compile-openai.js';
 export { OpenAIAdapter } from './openai/compile-openai.js';
 export { fromOpenAI } from './openai/from-openai.js';
+export { allowsOpenAIStrict } from './openai/openai-strict-schema.js';
 export { toOpenAITools } from './openai/openai-tools.js';
 export type * from './openai/openai-wire.js';
 export type { OpenAIResponsesPayload } from './openai-responses/compile-openai-responses.js';

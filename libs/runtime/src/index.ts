@@ -41,6 +41,7 @@ export {
   ExpectScopeError,
   FanOutLimitExceededError,
   InvalidAgentConfigError,
+  InvalidJsonSchemaError,
   InvalidToolDefinitionError,
   MaxDepthExceededError,
   ModelNotFoundError,
@@ -154,7 +155,20 @@ export {
   ConversationLeaseLostError,
   ConversationVersionNotFoundError,
 } from './store/store-errors.js';
+export { dropSafeIntegerBounds } from './tools/drop-safe-integer-bounds.js';
 export type { EquippedTool } from './tools/equipped-tool.js';
+export type {
+  JsonSchemaIssue,
+  JsonSchemaObject,
+  JsonSchemaParameters,
+  JsonSchemaValidation,
+} from './tools/json-schema.js';
+export {
+  isJsonSchemaParameters,
+  jsonSchema,
+  MAX_JSON_SCHEMA_BYTES,
+  MAX_JSON_SCHEMA_DEPTH,
+} from './tools/json-schema.js';
 export type {
   ToolCallLoopContext,
   ToolCallLoopMiddleware,
@@ -165,3 +179,4 @@ export type { ContentPart, ImageContent, ToolContent, VideoContent } from './too
 export { isToolContent, TOOL_CONTENT_KEY, toolContent, toolContentParts } from './tools/tool-content.js';
 export type { ToolContext, ToolDefinition, ToolMiddleware, ToolRunContext } from './tools/tool-definition.js';
 export { augmentTool, defineTool } from './tools/tool-definition.js';
+export type { ToolArguments, ToolParameters } from './tools/tool-parameters.js';

@@ -204,3 +204,22 @@ export function workerRegistryKeys(prefix: string): WorkerRegistryKeys {
   const base = `${prefix}:{workers}`;
   return { workers: `${base}:live`, expiries: `${base}:expiries` };
 }
+
+/**
+ * Keys of the fleet-wide count of runs waiting at the gate (`gate/waiting-runs.ts`), all under
+ * the tag `{waiting}`: written as separate idempotent writes after the run record's own script,
+ * never inside it (ARCHITECTURE §9).
+ */
+export interface WaitingRunsKeys {
+  /** Hash of run id → the group it waits in (`[kind, agentId]` JSON): the membership, the truth. */
+  runs: string;
+  /** Sorted set of run id → when it entered its group (epoch ms): the pruning order and fence. */
+  since: string;
+  /** Hash of group → how many runs wait in it, kept by the same scripts as the membership. */
+  counts: string;
+}
+
+export function waitingRunsKeys(prefix: string): WaitingRunsKeys {
+  const base = `${prefix}:{waiting}`;
+  return { runs: `${base}:runs`, since: `${base}:since`, counts: `${base}:counts` };
+}

@@ -181,3 +181,15 @@ export class RunAlreadyEndedError extends FlotillaError {
     this.status = status;
   }
 }
+
+/** `GET /ui` while the dashboard's files are missing (its workspace not built). Answered with HTTP 404. */
+export class DashboardNotBuiltError extends FlotillaError {
+  static override readonly errorName = 'DashboardNotBuiltError';
+  static override readonly is = errorGuard(this);
+  constructor(directory: string | undefined) {
+    super(
+      `The dashboard is not built${directory ? ` (no index.html in ${directory})` : ' (@flotilla/dashboard is not installed)'}: ` +
+        'run `npm run build` at the repository root, then restart the scheduler.',
+    );
+  }
+}

@@ -18,6 +18,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   ForbiddenError: 403,
   ForeignOriginError: 403,
   RouteNotFoundError: 404,
+  DashboardNotBuiltError: 404,
   RunNotFoundError: 404,
   ConversationNotFoundError: 404,
   ConversationVersionNotFoundError: 404,

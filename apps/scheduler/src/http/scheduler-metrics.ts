@@ -1,3 +1,4 @@
+import { RUNS_WAITING_HELP, type WaitingRunsReport } from '@flotilla/runtime/internals';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { StreamCaps } from './stream-caps.js';
 
@@ -6,7 +7,8 @@ const REQUEST_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 /**
  * The scheduler's Prometheus metrics (served on `GET /metrics`, behind the API's bearer token):
  * answered requests by method, route pattern and status (fed by the access log middleware; an
- * SSE stream counts when its response starts), open SSE streams, and the default process metrics.
+ * SSE stream counts when its response starts), open SSE streams, the fleet's waiting runs (when
+ * given a {@link WaitingRunsReport}), and the default process metrics.
  * Route labels are patterns (`/runs/:id`) or `(no route)`, never client text.
  */
 export class SchedulerMetrics {
@@ -14,7 +16,10 @@ export class SchedulerMetrics {
   readonly #requests: Counter<'method' | 'route' | 'status'>;
   readonly #seconds: Histogram<'method' | 'route'>;
 
-  constructor(streams: StreamCaps, options: { processMetrics?: boolean } = {}) {
+  constructor(
+    streams: StreamCaps,
+    options: { processMetrics?: boolean; waitingRuns?: WaitingRunsReport | undefined } = {},
+  ) {
     const registers = [this.registry];
     this.#requests = new Counter({
       name: 'flotilla_http_requests_total',
@@ -37,6 +42,17 @@ export class SchedulerMetrics {
         this.set(streams.total);
       },
     });
+    const { waitingRuns } = options;
+    if (waitingRuns)
+      new Gauge({
+        name: 'flotilla_runs_waiting',
+        help: RUNS_WAITING_HELP,
+        labelNames: ['agent', 'kind'] as const,
+        registers,
+        async collect() {
+          await waitingRuns.report(this);
+        },
+      });
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
   }
 

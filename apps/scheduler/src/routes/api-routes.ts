@@ -1,6 +1,8 @@
 import type { ApiRoute } from './api-route.js';
 import { cancelRun } from './cancel-run.js';
+import { compileConversation } from './compile-conversation.js';
 import { getConversation } from './get-conversation.js';
+import { getFleet } from './get-fleet.js';
 import { getHealth } from './get-health.js';
 import { getMetrics } from './get-metrics.js';
 import { getRun } from './get-run.js';
@@ -20,6 +22,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   streamRunEvents,
   cancelRun,
   getConversation,
+  compileConversation,
   getMetrics,
   getWorkers,
+  getFleet,
 ];

@@ -1,7 +1,11 @@
-import type { ToolDefinition, ToolRunContext } from '@flotilla/runtime';
+import {
+  dropSafeIntegerBounds,
+  type JsonSchemaParameters,
+  jsonSchema,
+  type ToolDefinition,
+  type ToolRunContext,
+} from '@flotilla/runtime';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
-import { z } from 'zod';
-import { jsonSchemaToZod } from '../mcp/json-schema-to-zod.js';
 import { langChainResultToToolResult } from './langchain-content-to-parts.js';
 import { LangChainToolError } from './langchain-tool-error.js';
 
@@ -26,13 +30,16 @@ export interface FromLangChainToolOptions {
 }
 
 /**
- * Turns a LangChain tool into a Flotilla {@link ToolDefinition}. Its schema (zod 3, zod 4 or
- * JSON Schema) goes through JSON Schema into the runtime's zod 4 (so two zod copies never
- * meet); LangChain still validates with its own schema when the tool is invoked. The handler
+ * Turns a LangChain tool into a Flotilla {@link ToolDefinition}. A JSON Schema is kept as
+ * written; a zod schema (3 or 4) is converted to JSON Schema once, by LangChain, without the
+ * safe-integer bounds zod adds to every integer. Either way the model is shown that JSON Schema
+ * and its arguments are validated against it (`jsonSchema(…)`), so two zod copies never meet;
+ * LangChain still validates with its own schema when the tool is invoked. The handler
  * invokes the tool with the run's abort signal; plain results pass through unchanged, image
  * content blocks become image parts ({@link langChainResultToToolResult}).
  *
  * @throws {TypeError} when the tool has no name, description or `invoke()`.
+ * @throws InvalidJsonSchemaError (from `@flotilla/runtime`) when its schema cannot be used
  */
 export function fromLangChainTool(
   tool: LangChainToolLike,
@@ -46,7 +53,7 @@ export function fromLangChainTool(
   return {
     name: options.name ?? tool.name,
     description: options.description ?? tool.description,
-    parameters: parametersOf(tool.schema),
+    parameters: parametersOf(tool.schema, tool.name),
     // `context` is absent when user code calls the handler directly, as the seed API's tests do.
     handler: async (args, context?: ToolRunContext) => {
       let result: unknown;
@@ -60,10 +67,15 @@ export function fromLangChainTool(
   };
 }
 
-function parametersOf(schema: unknown): z.ZodType {
-  if (schema === undefined || schema === null) return z.looseObject({});
-  const { $schema: _ignored, ...jsonSchema } = toJsonSchema(
-    schema as Parameters<typeof toJsonSchema>[0],
-  ) as Record<string, unknown>;
-  return jsonSchemaToZod(jsonSchema);
+function parametersOf(schema: unknown, toolName: string): JsonSchemaParameters {
+  const site = `LangChain tool "${toolName}"`;
+  if (schema === undefined || schema === null) return jsonSchema({ type: 'object' }, site);
+  if (!isZodSchema(schema)) return jsonSchema(schema as Record<string, unknown>, site);
+  const converted = toJsonSchema(schema as Parameters<typeof toJsonSchema>[0]) as Record<string, unknown>;
+  return jsonSchema(dropSafeIntegerBounds(converted), site);
+}
+
+/** zod 3 keeps its internals under `_def`, zod 4 under `_zod`. */
+function isZodSchema(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && ('_zod' in schema || '_def' in schema);
 }

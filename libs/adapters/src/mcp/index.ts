@@ -10,15 +10,14 @@
  * ```
  *
  * `equipMCP` lists the server's tools (cached per agent invocation and across the fleet),
- * converts their JSON Schemas to zod and calls them by native name; images in results reach the
- * model as images. `fromMCPTool` converts a single tool. Sharp edges: `tools` always takes native
+ * keeps their JSON Schemas as written (`jsonSchema(inputSchema)`) and calls them by native name;
+ * images in results reach the model as images. `fromMCPTool` converts a single tool. Sharp edges: `tools` always takes native
  * names (the namespace only changes what the model sees); declared tools that are missing throw.
  */
 export { callMCPTool, usesPositionalCallTool } from './call-tool.js';
 export { type EquipMCPOptions, equipMCP, type MCPInjectOptions, type MCPKit } from './equip-mcp.js';
 export { formatCallToolResult } from './format-call-tool-result.js';
 export { type FromMCPToolOptions, fromMCPTool } from './from-mcp-tool.js';
-export { type JsonSchema, type JsonSchemaToZodOptions, jsonSchemaToZod } from './json-schema-to-zod.js';
 export { DEFAULT_MAX_TOOLS, type ListMCPToolsOptions, listMCPTools } from './list-tools.js';
 export type {
   MCPCallToolResponse,

@@ -94,7 +94,7 @@ export class GeminiAdapter implements ITargetAdapter<GeminiPayload> {
       meta: { warnings: sink.warnings },
     };
     if (system.length > 0) payload.systemInstruction = { parts: system };
-    if (context?.tools && context.tools.length > 0) payload.tools = toGeminiTools(context.tools);
+    if (context?.tools && context.tools.length > 0) payload.tools = toGeminiTools(context.tools, sink);
     return payload;
   }
 

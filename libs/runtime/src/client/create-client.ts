@@ -17,6 +17,7 @@ import type { OnConflict } from '../gate/waiting-for.js';
 import { AgentQueues, runJobFinder } from '../jobs/agent-queues.js';
 import { ENDED_JOB_RETENTION } from '../jobs/ended-job-retention.js';
 import { idSchema, runIdSchema, TENANT_RULE, tenantSchema } from '../jobs/id-rule.js';
+import { QUEUE_DEPTH_STATES, type QueueDepth, queueDepthOf } from '../jobs/queue-depth.js';
 import { encodeRunJobData } from '../jobs/run-job-data.js';
 import { qualifyId, unqualifyId } from '../jobs/tenant-ids.js';
 import { ServedAgents, type WorkerInfo, WorkerRegistry } from '../registry/worker-registry.js';
@@ -57,10 +58,11 @@ export interface CreateClientOptions {
   /** Where connection outages are logged (once per change). @default pino at LOG_LEVEL, named `flotilla-client` */
   logger?: Logger;
   /**
-   * Every event reader of this client (`run(id).events()`, `result()`) blocks on ONE shared
-   * connection (one XREAD over all the streams read, fanned out) instead of a connection each:
-   * for a server following many runs at once (the scheduler's SSE streams), so open streams do
-   * not use up Redis' `maxclients`. @default false: a connection per reader, closed with it
+   * Every event reader of this client (`run(id).events()`) blocks on ONE shared connection
+   * (one XREAD over all the streams read, fanned out) instead of a connection each: for a
+   * server following many runs at once (the scheduler's SSE streams), so open streams do not
+   * use up Redis' `maxclients`. `result()` always waits this way (on a connection of its own
+   * when this is off). @default false: a connection per `events()` reader, closed with it
    */
   shareEventReads?: boolean;
   /** @default process.env */
@@ -157,6 +159,11 @@ export interface FlotillaClient {
    */
   listWorkers(): Promise<WorkerInfo[]>;
   /**
+   * How many jobs wait in each agent's queue (every tenant's: queues are per agent, like
+   * workers), in the order asked; an id that breaks the id rule is left out.
+   */
+  getQueueDepths(agentIds: readonly string[]): Promise<QueueDepth[]>;
+  /**
    * Resolves when Redis answers a PING within `timeoutMs` (for health checks).
    * @throws RedisUnavailableError when it does not
    */
@@ -210,24 +217,27 @@ export function createClient(options: CreateClientOptions = {}): FlotillaClient 
   // Every call waiting through an outage listens for 'ready' (see untilRedisReady): a server
   // with many requests in flight is not a listener leak. Infinity, not 0: BullMQ adds to it.
   redis.setMaxListeners(Number.POSITIVE_INFINITY);
-  const sharedReader = options.shareEventReads
-    ? new SharedEventReader({
-        control: redis,
-        // Inherits the client's fail-fast settings; XREAD BLOCK needs no command timeout.
-        openBlocking: () =>
-          openRedis(redis, {
-            role: 'run-events',
-            logger,
-            redis: { connectionName: eventsConnectionName(config.prefix), commandTimeout: undefined },
-          }),
-      })
-    : undefined;
+  const newSharedReader = () =>
+    new SharedEventReader({
+      control: redis,
+      // Inherits the client's fail-fast settings; XREAD BLOCK needs no command timeout.
+      openBlocking: () =>
+        openRedis(redis, {
+          role: 'run-events',
+          logger,
+          redis: { connectionName: eventsConnectionName(config.prefix), commandTimeout: undefined },
+        }),
+    });
+  const sharedReader = options.shareEventReads ? newSharedReader() : undefined;
+  // `result()` waits on one blocking connection per client whatever `shareEventReads` says: a
+  // connection per awaited run cost a connect, a ready check (INFO) and a name per run.
+  const resultReader = sharedReader ?? newSharedReader();
   const tenant = options.tenant === undefined ? undefined : checkedTenant(options.tenant);
   const connections = openConnections(
     config,
     { redis, timeoutMs: config.requestTimeoutMs },
     logger,
-    sharedReader,
+    { sharedReader, resultReader },
     options.telemetry,
   );
   return new RedisFlotillaClient(connections, tenant, true);
@@ -246,6 +256,8 @@ interface ClientConnections {
   gate: ConversationGate;
   /** One blocking XREAD for every event reader (`shareEventReads`), or none. */
   sharedReader: SharedEventReader | undefined;
+  /** One blocking XREAD for every `result()` (the shared reader when there is one). */
+  resultReader: SharedEventReader;
   bound: RequestBound;
   logger: Logger;
 }
@@ -254,7 +266,10 @@ function openConnections(
   config: FlotillaConfig,
   bound: RequestBound,
   logger: Logger,
-  sharedReader: SharedEventReader | undefined,
+  {
+    sharedReader,
+    resultReader,
+  }: { sharedReader: SharedEventReader | undefined; resultReader: SharedEventReader },
   telemetry: Telemetry | undefined,
 ): ClientConnections {
   const { redis } = bound;
@@ -286,7 +301,7 @@ function openConnections(
   const registry = new WorkerRegistry(redis, config.prefix);
   const served = new ServedAgents(registry);
   return {
-    ...{ config, redis, queues, records, conversations, gate, sharedReader, bound, logger },
+    ...{ config, redis, queues, records, conversations, gate, sharedReader, resultReader, bound, logger },
     ...{ registry, served },
   };
 }
@@ -459,11 +474,23 @@ class RedisFlotillaClient implements FlotillaClient {
       records: this.#records,
       logger: this.#logger,
       sharedReader: this.#sharedReader,
+      resultReader: this.#shared.resultReader,
     });
   }
 
   listWorkers(): Promise<WorkerInfo[]> {
     return boundedRequest(this.#bound, () => this.#shared.registry.list());
+  }
+
+  getQueueDepths(agentIds: readonly string[]): Promise<QueueDepth[]> {
+    const valid = [...new Set(agentIds)].filter((agentId) => idSchema.safeParse(agentId).success);
+    return boundedRequest(this.#bound, () =>
+      Promise.all(
+        valid.map(async (agentId) =>
+          queueDepthOf(agentId, await this.#queues.queueFor(agentId).getJobCounts(...QUEUE_DEPTH_STATES)),
+        ),
+      ),
+    );
   }
 
   async ping(timeoutMs = this.#bound.timeoutMs): Promise<void> {
@@ -542,6 +569,7 @@ class RedisFlotillaClient implements FlotillaClient {
   async close(): Promise<void> {
     if (!this.#owner) return;
     this.#sharedReader?.close();
+    this.#shared.resultReader.close();
     await this.#queues.close();
     await this.#redis.quit().catch(() => this.#redis.disconnect());
   }

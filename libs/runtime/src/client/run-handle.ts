@@ -46,8 +46,8 @@ export interface RunEventsOptions {
 
 /**
  * {@link RunHandle} over Redis. Waiting never polls BullMQ: `result()` reads the run record
- * and, while the run is unfinished, blocks on the run's event stream (XREAD BLOCK on a
- * connection of its own, closed afterwards) until `run-end`.
+ * and, while the run is unfinished, blocks on the run's event stream (XREAD BLOCK on the
+ * client's one connection for results) until `run-end`.
  */
 export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
   readonly id: string;
@@ -59,6 +59,7 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
   readonly #records: RedisRunRecords;
   readonly #logger: Logger | undefined;
   readonly #sharedReader: SharedEventReader | undefined;
+  readonly #resultReader: SharedEventReader | undefined;
 
   constructor(options: {
     /** The run id as the caller names it. */
@@ -71,11 +72,14 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
     logger?: Logger;
     /** The client's one blocking connection for every reader; unset: a connection per reader. */
     sharedReader?: SharedEventReader | undefined;
+    /** The client's one blocking connection for `result()`; unset: the one `events()` uses. */
+    resultReader?: SharedEventReader | undefined;
   }) {
     this.id = options.runId;
     this.#tenant = options.tenant;
     this.#storedId = qualifyId(options.tenant, options.runId);
     this.#sharedReader = options.sharedReader;
+    this.#resultReader = options.resultReader;
     this.#bound = options.bound;
     this.#prefix = options.prefix;
     this.#records = options.records;
@@ -88,7 +92,11 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
     while (!isTerminalStatus(record.status)) {
       // Read on after the last event seen: a run-end the record does not confirm was lost with
       // the record's end (the record went back in time); the run's next end follows it.
-      for await (const event of this.events(after === undefined ? {} : { after })) {
+      const options = after === undefined ? {} : { after };
+      // Only the end matters here, so the tenant's view of the events is not needed. The record
+      // was just read unfinished: no timeline to read before the stream.
+      const reader = this.#resultReader ?? this.#sharedReader;
+      for await (const event of this.#storedEvents(options, reader, { unfinished: true })) {
         after = event.eventId;
         if (event.type === 'run-end') break;
       }
@@ -98,17 +106,27 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
   }
 
   events(options: RunEventsOptions = {}): AsyncIterable<StreamedRunEvent> {
-    const events = this.#storedEvents(options);
+    const events = this.#storedEvents(options, this.#sharedReader);
     if (this.#tenant === undefined) return events;
     return { [Symbol.asyncIterator]: () => tenantView(events[Symbol.asyncIterator]()) };
   }
 
-  #storedEvents(options: RunEventsOptions): AsyncIterable<StreamedRunEvent> {
+  /**
+   * `unfinished`: the caller just read the record unfinished, so the first look for a compacted
+   * timeline is skipped (one is only written after the record ends; a run ending meanwhile is
+   * found in the stream, or through `isOver` and the timeline read that follows it).
+   */
+  #storedEvents(
+    options: RunEventsOptions,
+    reader: SharedEventReader | undefined,
+    { unfinished = false } = {},
+  ): AsyncIterable<StreamedRunEvent> {
+    let skipTimeline = unfinished;
     return {
       [Symbol.asyncIterator]: () =>
         readRunEventStream({
           connection:
-            this.#sharedReader?.source() ??
+            reader?.source() ??
             // Inherits the client's fail-fast settings; XREAD BLOCK needs no command timeout.
             openRedis(this.#bound.redis, {
               role: 'run-events',
@@ -119,7 +137,11 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
           key: runKeys(this.#prefix, this.#storedId).events,
           requestTimeoutMs: this.#bound.timeoutMs,
           ...options,
-          compacted: () => this.#records.compactedEvents(this.#storedId),
+          compacted: async () => {
+            if (!skipTimeline) return this.#records.compactedEvents(this.#storedId);
+            skipTimeline = false;
+            return undefined;
+          },
           isOver: async () => {
             const record = await boundedRequest(this.#bound, () => this.#records.get(this.#storedId));
             return record === undefined || isTerminalStatus(record.status);

@@ -40,8 +40,9 @@ export type {
   ToolCallEvent,
   ToolResultEvent,
 } from '../events/run-event.js';
-export type { OnConflict, WaitingFor, WaitKind } from '../gate/waiting-for.js';
+export { type OnConflict, WAIT_KINDS, type WaitingFor, type WaitKind } from '../gate/waiting-for.js';
 export { tenantSchema } from '../jobs/id-rule.js';
+export type { QueueDepth } from '../jobs/queue-depth.js';
 export type { WorkerInfo } from '../registry/worker-registry.js';
 export type { RunRecord } from '../runs/run-record.js';
 export { isTerminalStatus, type RunStatus, type TerminalRunStatus } from '../runs/run-status.js';

@@ -5,6 +5,7 @@
  */
 
 export { eventsConnectionName } from '../client/run-handle.js';
+export { openRedis } from '../config/open-redis.js';
 export { type ConnectionWatchOptions, watchConnection } from '../config/watch-connection.js';
 export { agentQueueName } from '../jobs/agent-queues.js';
 export {
@@ -34,10 +35,18 @@ export {
   conversationGateKeys,
   type RunKeys,
   runKeys,
+  waitingRunsKeys,
   workerRegistryKeys,
 } from '../keys.js';
 export type { FleetMemo, FleetMemoGetOptions, FleetMemoOptions } from '../memo/fleet-memo.js';
 export { createFleetMemo } from '../memo/fleet-memo.js';
+export {
+  type GaugeTarget,
+  RUNS_WAITING_HELP,
+  WaitingRunsReport,
+  type WaitingRunsReportOptions,
+  type WaitingRunsSample,
+} from '../runs/waiting-runs-report.js';
 export { abortableDelay } from '../shared/abortable-delay.js';
 export { REDACTED, redactingLogOptions, redactSecrets, redactValue } from '../shared/redact-secrets.js';
 export {

@@ -38,8 +38,9 @@ export class DuplicateToolNameError extends FlotillaError {
 }
 
 /**
- * A tool given to `equipTool` lacks a field the runtime needs: a zod `parameters` schema (the
- * usual slip is passing a JSON Schema as `inputSchema`, MCP style) or a `handler` function.
+ * A tool given to `equipTool` lacks a field the runtime needs: `parameters` (a zod schema or
+ * `jsonSchema(…)`; the usual slip is passing a JSON Schema as `inputSchema`, MCP style) or a
+ * `handler` function.
  */
 export class InvalidToolDefinitionError extends FlotillaError {
   static override readonly errorName = 'InvalidToolDefinitionError';
@@ -59,8 +60,8 @@ export class InvalidToolDefinitionError extends FlotillaError {
 const REMEDY: Record<InvalidToolDefinitionError['field'], string> = {
   name: 'needs `name`, a non-empty string unique within the generation.',
   parameters:
-    'needs `parameters`, a zod schema of its arguments (e.g. `z.object({ query: z.string() })`); ' +
-    'a JSON Schema (`inputSchema`) is not accepted: convert it to zod, or wrap the tool with `defineTool`.',
+    'needs `parameters`, a zod schema of its arguments (e.g. `z.object({ query: z.string() })`) or a ' +
+    'JSON Schema wrapped with `jsonSchema(…)` from @flotilla/runtime (a bare `inputSchema` object is not accepted).',
   handler: 'needs `handler`, a function `(args, context) => result` that runs the tool.',
   timeoutMs: 'has an invalid `timeoutMs`: give a whole number of milliseconds ≥ 1, or leave it out.',
 };
@@ -156,6 +157,28 @@ export class SchemaConversionError extends FlotillaError {
         'types (no transforms, dates, bigints or custom types in schemas sent to the model).',
       { cause },
     );
+  }
+}
+
+/**
+ * A JSON Schema given as a tool's parameters (`jsonSchema(…)`, an MCP tool's `inputSchema`, a
+ * LangChain tool's schema) cannot be used: it is not a JSON object, breaks the size or depth
+ * bounds, or the validator cannot compile it (an unresolvable `$ref`, a pattern JavaScript
+ * cannot read …). Thrown when the tool is defined or equipped, never mid-run.
+ */
+export class InvalidJsonSchemaError extends FlotillaError {
+  static override readonly errorName = 'InvalidJsonSchemaError';
+  static override readonly is = errorGuard(this);
+  /** Where the schema came from, e.g. `jsonSchema()` or `tool "read_file"`. */
+  readonly site: string;
+
+  constructor(site: string, reason: string, cause?: unknown) {
+    super(
+      `The JSON Schema of ${site} cannot be used: ${reason}. Give an object schema ` +
+        '(`{ type: "object", properties: { … } }`) that uses only local `$ref`s (`#/$defs/…`) and ECMAScript patterns.',
+      cause === undefined ? undefined : { cause },
+    );
+    this.site = site;
   }
 }
 

@@ -38,6 +38,8 @@ export class SharedEventReader {
   /** key → id of the XREAD in flight, while one is. */
   #inFlight: Map<string, string> | undefined;
   #looping = false;
+  /** Whether the blocked read in flight was already asked to end (`CLIENT UNBLOCK`). */
+  #unblockSent = false;
   #closed = false;
 
   constructor(options: SharedEventReaderOptions) {
@@ -105,9 +107,11 @@ export class SharedEventReader {
     }
     const sent = this.#inFlight?.get(waiter.key);
     if (!this.#inFlight || (sent !== undefined && compareStreamIds(sent, waiter.lastId) <= 0)) return;
-    // The blocked read does not cover this reader: end it so the next one does.
-    if (this.#blockingId !== undefined)
-      this.#options.control.client('UNBLOCK', this.#blockingId).catch(() => undefined);
+    // The blocked read does not cover this reader: end it so the next one does. One UNBLOCK
+    // per blocked read: readers joining before it returns are all in the next one.
+    if (this.#blockingId === undefined || this.#unblockSent) return;
+    this.#unblockSent = true;
+    this.#options.control.client('UNBLOCK', this.#blockingId).catch(() => undefined);
   }
 
   async #loop(): Promise<void> {
@@ -142,6 +146,7 @@ export class SharedEventReader {
         continue;
       } finally {
         this.#inFlight = undefined;
+        this.#unblockSent = false;
       }
       for (const [key, entries] of entriesByKey)
         for (const waiter of [...this.#waiters]) {

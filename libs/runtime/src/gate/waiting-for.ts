@@ -8,8 +8,23 @@
  */
 import { z } from 'zod';
 
+/**
+ * What kinds of thing a run can wait for at the gate: THE list. A new kind is added here (the
+ * record schema, the waiting-run counts and their metric labels follow), then parked with
+ * `parkAtGate` / `RedisRunRecords.park`.
+ */
+export const WAIT_KINDS = ['conversation', 'worker'] as const;
+
 /** What kinds of thing a run can wait for at the gate. */
-export type WaitKind = 'conversation' | 'worker';
+export type WaitKind = (typeof WAIT_KINDS)[number];
+
+/** The label of a kind outside {@link WAIT_KINDS} (a record written by a newer release). */
+export const UNKNOWN_WAIT_KIND = 'unknown';
+
+/** `kind` when it is one of {@link WAIT_KINDS}, else {@link UNKNOWN_WAIT_KIND}: a bounded label. */
+export function waitKindLabel(kind: string): WaitKind | typeof UNKNOWN_WAIT_KIND {
+  return (WAIT_KINDS as readonly string[]).includes(kind) ? (kind as WaitKind) : UNKNOWN_WAIT_KIND;
+}
 
 /** What a queued run waits for (`RunRecord.waitingFor`); gone once it runs. */
 export interface WaitingFor {
@@ -23,7 +38,7 @@ export interface WaitingFor {
 
 /** How a stored `waitingFor` is read back (the record is a boundary). */
 export const waitingForSchema = z.object({
-  kind: z.enum(['conversation', 'worker']),
+  kind: z.enum(WAIT_KINDS),
   detail: z.string().max(1024),
 });
 

@@ -1,11 +1,9 @@
-import { z } from 'zod';
-import {
-  DuplicateToolNameError,
-  InvalidToolDefinitionError,
-  SchemaConversionError,
-} from '../errors/agent-errors.js';
+import type { z } from 'zod';
+import { DuplicateToolNameError, InvalidToolDefinitionError } from '../errors/agent-errors.js';
 import type { EquippedTool } from '../tools/equipped-tool.js';
+import { isJsonSchemaParameters } from '../tools/json-schema.js';
 import type { ToolDefinition, ToolMiddleware } from '../tools/tool-definition.js';
+import { type ToolParameters, toolParametersJsonSchema } from '../tools/tool-parameters.js';
 import { requireOpenDraft } from './require-draft.js';
 
 /** Options of {@link equipTool}. */
@@ -17,13 +15,14 @@ export interface EquipToolOptions {
 }
 
 /**
- * Gives the model a tool for this generation. The zod schema is sent as JSON Schema.
- * @throws InvalidToolDefinitionError when the tool has no name, no zod `parameters` or no `handler`
+ * Gives the model a tool for this generation. zod parameters are sent as JSON Schema; JSON
+ * Schema parameters (`jsonSchema(…)`) are sent as written.
+ * @throws InvalidToolDefinitionError when the tool has no name, no zod or `jsonSchema(…)` `parameters`, or no `handler`
  * @throws DuplicateToolNameError when a tool of that name is already equipped in this generation
  * @throws SchemaConversionError when the schema has no JSON Schema form
  * @throws ContextNotFoundError outside an agent run; AfterPromptAgentError after the policy started
  */
-export function equipTool<S extends z.ZodType>(
+export function equipTool<S extends ToolParameters>(
   tool: ToolDefinition<S>,
   options: EquipToolOptions = {},
 ): void {
@@ -40,11 +39,12 @@ export function equipTool<S extends z.ZodType>(
  * Checks what TypeScript cannot when a tool comes from untyped code or another library's shape.
  * @throws InvalidToolDefinitionError naming the tool and the missing field
  */
-export function assertToolDefinition(tool: ToolDefinition<z.ZodType>, site: string): void {
+export function assertToolDefinition(tool: ToolDefinition, site: string): void {
   const { name, parameters, handler } = tool as Partial<Record<keyof ToolDefinition, unknown>>;
   const toolName = typeof name === 'string' && name !== '' ? name : '<unnamed>';
   if (toolName === '<unnamed>') throw new InvalidToolDefinitionError(toolName, 'name', site);
-  if (!isZodSchema(parameters)) throw new InvalidToolDefinitionError(toolName, 'parameters', site);
+  if (!isZodSchema(parameters) && !isJsonSchemaParameters(parameters))
+    throw new InvalidToolDefinitionError(toolName, 'parameters', site);
   if (typeof handler !== 'function') throw new InvalidToolDefinitionError(toolName, 'handler', site);
 }
 
@@ -59,7 +59,7 @@ function isZodSchema(value: unknown): value is z.ZodType {
 }
 
 /** The equipped form of `tool` with `dynamic` middlewares outside its own. */
-export function equippedTool<S extends z.ZodType>(
+export function equippedTool<S extends ToolParameters>(
   tool: ToolDefinition<S>,
   dynamic: ToolMiddleware[],
 ): EquippedTool {
@@ -71,21 +71,6 @@ export function equippedTool<S extends z.ZodType>(
   };
 }
 
-/**
- * The JSON Schema of a zod schema, without the `$schema` marker providers do not want.
- * @throws SchemaConversionError naming `site` when the schema cannot be converted
- */
-export function zodToJsonSchema(schema: z.ZodType, site: string): Record<string, unknown> {
-  let jsonSchema: Record<string, unknown>;
-  try {
-    jsonSchema = z.toJSONSchema(schema) as Record<string, unknown>;
-  } catch (error) {
-    throw new SchemaConversionError(site, error);
-  }
-  const { $schema: _ignored, ...rest } = jsonSchema;
-  return rest;
-}
-
-function toolParameters(tool: ToolDefinition<z.ZodType>): Record<string, unknown> {
-  return zodToJsonSchema(tool.parameters, `tool "${tool.name}"`);
+function toolParameters(tool: ToolDefinition<ToolParameters>): Record<string, unknown> {
+  return toolParametersJsonSchema(tool.parameters, tool.name);
 }

@@ -19,6 +19,7 @@ import type { EquippedTool } from '../tools/equipped-tool.js';
 import type { ToolOutput } from '../tools/tool-call-loop-middleware.js';
 import { toolContentParts } from '../tools/tool-content.js';
 import type { ToolContext, ToolRunContext } from '../tools/tool-definition.js';
+import { checkToolArguments } from '../tools/tool-parameters.js';
 
 /** The output of one call and whether the tool succeeded. */
 export interface ToolCallResult {
@@ -81,9 +82,9 @@ function parseArguments(tool: EquippedTool, call: ToolCall): unknown {
   } catch (error) {
     throw new ToolCallFailure(`Invalid JSON arguments for tool "${name}": ${(error as Error).message}`);
   }
-  const parsed = tool.definition.parameters.safeParse(json);
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  const checked = checkToolArguments(tool.definition.parameters, json);
+  if (checked.success) return checked.data;
+  const issues = checked.issues.map((issue) => `${issue.path}: ${issue.message}`);
   throw new ToolCallFailure(
     `Tool "${name}" execution failed: Invalid arguments for tool "${name}": ${issues.join('; ')}`,
   );

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { zodToJsonSchema } from '../hooks/equip-tool.js';
+import { zodToJsonSchema } from '../tools/zod-to-json-schema.js';
 import { createAgentPolicy } from './create-agent-policy.js';
 import { createJsonOutputParser } from './json-output-parser.js';
 import { runToolCallLoop } from './tool-call-loop.js';

@@ -2,7 +2,7 @@ import { addUsage, type Message, type TokenUsage } from '@flotilla/ir';
 import type { z } from 'zod';
 import type { AgentContext } from '../context/agent-context.js';
 import { ConversationLog } from '../engine/conversation-log.js';
-import { zodToJsonSchema } from '../hooks/equip-tool.js';
+import { zodToJsonSchema } from '../tools/zod-to-json-schema.js';
 import { createAgentPolicy } from './create-agent-policy.js';
 import { createJsonOutputParser } from './json-output-parser.js';
 import { toIrMessages } from './message-input.js';

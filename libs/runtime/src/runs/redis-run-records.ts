@@ -9,8 +9,10 @@ import { parseStreamEntries, type StreamedRunEvent } from '../events/redis-run-e
 import type { RunEndEvent } from '../events/run-event.js';
 import { decodeRunTimeline, encodeRunTimeline, type RunEndOutcome } from '../events/run-timeline.js';
 import { type WaitingFor, waitingForSchema } from '../gate/waiting-for.js';
+import { type CurrentWait, WaitingRuns } from '../gate/waiting-runs.js';
 import { runKeys } from '../keys.js';
 import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
+import { clearAttemptTraceScript } from './lua/clear-attempt-trace-1.lua.js';
 import { compactEventsScript } from './lua/compact-events-2.lua.js';
 import { createRunScript } from './lua/create-run-1.lua.js';
 import { finishRunScript } from './lua/finish-run-4.lua.js';
@@ -19,6 +21,7 @@ import { parkRunScript } from './lua/park-run-1.lua.js';
 import { recordProgressScript } from './lua/record-progress-1.lua.js';
 import { startRunScript } from './lua/start-run-1.lua.js';
 import { suspendRunScript } from './lua/suspend-run-1.lua.js';
+import { swapAttemptTraceScript } from './lua/swap-attempt-trace-1.lua.js';
 import { RedisRunIndex } from './run-index.js';
 import type { RunRecord } from './run-record.js';
 import {
@@ -72,6 +75,8 @@ export class RedisRunRecords {
   readonly #eventStreamMaxLength: number;
   /** The run list indexes, written after each record is created (`run-index.ts`). */
   readonly index: RedisRunIndex;
+  /** The fleet-wide count of waiting runs, entered and left after each `waitingFor` write. */
+  readonly waiting: WaitingRuns;
 
   constructor(options: {
     redis: Redis;
@@ -90,6 +95,7 @@ export class RedisRunRecords {
       prefix: this.#prefix,
       keySeconds: this.#retention.recordSeconds + 24 * 3600,
     });
+    this.waiting = new WaitingRuns({ redis: this.#redis, prefix: this.#prefix });
   }
 
   /**
@@ -133,7 +139,8 @@ export class RedisRunRecords {
       this.#totals(keys.record),
     ]);
     if (result === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(run.runId, 'a start');
-    const [code, detail] = result as [number, string | number];
+    const [code, detail, cleared] = result as [number, string | number, number?];
+    if (cleared === 1) await this.#countWait(() => this.waiting.leave(run.runId));
     return code === 1
       ? { started: true, attempt: Number(detail), totals }
       : { started: false, status: detail as RunStatus };
@@ -145,7 +152,11 @@ export class RedisRunRecords {
    */
   async park(runId: string, waitingFor: WaitingFor): Promise<boolean> {
     const { record } = runKeys(this.#prefix, runId);
-    return (await parkRunScript.run(this.#redis, [record], [JSON.stringify(waitingFor)])) === 1;
+    const reply = await parkRunScript.run(this.#redis, [record], [JSON.stringify(waitingFor)]);
+    if (!Array.isArray(reply)) return false;
+    const agentId = String(reply[1] ?? '');
+    await this.#countWait(() => this.waiting.enter(runId, { kind: waitingFor.kind, agentId }));
+    return true;
   }
 
   /**
@@ -155,8 +166,35 @@ export class RedisRunRecords {
   async markUnserved(runId: string, agentId: string): Promise<boolean> {
     const { record } = runKeys(this.#prefix, runId);
     const waitingFor: WaitingFor = { kind: 'worker', detail: agentId };
-    return (await markUnservedScript.run(this.#redis, [record], [JSON.stringify(waitingFor)])) === 1;
+    const marked = (await markUnservedScript.run(this.#redis, [record], [JSON.stringify(waitingFor)])) === 1;
+    if (marked) await this.#countWait(() => this.waiting.enter(runId, { kind: 'worker', agentId }));
+    return marked;
   }
+
+  /**
+   * The count of waiting runs follows the records (the truth, written first); a failed count
+   * write must not fail the run's transition: `WaitingRuns.prune` repairs what it left.
+   */
+  async #countWait(write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch {
+      // ignored: see above
+    }
+  }
+
+  /** What the run's record says it waits for now, for `WaitingRuns.prune`. */
+  readonly currentWait: CurrentWait = async (runId) => {
+    const [status, waitingFor, agentId] = await this.#redis.hmget(
+      runKeys(this.#prefix, runId).record,
+      'status',
+      'waitingFor',
+      'agentId',
+    );
+    if (status !== 'queued' || waitingFor === null) return undefined;
+    const kind = parseOr(waitingFor, z.object({ kind: z.string().max(200) }))?.kind;
+    return kind === undefined ? undefined : { kind, agentId: agentId ?? '' };
+  };
 
   /**
    * Ends the run with `ending` and appends its `run-end` event (from `callPath`, the root
@@ -197,6 +235,8 @@ export class RedisRunRecords {
     const reply = await finishRunScript.run(this.#redis, call.keys, call.args);
     if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, "the run's end");
     if (!Array.isArray(reply)) return false;
+    // An attempt's start cleared its waitingFor already; a cancel or deadline may end a waiting run.
+    if (attempt === undefined) await this.#countWait(() => this.waiting.leave(runId));
     await this.#compact(
       runId,
       parseStreamEntries(reply as [string, string[]][]),
@@ -276,6 +316,23 @@ export class RedisRunRecords {
   async ownedBy(runId: string, attempt: string): Promise<boolean> {
     const owner = await this.#redis.hget(runKeys(this.#prefix, runId).record, 'attempt');
     return owner === null || owner === attempt;
+  }
+
+  /**
+   * Leaves the trace mark of attempt `attempt`'s run span (`mark`, JSON) on the record and
+   * returns the one an earlier attempt left, if any (`worker/attempt-trace.ts`).
+   * @throws AttemptSupersededError when a newer attempt owns the run
+   */
+  async swapAttemptTrace(runId: string, mark: string, attempt: string): Promise<string | undefined> {
+    const { record } = runKeys(this.#prefix, runId);
+    const reply = await swapAttemptTraceScript.run(this.#redis, [record], [mark, attempt]);
+    if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, 'its trace mark');
+    return typeof reply === 'string' ? reply : undefined;
+  }
+
+  /** Removes `mark` (an attempt's run span ended) unless a newer attempt's replaced it. */
+  async clearAttemptTrace(runId: string, mark: string): Promise<void> {
+    await clearAttemptTraceScript.run(this.#redis, [runKeys(this.#prefix, runId).record], [mark]);
   }
 
   /** The totals the record (`recordKey`) carries; none yet when it has no usage. */

@@ -16,7 +16,14 @@ export const SpanAttribute = {
   replayed: 'flotilla.replayed',
   position: 'flotilla.step.position',
   outcome: 'flotilla.run.outcome',
+  /** `true` on the run span of an attempt that died with its process, emitted by the attempt that took over. */
+  attemptLost: 'flotilla.attempt.lost',
 } as const;
+
+/** The tracer of Flotilla's spans (for spans {@link inSpan} cannot make: one emitted after the fact). */
+export function flotillaTracer() {
+  return tracer;
+}
 
 /** Options of {@link inSpan}. */
 export interface InSpanOptions {

@@ -1,8 +1,9 @@
 /**
- * What a tool is: a name, a description, a zod v4 input schema and a handler returning JSON
- * (or `toolContent(...)`), optionally wrapped by {@link ToolMiddleware}s.
+ * What a tool is: a name, a description, its parameters (a zod v4 schema or a JSON Schema
+ * wrapped with `jsonSchema(…)`) and a handler returning JSON (or `toolContent(...)`), optionally
+ * wrapped by {@link ToolMiddleware}s.
  */
-import type { z } from 'zod';
+import type { ToolArguments, ToolParameters } from './tool-parameters.js';
 
 /**
  * What a tool handler receives besides its arguments. `idempotencyKey` is stable across
@@ -20,10 +21,10 @@ export interface ToolRunContext {
 /** What a {@link ToolMiddleware} sees. */
 export interface ToolContext {
   toolName: string;
-  /** The zod-parsed input; the handler receives this same object. */
+  /** The validated input (zod-parsed, or as the model sent it for a JSON Schema); the handler receives this same object. */
   input: unknown;
   description: string;
-  /** The input schema as JSON Schema. */
+  /** The input schema as JSON Schema, as the model is shown it before any provider adaptation. */
   parameters: Record<string, unknown>;
   /** The tool being called, as it was equipped (read-only). */
   readonly definition: ToolDefinition;
@@ -41,14 +42,18 @@ export interface ToolMiddleware {
 }
 
 /** A tool an agent can equip. */
-export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
+export interface ToolDefinition<Schema extends ToolParameters = ToolParameters> {
   /** Unique within a generation. */
   name: string;
   description: string;
-  /** A zod v4 schema; sent to the model as JSON Schema, used to validate the model's arguments. */
+  /**
+   * A zod v4 schema (sent to the model as JSON Schema, parses the model's arguments) or a JSON
+   * Schema wrapped with `jsonSchema(…)` (sent as written, adapted only where a provider requires;
+   * the arguments are validated against it with ajv).
+   */
   parameters: Schema;
   /** Returns JSON (string, number, boolean, null, object, array) or `toolContent(...)`. */
-  handler: (args: z.infer<Schema>, context: ToolRunContext) => Promise<unknown> | unknown;
+  handler: (args: ToolArguments<Schema>, context: ToolRunContext) => Promise<unknown> | unknown;
   /** Static middlewares (inner: they wrap the handler, inside the equipTool middlewares). @default [] */
   middlewares?: ToolMiddleware[];
   /**
@@ -63,12 +68,14 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
  * Defines a tool with its argument type inferred from the schema (an identity function that
  * helps TypeScript).
  */
-export function defineTool<Schema extends z.ZodType>(tool: ToolDefinition<Schema>): ToolDefinition<Schema> {
+export function defineTool<Schema extends ToolParameters>(
+  tool: ToolDefinition<Schema>,
+): ToolDefinition<Schema> {
   return tool;
 }
 
 /** A copy of `tool` with `middlewares` appended to its static middlewares. */
-export function augmentTool<Schema extends z.ZodType>(
+export function augmentTool<Schema extends ToolParameters>(
   tool: ToolDefinition<Schema>,
   middlewares: ToolMiddleware[],
 ): ToolDefinition<Schema> {

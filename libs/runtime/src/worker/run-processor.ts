@@ -1,5 +1,5 @@
 import { emptyUsage } from '@flotilla/ir';
-import { trace } from '@opentelemetry/api';
+import { context, trace } from '@opentelemetry/api';
 import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError, WaitingError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -50,6 +50,7 @@ import type { RunEnding } from '../runs/run-script-args.js';
 import { isTerminalStatus } from '../runs/run-status.js';
 import { inSpan, SpanAttribute } from '../shared/tracing.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
+import { traceAttempt } from './attempt-trace.js';
 import type { CancelListener } from './cancel-listener.js';
 import { ConversationWriters, conversationOf } from './conversation-writers.js';
 import { ExecutionFence, fenceServices } from './execution-fence.js';
@@ -197,12 +198,28 @@ export class RunProcessor {
       [SpanAttribute.agentId]: agentId,
       [SpanAttribute.attempt]: start.attempt,
     };
+    const traced = {
+      runId,
+      agentId,
+      attempt: start.attempt,
+      token: attempt.token,
+      job,
+      parent: context.active(),
+    };
     try {
       const state = { controller, cancelled, carried: { totals: start.totals } };
       await inSpan(
         `flotilla.run ${agentId}`,
         attributes,
-        () => this.#execute(job, token, attempt, state, logger),
+        async (span) => {
+          // A takeover shows the attempt that died before it (its run span was never exported).
+          const untrace = await traceAttempt(this.#deps.records, span, traced, logger);
+          try {
+            return await this.#execute(job, token, attempt, state, logger);
+          } finally {
+            await untrace();
+          }
+        },
         {
           // Suspending on child runs, parking at the gate and a newer attempt are not failures.
           expected: (error) =>

@@ -14,12 +14,12 @@ export const parkRunScript = new LuaScript(
     ARGV[1] waitingFor JSON: { kind, detail }
 
   Output:
-    1  parked
+    { 1, agentId }  parked (the agent id, for the count of waiting runs: gate/waiting-runs.ts)
     0  the run already ended (or has no record); nothing written
 ]]
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status or status == 'succeeded' or status == 'failed' or status == 'cancelled' then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'queued', 'waitingFor', ARGV[1])
-return 1
+return { 1, redis.call('HGET', KEYS[1], 'agentId') or '' }
 `,
 );

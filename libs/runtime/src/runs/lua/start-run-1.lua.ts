@@ -23,7 +23,8 @@ export const startRunScript = new LuaScript(
     ARGV[5] 1 when the same attempt continues after suspending, else 0
 
   Output:
-    { 1, attempts }  started
+    { 1, attempts, cleared }  started; cleared: 1 when it removed a waitingFor (the run leaves the
+                     count of waiting runs, gate/waiting-runs.ts), else 0
     { 0, status }    the run already ended (succeeded, failed or cancelled); do not run it
     ${ATTEMPT_SUPERSEDED}               (continuing only) a newer attempt owns the run; nothing written
 ]]
@@ -38,11 +39,11 @@ if not status then
   redis.call('HSET', KEYS[1], 'runId', ARGV[1], 'agentId', ARGV[2], 'createdAt', ARGV[3], 'modelCalls', 0)
 end
 redis.call('HSET', KEYS[1], 'status', 'running', 'attempt', ARGV[4])
-redis.call('HDEL', KEYS[1], 'waitingFor')
+local cleared = redis.call('HDEL', KEYS[1], 'waitingFor')
 redis.call('HSETNX', KEYS[1], 'startedAt', ARGV[3])
 if status == 'waiting' then
-  return { 1, tonumber(redis.call('HGET', KEYS[1], 'attempts') or '1') }
+  return { 1, tonumber(redis.call('HGET', KEYS[1], 'attempts') or '1'), cleared }
 end
-return { 1, redis.call('HINCRBY', KEYS[1], 'attempts', 1) }
+return { 1, redis.call('HINCRBY', KEYS[1], 'attempts', 1), cleared }
 `,
 );

@@ -1,0 +1,278 @@
+/**
+ * The cost bench: for each shape (`cost-shapes.mjs`: one-turn, conversation, 1→10 fan-out) and
+ * each worker concurrency, raw BullMQ then Flotilla, side by side in one run, on a private
+ * `redis-server` (so its CPU and commands are the bench's alone):
+ *   - throughput: N runs submitted by one client that awaits each one (`result()`, or for raw
+ *     BullMQ `waitUntilFinished`), at most `window` in flight (twice the concurrency);
+ *   - CPU ms per run of the worker (a child process, `cost-worker.mjs`), of the client (this
+ *     process: submit + await) and of Redis (`INFO cpu`);
+ *   - Redis commands per run (`INFO commandstats`, script calls included), their own time
+ *     (`usec`) per run, and the commands that take most of it.
+ * Prints one JSON line per phase, one `cost-ratio` line per pair (Flotilla over raw), then a
+ * Markdown table of every pair. Not a test: nothing here asserts a timing.
+ */
+import { fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createClient } from '@flotilla/runtime/client';
+import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
+import { BenchConnections } from './bench-connections.mjs';
+import { expectedOutput, FANOUT_WIDTH, flotillaSubmission, rawSubmission } from './cost-shapes.mjs';
+import { startPrivateRedis } from './private-redis.mjs';
+import { redisCostPerRun, redisSnapshot, round } from './redis-cost.mjs';
+
+const WORKER_SCRIPT = new URL('./cost-worker.mjs', import.meta.url);
+
+/**
+ * @typedef {{ runs: Record<string, number>, concurrencies: number[], shapes: string[],
+ *   window?: number, phaseTimeoutMs: number, redisUrl?: string }} CostBenchOptions
+ */
+
+/** A worker process for one phase, answering over IPC (see `cost-worker.mjs`). */
+class WorkerProcess {
+  #child;
+  #replies = [];
+
+  constructor() {
+    this.#child = fork(WORKER_SCRIPT, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.#child.on('message', (message) => this.#replies.shift()?.resolve(message));
+    this.#child.on('exit', (code) => {
+      for (const reply of this.#replies.splice(0)) reply.reject(new Error(`cost-worker exited with ${code}`));
+    });
+  }
+
+  /** Sends `message` and waits for the reply, for at most `timeoutMs`. */
+  ask(message, timeoutMs) {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`cost-worker: no reply within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      const settle = (fn) => (value) => {
+        clearTimeout(timer);
+        fn(value);
+      };
+      this.#replies.push({ resolve: settle(resolve), reject: settle(reject) });
+      this.#child.send(message);
+    });
+  }
+
+  async cpuMs(timeoutMs) {
+    const { cpu } = await this.ask({ cpu: true }, timeoutMs);
+    return (cpu.user + cpu.system) / 1000;
+  }
+
+  async close(timeoutMs) {
+    await this.ask({ close: true }, timeoutMs).catch(() => this.#child.kill('SIGKILL'));
+  }
+}
+
+/** A client submitting one run of the shape and awaiting its output, per system. */
+function openClient(system, shape, { url, prefix, queueName }) {
+  if (system === 'flotilla') {
+    const client = createClient({ connection: url, prefix, queueName, env: {} });
+    return {
+      runOne: async () => {
+        const { agent, input, options } = flotillaSubmission(shape);
+        return (await client.submit(agent, input, options)).result();
+      },
+      close: () => client.close(),
+    };
+  }
+  const connections = new BenchConnections(url);
+  const queue = new Queue(queueName, { connection: connections.connect(), prefix });
+  const events = new QueueEvents(queueName, { connection: connections.connect(), prefix });
+  // waitUntilFinished listens for the queue's closing once per awaited job.
+  queue.setMaxListeners(Number.POSITIVE_INFINITY);
+  return {
+    ready: () => events.waitUntilReady(),
+    runOne: async () => {
+      const { name, data } = rawSubmission(shape);
+      const job = await queue.add(name, data, { removeOnComplete: { age: 3600, count: 1000 } });
+      return job.waitUntilFinished(events);
+    },
+    close: async () => {
+      await events.close();
+      await queue.close();
+      await connections.close();
+    },
+  };
+}
+
+/** Runs `count` runs through `runOne`, at most `window` at once; the outputs of the first. */
+async function runMany(runOne, count, window) {
+  let next = 0;
+  let first;
+  const lane = async () => {
+    while (next < count) {
+      const index = next++;
+      const output = await runOne();
+      if (index === 0) first = output;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(window, count) }, lane));
+  return first;
+}
+
+function withDeadline(promise, timeoutMs, what) {
+  let timer;
+  const deadline = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not done within ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+const cpuMsOfThisProcess = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+};
+
+/** One phase: `runs` runs of `shape` on `system` at `concurrency`; its figures per run. */
+async function phase({ system, shape, concurrency, runs, window, phaseTimeoutMs }, url, admin) {
+  const prefix = `bench-cost:${randomUUID().slice(0, 8)}`;
+  const queueName = system === 'flotilla' ? 'agents' : 'raw';
+  const worker = new WorkerProcess();
+  const client = openClient(system, shape, { url, prefix, queueName });
+  try {
+    await worker.ask({ system, shape, concurrency, url, prefix, queueName }, phaseTimeoutMs);
+    await client.ready?.();
+    // Warm up (JIT, connections, Lua script loading) before anything is counted.
+    await withDeadline(runMany(client.runOne, Math.min(20, runs), window), phaseTimeoutMs, 'warm-up');
+    const before = {
+      worker: await worker.cpuMs(phaseTimeoutMs),
+      client: cpuMsOfThisProcess(),
+      redis: await redisSnapshot(admin),
+    };
+    const started = performance.now();
+    const output = await withDeadline(
+      runMany(client.runOne, runs, window),
+      phaseTimeoutMs,
+      `${system} ${shape}`,
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const after = {
+      client: cpuMsOfThisProcess(),
+      worker: await worker.cpuMs(phaseTimeoutMs),
+      redis: await redisSnapshot(admin),
+    };
+    if (JSON.stringify(output) !== JSON.stringify(expectedOutput[shape]))
+      throw new Error(`${system} ${shape} answered ${JSON.stringify(output)}`);
+    const redis = redisCostPerRun(before.redis, after.redis, runs);
+    return {
+      bench: 'cost',
+      shape,
+      concurrency,
+      system,
+      runs,
+      seconds: round(seconds, 3),
+      runsPerSecond: round(runs / seconds, 1),
+      cpuMsPerRun: {
+        worker: round((after.worker - before.worker) / runs, 3),
+        client: round((after.client - before.client) / runs, 3),
+        redis: redis.cpuMs,
+      },
+      redisCommandsPerRun: redis.commands,
+      redisCommandUsPerRun: redis.commandUs,
+      topCommands: redis.topCommands,
+    };
+  } finally {
+    await client.close();
+    await worker.close(phaseTimeoutMs);
+    await admin.flushall();
+  }
+}
+
+const ratio = (a, b) => (b > 0 ? round(a / b, 2) : null);
+
+function ratioLine(raw, flotilla) {
+  return {
+    bench: 'cost-ratio',
+    shape: raw.shape,
+    concurrency: raw.concurrency,
+    throughput: ratio(flotilla.runsPerSecond, raw.runsPerSecond),
+    cpuWorker: ratio(flotilla.cpuMsPerRun.worker, raw.cpuMsPerRun.worker),
+    cpuClient: ratio(flotilla.cpuMsPerRun.client, raw.cpuMsPerRun.client),
+    cpuRedis: ratio(flotilla.cpuMsPerRun.redis, raw.cpuMsPerRun.redis),
+    commands: ratio(flotilla.redisCommandsPerRun, raw.redisCommandsPerRun),
+    commandUs: ratio(flotilla.redisCommandUsPerRun, raw.redisCommandUsPerRun),
+  };
+}
+
+/** Every pair as one Markdown table (Flotilla / raw in each cell), for `docs/performance.md`. */
+function table(pairs) {
+  const cell = (f, r, digits = 2) => `${round(f, digits)} / ${round(r, digits)}`;
+  const rows = pairs.map(({ raw, flotilla, ratios }) =>
+    [
+      `${raw.shape}${raw.shape === 'fanout' ? ` (1→${FANOUT_WIDTH}, per tree)` : ''}`,
+      raw.concurrency,
+      `${cell(flotilla.runsPerSecond, raw.runsPerSecond, 0)} (${ratios.throughput}×)`,
+      cell(flotilla.cpuMsPerRun.worker, raw.cpuMsPerRun.worker),
+      cell(flotilla.cpuMsPerRun.client, raw.cpuMsPerRun.client),
+      cell(flotilla.cpuMsPerRun.redis, raw.cpuMsPerRun.redis),
+      cell(flotilla.redisCommandsPerRun, raw.redisCommandsPerRun, 1),
+    ].join(' | '),
+  );
+  return [
+    '| shape | concurrency | runs/s Flotilla / raw (ratio) | worker CPU ms/run | client CPU ms/run | Redis CPU ms/run | Redis commands/run |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...rows.map((row) => `| ${row} |`),
+  ].join('\n');
+}
+
+/**
+ * Runs every phase and prints its lines; returns the pairs.
+ * @param {CostBenchOptions} options
+ */
+export async function benchCosts(options) {
+  const server = options.redisUrl ? undefined : await startPrivateRedis();
+  const url = options.redisUrl ?? server.url;
+  const admin = new Redis(url);
+  const pairs = [];
+  try {
+    for (const concurrency of options.concurrencies) {
+      for (const shape of options.shapes) {
+        const window = options.window ?? 2 * concurrency;
+        const common = { shape, concurrency, runs: options.runs[shape], window };
+        const settings = { ...common, phaseTimeoutMs: options.phaseTimeoutMs };
+        const raw = await phase({ ...settings, system: 'bullmq' }, url, admin);
+        process.stdout.write(`${JSON.stringify(raw)}\n`);
+        const flotilla = await phase({ ...settings, system: 'flotilla' }, url, admin);
+        process.stdout.write(`${JSON.stringify(flotilla)}\n`);
+        const ratios = ratioLine(raw, flotilla);
+        process.stdout.write(`${JSON.stringify(ratios)}\n`);
+        pairs.push({ raw, flotilla, ratios });
+      }
+    }
+    process.stdout.write(`\n${table(pairs)}\n\n`);
+    return pairs;
+  } finally {
+    await admin.quit();
+    await server?.stop();
+  }
+}
+
+/** The options from the environment (see `run.mjs` for the variables). */
+export async function costOptionsFromEnv(shapes) {
+  const { positiveInteger } = await import('./positive-integer.mjs');
+  const concurrencies = (process.env.BENCH_CONCURRENCIES ?? '8,100').split(',').map((text) => {
+    const value = Number(text);
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new Error(`BENCH_CONCURRENCIES must list whole numbers ≥ 1 (got "${text}")`);
+    return value;
+  });
+  const only = process.env.BENCH_SHAPES?.split(',');
+  return {
+    shapes: only ? shapes.filter((shape) => only.includes(shape)) : shapes,
+    concurrencies,
+    runs: {
+      'one-turn': positiveInteger('BENCH_RUNS', 1000),
+      conversation: positiveInteger('BENCH_CONVERSATION_RUNS', 400),
+      fanout: positiveInteger('BENCH_TREES', 100),
+    },
+    // Unset: twice the worker's concurrency, so the worker is kept busy while each run is
+    // awaited about as long as it takes (a deep backlog would only measure waiting).
+    window: process.env.BENCH_WINDOW ? positiveInteger('BENCH_WINDOW', 1) : undefined,
+    phaseTimeoutMs: positiveInteger('BENCH_TIMEOUT_MS', 120_000),
+    redisUrl: process.env.BENCH_REDIS_URL,
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * The fleet-wide count of waiting runs against a real Redis, through the record transitions
+ * that set and clear `waitingFor` (park, markUnserved, start, a cancel's finish), and its
+ * repair: entries whose record no longer waits are pruned, entries written again meanwhile kept.
+ * Reads raw keys to simulate a crash between a record write and its count write.
+ */
+import { randomUUID } from 'node:crypto';
+import { emptyUsage } from '@flotilla/ir';
+import { describe, expect, it } from 'vitest';
+import { useRedis } from '../../../../test/support/redis.js';
+import { runKeys, waitingRunsKeys } from '../keys.js';
+import { RedisRunRecords } from '../runs/redis-run-records.js';
+import { WaitingRunsReport } from '../runs/waiting-runs-report.js';
+
+const fixture = useRedis(import.meta.filename);
+const records = () => new RedisRunRecords({ redis: fixture.redis, prefix: fixture.prefix });
+
+/** The waiting runs of `agentId` by kind (each test uses its own agent id). */
+async function countsOf(agentId: string): Promise<Record<string, number>> {
+  const counts = await records().waiting.counts();
+  return Object.fromEntries(
+    counts.filter((count) => count.agentId === agentId).map((count) => [count.kind, count.runs]),
+  );
+}
+
+async function queuedRun(agentId: string): Promise<string> {
+  const runId = `run-${randomUUID()}`;
+  await records().create({ runId, agentId });
+  return runId;
+}
+
+const cancelled = { status: 'cancelled' as const, usage: emptyUsage(), modelCalls: 0 };
+
+describe('the count of waiting runs', () => {
+  it('counts a parked run by its kind and agent until it starts, once however often it parks', async () => {
+    const agentId = `agent-${randomUUID()}`;
+    const [first, second] = [await queuedRun(agentId), await queuedRun(agentId)];
+    const wait = { kind: 'conversation' as const, detail: 'c (after run x)' };
+    expect(await records().park(first, wait)).toBe(true);
+    expect(await records().park(first, wait)).toBe(true);
+    expect(await records().park(second, wait)).toBe(true);
+    expect(await countsOf(agentId)).toEqual({ conversation: 2 });
+    await records().start({ runId: first, agentId, attempt: 'a1' });
+    expect(await countsOf(agentId)).toEqual({ conversation: 1 });
+    await records().start({ runId: second, agentId, attempt: 'a2' });
+    expect(await countsOf(agentId)).toEqual({});
+  });
+
+  it('moves a run that waits for something else to that kind, and drops it when a cancel ends it', async () => {
+    const agentId = `agent-${randomUUID()}`;
+    const runId = await queuedRun(agentId);
+    expect(await records().markUnserved(runId, agentId)).toBe(true);
+    expect(await countsOf(agentId)).toEqual({ worker: 1 });
+    await records().park(runId, { kind: 'conversation', detail: 'c' });
+    expect(await countsOf(agentId)).toEqual({ conversation: 1 });
+    expect(await records().finish(runId, 'root/agent:x:0', cancelled)).toBe(true);
+    expect(await countsOf(agentId)).toEqual({});
+  });
+
+  it('leaves a run that ended uncounted: an ended run is not parked', async () => {
+    const agentId = `agent-${randomUUID()}`;
+    const runId = await queuedRun(agentId);
+    await records().finish(runId, 'root/agent:x:0', cancelled);
+    expect(await records().park(runId, { kind: 'conversation', detail: 'c' })).toBe(false);
+    expect(await records().markUnserved(runId, agentId)).toBe(false);
+    expect(await countsOf(agentId)).toEqual({});
+  });
+
+  it('prunes entries whose record no longer waits (a crash between the two writes), not live ones', async () => {
+    const agentId = `agent-${randomUUID()}`;
+    const [stale, live] = [await queuedRun(agentId), await queuedRun(agentId)];
+    await records().park(stale, { kind: 'conversation', detail: 'c' });
+    await records().park(live, { kind: 'conversation', detail: 'c' });
+    // The record started, but its worker died before the count write: the entry stays behind.
+    await fixture.redis.hdel(keyOfRecord(stale), 'waitingFor');
+    await fixture.redis.hset(keyOfRecord(stale), 'status', 'running');
+    expect(await countsOf(agentId)).toEqual({ conversation: 2 });
+    const pruned = await records().waiting.prune({ currentWait: records().currentWait, minAgeMs: 0 });
+    expect(pruned).toBeGreaterThanOrEqual(1);
+    expect(await countsOf(agentId)).toEqual({ conversation: 1 });
+    const since = await fixture.redis.zscore(waitingRunsKeys(fixture.prefix).since, live);
+    expect(since).not.toBeNull();
+  });
+
+  it('keeps an entry that entered again after the prune read its record', async () => {
+    const agentId = `agent-${randomUUID()}`;
+    const runId = await queuedRun(agentId);
+    await records().park(runId, { kind: 'conversation', detail: 'c' });
+    // The prune reads the record as not waiting, then the run parks again before it removes.
+    const pruned = await records().waiting.prune({
+      minAgeMs: 0,
+      currentWait: async (id) => {
+        if (id !== runId) return records().currentWait(id);
+        await fixture.redis.zadd(waitingRunsKeys(fixture.prefix).since, Date.now() + 1, runId);
+        return undefined;
+      },
+    });
+    expect(pruned).toBe(0);
+    expect(await countsOf(agentId)).toEqual({ conversation: 1 });
+  });
+});
+
+describe('pruning in batches', () => {
+  it('goes on after the entries it checked, so stale entries behind live ones are reached', async () => {
+    const agentId = `agent-${randomUUID()}`;
+    const waiting = new RedisRunRecords({ redis: fixture.redis, prefix: fixture.prefix }).waiting;
+    const live = await queuedRun(agentId);
+    await records().park(live, { kind: 'conversation', detail: 'c' });
+    const stale = await queuedRun(agentId);
+    await waiting.enter(stale, { kind: 'conversation', agentId });
+    // Every entry of this file's prefix is visited once per lap, one per call.
+    const entries = await fixture.redis.zcard(waitingRunsKeys(fixture.prefix).since);
+    for (let call = 0; call < entries && (await countsOf(agentId)).conversation !== 1; call++)
+      await waiting.prune({ currentWait: records().currentWait, minAgeMs: 0, batch: 1 });
+    expect(await countsOf(agentId)).toEqual({ conversation: 1 });
+    expect(await fixture.redis.zscore(waitingRunsKeys(fixture.prefix).since, live)).not.toBeNull();
+  });
+});
+
+describe('WaitingRunsReport', () => {
+  it('labels the fleet’s agents by id, any other as unknown, and reports an emptied series as 0', async () => {
+    const served = `agent-${randomUUID()}`;
+    const stranger = `agent-${randomUUID()}`;
+    const report = new WaitingRunsReport({
+      redis: fixture.redis,
+      prefix: fixture.prefix,
+      servedAgents: [served],
+      cacheMs: 0,
+    });
+    const runId = await queuedRun(served);
+    await records().park(runId, { kind: 'conversation', detail: 'c' });
+    await records().markUnserved(await queuedRun(stranger), stranger);
+    const gauge = new Map<string, number>();
+    const target = {
+      set: (labels: { agent: string; kind: string }, value: number) =>
+        void gauge.set(`${labels.agent}/${labels.kind}`, value),
+    };
+    await report.report(target);
+    expect(gauge.get(`${served}/conversation`)).toBe(1);
+    expect(gauge.get(`${served}/worker`)).toBe(0);
+    expect(gauge.get('unknown/worker')).toBeGreaterThanOrEqual(1);
+    expect([...gauge.keys()].some((key) => key.startsWith(stranger))).toBe(false);
+    await records().start({ runId, agentId: served, attempt: 'a' });
+    await report.report(target);
+    expect(gauge.get(`${served}/conversation`)).toBe(0);
+  });
+});
+
+function keyOfRecord(runId: string): string {
+  return runKeys(fixture.prefix, runId).record;
+}
