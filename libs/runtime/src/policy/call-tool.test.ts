@@ -5,6 +5,7 @@ import { executeRun } from '../agent/execute-run.js';
 import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
 import { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
 import { InvalidToolArgumentsError } from '../errors/policy-errors.js';
+import { jsonSchema } from '../tools/json-schema.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
 import { callTool } from './call-tool.js';
 
@@ -44,6 +45,24 @@ describe('callTool', () => {
     expect(InvalidToolArgumentsError.is(error)).toBe(true);
     expect((error as InvalidToolArgumentsError).issues[0]).toMatch(/^n: /);
     expect(calls).toEqual([]);
+  });
+
+  it('checks a JSON Schema tool’s arguments against the schema as written', async () => {
+    const greet = {
+      name: 'greet',
+      description: 'greets',
+      parameters: jsonSchema<{ who: string }>({
+        type: 'object',
+        properties: { who: { type: 'string', minLength: 1 } },
+        required: ['who'],
+        additionalProperties: false,
+      }),
+      handler: ({ who }: { who: string }) => `hi ${who}`,
+    };
+    await expect(callTool(greet, { who: 'Ada' })).resolves.toBe('hi Ada');
+    const error = await callTool(greet, { who: '' }).catch((caught: unknown) => caught);
+    expect(InvalidToolArgumentsError.is(error)).toBe(true);
+    expect((error as InvalidToolArgumentsError).issues[0]).toMatch(/^who: /);
   });
 
   it('is journaled inside an agent: a replay returns the recorded results and errors without running the tool again', async () => {

@@ -13,6 +13,7 @@ import { assertToolDefinition, equippedTool } from '../hooks/equip-tool.js';
 import { DEFAULT_JSON_LIMITS, inspectJson, jsonBoundsError } from '../json/json-bounds.js';
 import type { EquippedTool } from '../tools/equipped-tool.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
+import { checkToolArguments, type ToolArguments, type ToolParameters } from '../tools/tool-parameters.js';
 import { assertToolOutput, runChain } from './execute-tool-call.js';
 
 /**
@@ -21,20 +22,20 @@ import { assertToolOutput, runChain } from './execute-tool-call.js';
  * @throws InvalidToolArgumentsError when `args` are not JSON or the schema refuses them
  * @throws whatever the tool (or a middleware) throws, e.g. ToolTimeoutError, InvalidToolOutputError
  */
-export async function callTool<S extends z.ZodType>(
+export async function callTool<S extends ToolParameters>(
   tool: ToolDefinition<S>,
-  args: z.input<S>,
+  args: S extends z.ZodType ? z.input<S> : ToolArguments<S>,
 ): Promise<unknown> {
   assertToolDefinition(tool as unknown as ToolDefinition, 'callTool');
   const { problem } = inspectJson(args, DEFAULT_JSON_LIMITS);
   if (problem?.kind === 'not-json')
     throw new InvalidToolArgumentsError(tool.name, [`${problem.path}: ${problem.reason}`]);
   if (problem) throw jsonBoundsError(problem, `the arguments of tool "${tool.name}"`, DEFAULT_JSON_LIMITS);
-  const parsed = tool.parameters.safeParse(args);
+  const parsed = checkToolArguments(tool.parameters, args);
   if (!parsed.success) {
     throw new InvalidToolArgumentsError(
       tool.name,
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
+      parsed.issues.map((issue) => `${issue.path}: ${issue.message}`),
     );
   }
   const equipped = equippedTool(tool, []);
