@@ -46,6 +46,7 @@ export type { WorkerInfo } from '../registry/worker-registry.js';
 export type { RunRecord } from '../runs/run-record.js';
 export { isTerminalStatus, type RunStatus, type TerminalRunStatus } from '../runs/run-status.js';
 export type {
+  ConversationBase,
   ConversationHeader,
   ConversationModel,
   StoredConversation,

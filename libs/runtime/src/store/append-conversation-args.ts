@@ -44,6 +44,7 @@ export function appendConversationArgs(
       String(retention.blobs.length),
       change.holder?.runId ?? '',
       change.holder?.attempt ?? '',
+      change.base === undefined ? '' : JSON.stringify(change.base),
       ...retention.blobs,
       ...change.messages.map((message) => JSON.stringify(message)),
     ],
