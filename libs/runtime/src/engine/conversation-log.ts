@@ -11,7 +11,7 @@ import type { Message, TokenUsage } from '@flotilla/ir';
 import { ensureValidHistory } from '@flotilla/ir';
 import type { AgentContext } from '../context/agent-context.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
-import type { AppendChange } from '../store/conversation-store.js';
+import type { AppendChange, ConversationBaseSource } from '../store/conversation-store.js';
 import { durableStep } from './durable-step.js';
 
 /** What goes with a turn's messages. */
@@ -67,6 +67,29 @@ export class ConversationLog {
     });
     this.version = value.version;
     this.systemSent = true;
+  }
+
+  /**
+   * Writes `messages` as the conversation's new base (a compacted history: summary and kept
+   * turns), journaled like an append and under the same compare-and-set and lease; the turn in
+   * progress is then appended on top of it. Returns the base's version.
+   */
+  async writeBase(messages: Message[], details: TurnDetails, base: ConversationBaseSource): Promise<number> {
+    const position = this.context.nextPosition('conversation-append');
+    const store = this.context.run.services.conversations;
+    const change = {
+      ...this.#change(`${this.context.run.runId}:${position}:base`, messages, details),
+      base,
+    };
+    const { value } = await durableStep(this.context, {
+      kind: 'conversation-append',
+      position,
+      fingerprint: `conversation-base:${this.conversationId}`,
+      execute: async () => ({ version: (await store.append(this.conversationId, change)).version }),
+    });
+    this.version = value.version;
+    this.systemSent = true;
+    return value.version;
   }
 
   /**

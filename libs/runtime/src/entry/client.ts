@@ -24,6 +24,8 @@ export type { StreamedRunEvent } from '../events/redis-run-event-stream.js';
 export type {
   ChildEndEvent,
   ChildStartEvent,
+  ContextCompactedEvent,
+  ContextCompactionFailedEvent,
   GenerationEndEvent,
   GenerationStartEvent,
   ModelTurnEndEvent,
@@ -38,6 +40,7 @@ export type {
   RunStartEvent,
   RunSuspendedEvent,
   ToolCallEvent,
+  ToolOutputOffloadedEvent,
   ToolResultEvent,
 } from '../events/run-event.js';
 export type { OnConflict, WaitingFor, WaitKind } from '../gate/waiting-for.js';

@@ -48,7 +48,7 @@ const promptChatPolicy = createAgentPolicy({
     const stored = services.unfinishedTurns?.open(() =>
       log.closeUnfinishedTurn(turn.messages, turn.details(runtime)),
     );
-    const result = await runToolCallLoop({ ...loop, onMessages: turn.collect });
+    const result = await runToolCallLoop({ ...loop, onMessages: turn.collect, conversationLog: log });
     await log.appendTurn(turn.messages, turn.details(runtime));
     stored?.();
     return result;
