@@ -4,7 +4,7 @@
  * and a summariser that keeps failing opens the circuit breaker instead of sending an
  * oversized prompt.
  */
-import { estimateTokens, type Message, SUMMARY_INSTRUCTIONS } from '@flotilla/ir';
+import { estimateTokens, type Message, SUMMARY_INSTRUCTIONS, TOOL_RESULT_CLEARED } from '@flotilla/ir';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../agent/create-agent.js';
@@ -224,11 +224,11 @@ describe('offloading large tool results', () => {
         return (await promptChat({ message: 'dump it' })).data;
       },
     });
-    const answer = await runAgent(
-      agent,
-      {},
-      { conversations, conversationId: 'c4', onEvent: (event) => events.push(event) },
-    );
+    const answer = await runAgent(agent, undefined, {
+      conversations,
+      conversationId: 'c4',
+      onEvent: (event) => events.push(event),
+    });
     const page = JSON.parse(answer as string);
     expect(page).toMatchObject({
       offset: 1000,
@@ -248,6 +248,91 @@ describe('offloading large tool results', () => {
   });
 });
 
+describe('when the provider reports more prompt tokens than the adapter counted', () => {
+  it('takes the reported number as the truth for the next turn and compacts sooner', async () => {
+    const kinds: string[] = [];
+    let chats = 0;
+    const model: ModelAdapter = {
+      id: 'under-counting',
+      provider: 'test',
+      async generate(request) {
+        if (isSummaryRequest(request)) {
+          kinds.push('summary');
+          return {
+            message: { role: 'assistant', content: '<summary>earlier talk</summary>' },
+            usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
+            finishReason: { unified: 'stop' },
+          };
+        }
+        kinds.push('chat');
+        chats += 1;
+        // The estimate sees ~300 tokens; the provider says 5,000 (e.g. a tokenizer it counts differently).
+        const usage = { promptTokens: 5000, completionTokens: 1, totalTokens: 5001 };
+        if (chats === 1) {
+          return {
+            message: {
+              role: 'assistant',
+              content: '',
+              tool_calls: [{ id: 'c1', type: 'function', function: { name: 'noop', arguments: '{}' } }],
+            },
+            usage,
+            finishReason: { unified: 'tool_calls' },
+          };
+        }
+        return { message: { role: 'assistant', content: 'done' }, usage, finishReason: { unified: 'stop' } };
+      },
+    };
+    const history: Message[] = [1, 2, 3, 4].flatMap((turn) => [
+      { role: 'user' as const, content: `question ${turn} ${'x'.repeat(200)}` },
+      { role: 'assistant' as const, content: `answer ${turn} ${'y'.repeat(200)}` },
+    ]);
+    const agent = createAgent({
+      id: 'fed',
+      model,
+      handler: async () => {
+        equipContextBudget({ maxPromptTokens: 4000, keepRecentTurns: 1 });
+        equipTool({
+          name: 'noop',
+          description: 'does nothing',
+          parameters: z.object({}),
+          handler: () => 'ok',
+        });
+        return (await promptChat({ message: [...history, { role: 'user', content: 'and now?' }] })).data;
+      },
+    });
+    expect(await runAgent(agent, undefined)).toBe('done');
+    expect(kinds).toEqual(['chat', 'summary', 'chat']);
+  });
+});
+
+describe('with clear steps', () => {
+  it('clears old tool results before it would summarise, without changing the stored conversation', async () => {
+    const { model, requests } = scriptedModel();
+    const conversations = new InMemoryConversationStore();
+    const old: Message[] = [
+      { role: 'user', content: 'look it up' },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'search', arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: 'c1', name: 'search', content: 'r'.repeat(6000) },
+      { role: 'assistant', content: 'found it' },
+    ];
+    await conversations.append('c5', { expectedVersion: 0, appendId: 'seed', messages: old });
+    const agent = chatAgent({ maxPromptTokens: 1200, keepRecentTurns: 1, clear: ['tool-results'] });
+    await runAgent(
+      agent,
+      { message: 'thanks' },
+      { models: { scripted: model }, conversations, conversationId: 'c5' },
+    );
+    expect(requests).toHaveLength(1); // no summary was needed
+    const sent = requests[0]?.messages.find((message) => message.role === 'tool');
+    expect(sent?.content).toBe(TOOL_RESULT_CLEARED);
+    expect((await conversations.load('c5'))?.messages[2]?.content).toBe('r'.repeat(6000));
+  });
+});
+
 describe('equipContextBudget options', () => {
   it.each([
     [{ maxPromptTokens: 0 }, 'maxPromptTokens'],
@@ -261,7 +346,7 @@ describe('equipContextBudget options', () => {
       model: scriptedModel().model,
       handler: async () => equipContextBudget(options as ContextBudgetOptions),
     });
-    const error = await runAgent(agent, {}).catch((caught: unknown) => caught);
+    const error = await runAgent(agent, undefined).catch((caught: unknown) => caught);
     expect(InvalidContextBudgetError.is(error)).toBe(true);
     expect((error as InvalidContextBudgetError).option).toBe(option);
   });

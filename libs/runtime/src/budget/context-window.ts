@@ -199,7 +199,6 @@ export class ContextWindow {
     // A stored history is followed by the turn in progress (still in `messages`); an
     // in-memory one was summarised whole.
     this.#prefix = [...fixed, ...history];
-    this.#counter.reset();
     const { replayed, ...rest } = figures;
     this.#context.run.emit({
       type: 'context-compacted',
@@ -240,7 +239,7 @@ export class ContextWindow {
 
   async #measure(messages: Message[]): Promise<Measured> {
     const counted = await this.#counter.counted(messages);
-    return { messages, counted, tokens: counted + this.#counter.undercount };
+    return { messages, counted, tokens: this.#counter.corrected(counted) };
   }
 
   #fits(measured: Measured): boolean {
