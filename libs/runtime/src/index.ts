@@ -17,7 +17,6 @@ export type { RunAgentOptions } from './agent/run-agent.js';
 export { runAgent, runAgentWithOutcome } from './agent/run-agent.js';
 export type { ContextBudgetOptions } from './budget/context-budget-options.js';
 export { DEFAULT_KEEP_RECENT_TURNS } from './budget/context-budget-options.js';
-export { MAX_FAILED_SUMMARIES } from './budget/context-window.js';
 export { READ_OFFLOADED_OUTPUT } from './budget/offload-tool-results.js';
 export type { OffloadedOutputs } from './budget/offloaded-outputs.js';
 export { InvalidSubmitRequestError } from './client/invalid-submit-request-error.js';
@@ -122,6 +121,7 @@ export type {
   ToolChoice,
 } from './model/model-adapter.js';
 export { ModelCallError } from './model/model-call-error.js';
+export { MAX_FAILED_SUMMARIES } from './policy/context-window.js';
 export type { AgentPolicyConfig } from './policy/create-agent-policy.js';
 export { createAgentPolicy } from './policy/create-agent-policy.js';
 export type { ExecuteToolsOptions } from './policy/execute-tools.js';

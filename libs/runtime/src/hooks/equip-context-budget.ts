@@ -1,8 +1,8 @@
 import type { ContextBudgetOptions } from '../budget/context-budget-options.js';
 import { resolveContextBudget } from '../budget/context-budget-options.js';
 import { READ_OFFLOADED_OUTPUT } from '../budget/offload-tool-results.js';
-import { outputsOf } from '../budget/outputs-of.js';
 import { readOffloadedOutputTool } from '../budget/read-offloaded-output-tool.js';
+import { outputsOf } from '../context/outputs-of.js';
 import { equippedTool } from './equip-tool.js';
 import { requireOpenDraft } from './require-draft.js';
 

@@ -5,11 +5,11 @@
  * {@link ToolLoopExceededError}.
  */
 import type { Message, TokenUsage } from '@flotilla/ir';
-import { ContextWindow } from '../budget/context-window.js';
 import type { ConversationLog } from '../engine/conversation-log.js';
 import { AttemptsExhaustedError, ToolLoopExceededError } from '../errors/policy-errors.js';
 import type { OutputSchema } from '../model/model-adapter.js';
 import type { ToolTurn } from '../tools/tool-call-loop-middleware.js';
+import { ContextWindow } from './context-window.js';
 import { executeTools } from './execute-tools.js';
 import { executeTurn } from './execute-turn.js';
 import { executeValidation } from './execute-validation.js';
@@ -43,7 +43,7 @@ export interface ToolCallLoopResult<T> {
  */
 export async function runToolCallLoop<T>(options: ToolCallLoopOptions<T>): Promise<ToolCallLoopResult<T>> {
   const { runtime } = options;
-  // `equipContextBudget`: fits each prompt and offloads large tool results (budget/).
+  // `equipContextBudget`: fits each prompt and offloads large tool results (context-window.ts).
   const window = ContextWindow.open(runtime, options.conversationLog);
   const delta: Message[] = [];
   const toolTurns: ToolTurn[] = [];

@@ -10,16 +10,16 @@
  * loop's messages from then on (`#prefix` stands for the first `#replaced` of them).
  */
 import { compact, groupIntoTurns, type Message, type TokenUsage } from '@flotilla/ir';
+import type { ResolvedContextBudget } from '../budget/context-budget-options.js';
+import { offloadToolResults } from '../budget/offload-tool-results.js';
+import { PromptTokenCounter } from '../budget/prompt-token-counter.js';
 import type { AgentContext } from '../context/agent-context.js';
+import { outputsOf } from '../context/outputs-of.js';
 import type { ConversationLog } from '../engine/conversation-log.js';
 import { ContextBudgetExceededError } from '../errors/budget-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
-import type { PromptContext } from '../policy/prompt-context.js';
-import { agentContextOf } from '../policy/prompt-context.js';
-import type { ResolvedContextBudget } from './context-budget-options.js';
-import { offloadToolResults } from './offload-tool-results.js';
-import { outputsOf } from './outputs-of.js';
-import { PromptTokenCounter } from './prompt-token-counter.js';
+import type { PromptContext } from './prompt-context.js';
+import { agentContextOf } from './prompt-context.js';
 import { summarizeDurably } from './summarize-durably.js';
 
 /** Summaries tried for one turn before the circuit breaker opens. */

@@ -1,5 +1,5 @@
-import type { RunServices } from '../context/run-services.js';
-import { InMemoryOffloadedOutputs, type OffloadedOutputs } from './offloaded-outputs.js';
+import { InMemoryOffloadedOutputs, type OffloadedOutputs } from '../budget/offloaded-outputs.js';
+import type { RunServices } from './run-services.js';
 
 const fallbacks = new WeakMap<RunServices, OffloadedOutputs>();
 
