@@ -18,6 +18,7 @@ export {
 export type { RunEventsOptions, RunHandle } from '../client/run-handle.js';
 export type { RunTree, RunTreeNode } from '../client/run-tree.js';
 export { parseSubmitRequest, type SubmitRequest, submitRequestSchema } from '../client/submit-request.js';
+export { ContextBudgetExceededError } from '../errors/budget-errors.js';
 export { RedisAuthError, RedisUnavailableError } from '../errors/redis-errors.js';
 export { RunIdConflictError, RunNotFoundError } from '../errors/run-errors.js';
 export type { StreamedRunEvent } from '../events/redis-run-event-stream.js';

@@ -7,6 +7,7 @@
 import { type Message, type SummarizeRequest, summarizeHistory, type TokenUsage } from '@flotilla/ir';
 import type { AgentContext } from '../context/agent-context.js';
 import { durableStep } from '../engine/durable-step.js';
+import { AbortError } from '../errors/run-errors.js';
 import { DEFAULT_JSON_LIMITS } from '../json/json-bounds.js';
 import { checkModelResponse } from '../model/check-model-response.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
@@ -53,7 +54,8 @@ export async function summarizeDurably(
     kind: 'context-summary',
     position: context.nextPosition('context-summary'),
     fingerprint: `context-summary:${request.keepRecentTurns}:${request.history.length}`,
-    recordFailure: () => true,
+    // A cancel is not a failed summary: the run ends, and a replay must not count it.
+    recordFailure: (error) => !context.signal.aborted && !AbortError.is(error),
     span: { name: 'flotilla.context-summary', attributes: { 'gen_ai.request.model': request.summarizer.id } },
     execute: async () => {
       let text: string | undefined;
