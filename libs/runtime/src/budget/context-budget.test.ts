@@ -26,7 +26,7 @@ const isSummaryRequest = (request: ModelRequest) =>
   String(request.messages.at(-1)?.content ?? '').startsWith(SUMMARY_INSTRUCTIONS.slice(0, 40));
 
 /** A model that answers ~100 tokens per chat turn, and summaries in a few words; it records every request. */
-function scriptedModel(options: { failSummaries?: boolean } = {}) {
+function scriptedModel(options: { failSummaries?: boolean; reportFactor?: number } = {}) {
   const requests: ModelRequest[] = [];
   const model: ModelAdapter = {
     id: 'scripted',
@@ -34,7 +34,7 @@ function scriptedModel(options: { failSummaries?: boolean } = {}) {
     async generate(request) {
       requests.push(request);
       const usage = {
-        promptTokens: estimateTokens(request.messages, request.tools),
+        promptTokens: estimateTokens(request.messages, request.tools) * (options.reportFactor ?? 1),
         completionTokens: 1,
         totalTokens: 1,
       };
@@ -302,6 +302,32 @@ describe('when the provider reports more prompt tokens than the adapter counted'
     });
     expect(await runAgent(agent, undefined)).toBe('done');
     expect(kinds).toEqual(['chat', 'summary', 'chat']);
+  });
+});
+
+describe('when the provider reported more prompt tokens in an earlier run', () => {
+  it('counts the next run with what it reported, so the real prompt stays within budget', async () => {
+    const { model, chatRequests } = scriptedModel({ reportFactor: 3 });
+    const conversations = new InMemoryConversationStore();
+    const events: RunEvent[] = [];
+    const agent = chatAgent({ maxPromptTokens: 1500, keepRecentTurns: 2 });
+    for (let turn = 1; turn <= 8; turn++) {
+      await runAgent(
+        agent,
+        { message: userMessage(turn) },
+        {
+          models: { scripted: model },
+          conversations,
+          conversationId: 'c6',
+          onEvent: (event) => events.push(event),
+        },
+      );
+    }
+    expect(events.some((event) => event.type === 'context-compacted')).toBe(true);
+    // What the provider would count (3x the estimate) never went over the budget.
+    for (const request of chatRequests())
+      expect(3 * estimateTokens(request.messages)).toBeLessThanOrEqual(1500);
+    expect((await conversations.load('c6'))?.header.lastPromptTokens).toBeGreaterThan(0);
   });
 });
 

@@ -20,6 +20,8 @@ export interface TurnDetails {
   model: ModelAdapter;
   /** The turn's usage (all its model turns). */
   usage?: TokenUsage;
+  /** The provider's promptTokens of the turn's last model call (the context budget's feed). */
+  lastPromptTokens?: number;
 }
 
 /** The stored conversation a policy extends. */
@@ -29,13 +31,22 @@ export class ConversationLog {
   private version: number;
   /** The messages stored when the log was opened. */
   readonly history: Message[];
+  /** The provider's promptTokens of the last model call behind `history` (its last message), when stored. */
+  readonly lastPromptTokens: number | undefined;
   private systemSent = false;
 
-  private constructor(context: AgentContext, conversationId: string, version: number, history: Message[]) {
+  private constructor(
+    context: AgentContext,
+    conversationId: string,
+    version: number,
+    history: Message[],
+    lastPromptTokens: number | undefined,
+  ) {
     this.context = context;
     this.conversationId = conversationId;
     this.version = version;
     this.history = history;
+    this.lastPromptTokens = lastPromptTokens;
   }
 
   /** Opens the conversation at the version journaled for this position (the latest on first run). */
@@ -51,7 +62,13 @@ export class ConversationLog {
       value.version > 0 ? await store.load(conversationId, { version: value.version }) : undefined;
     // Conversations stored before turns were appended whole may end mid tool batch: repaired.
     const history = ensureValidHistory(stored?.messages ?? []);
-    return new ConversationLog(context, conversationId, value.version, history);
+    return new ConversationLog(
+      context,
+      conversationId,
+      value.version,
+      history,
+      stored?.header.lastPromptTokens,
+    );
   }
 
   /** Appends a complete turn as one version; the system prompt goes with the first append. */
@@ -118,6 +135,7 @@ export class ConversationLog {
       model: { provider: details.model.provider, id: details.model.id },
       ...(this.systemSent ? {} : { system: details.system }),
       ...(details.usage ? { usage: details.usage } : {}),
+      ...(details.lastPromptTokens === undefined ? {} : { lastPromptTokens: details.lastPromptTokens }),
       ...(attempt === undefined ? {} : { holder: { runId, attempt } }),
     };
   }

@@ -46,6 +46,7 @@ export class ContextWindow {
   #prefix: Message[] | undefined;
   #replaced = 0;
   #lastCounted = 0;
+  #fed = false;
 
   private constructor(
     runtime: PromptContext,
@@ -73,12 +74,26 @@ export class ContextWindow {
    * @throws ContextBudgetExceededError when it cannot be brought under `maxPromptTokens`
    */
   async fit(messages: Message[]): Promise<Message[]> {
+    if (!this.#fed) await this.#feedFromStore(messages);
     const prompt = this.#prefix ? [...this.#prefix, ...messages.slice(this.#replaced)] : messages;
     const measured = await this.#measure(prompt);
     if (this.#fits(measured)) return this.#send(measured);
     const cleared = await this.#cleared(measured);
     if (this.#fits(cleared)) return this.#send(cleared);
     return this.#send(await this.#summarise(messages, measured));
+  }
+
+  /**
+   * The feed across runs: the stored conversation remembers the provider's promptTokens of the
+   * call that wrote its last message, whose prompt was everything before that message.
+   */
+  async #feedFromStore(messages: Message[]): Promise<void> {
+    this.#fed = true;
+    const reported = this.#log?.lastPromptTokens;
+    const history = this.#log?.history ?? [];
+    if (reported === undefined || history.at(-1)?.role !== 'assistant') return;
+    const previous = [...messages.slice(0, this.#fixed), ...history.slice(0, -1)];
+    this.#counter.report(await this.#counter.counted(previous), reported);
   }
 
   /** Feeds the provider's reported usage of the turn just sent. */

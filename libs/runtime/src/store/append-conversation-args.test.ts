@@ -39,6 +39,7 @@ describe('appendConversationArgs', () => {
       'r1',
       'a1',
       '',
+      '',
       'ab12',
       '{"role":"user","content":"hi"}',
     ]);
@@ -57,7 +58,7 @@ describe('appendConversationArgs for a base', () => {
     };
     const call = appendConversationArgs(keys, 'c1', { ...change, base }, new Date(0));
     expect(JSON.parse(call.args[11] ?? '')).toEqual(base);
-    expect(call.args.slice(12)).toEqual(['{"role":"user","content":"hi"}']);
+    expect(call.args.slice(13)).toEqual(['{"role":"user","content":"hi"}']);
   });
 });
 

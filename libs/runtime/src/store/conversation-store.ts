@@ -42,6 +42,11 @@ export interface ConversationHeader {
   /** ISO timestamps. */
   createdAt: string;
   updatedAt: string;
+  /**
+   * The prompt tokens the provider reported for the last model call of the latest turn that
+   * said so (the context budget's feed across runs).
+   */
+  lastPromptTokens?: number;
 }
 
 /**
@@ -94,6 +99,8 @@ export interface AppendChange {
   base?: ConversationBaseSource;
   /** Replaces the system prompt from this version on; omitted = unchanged. */
   system?: Message[];
+  /** The provider's reported promptTokens of this turn's last model call; omitted = unchanged. */
+  lastPromptTokens?: number;
   /** The model of this turn; omitted = unchanged. */
   model?: ConversationModel;
   /** Usage of this turn; ADDED to the totals. */

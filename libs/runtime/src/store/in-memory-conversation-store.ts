@@ -71,6 +71,8 @@ export class InMemoryConversationStore implements ConversationStore {
     };
     const model = change.model ?? current.model;
     if (model) next.model = model;
+    if (change.base) delete next.lastPromptTokens;
+    if (change.lastPromptTokens !== undefined) next.lastPromptTokens = change.lastPromptTokens;
     if (change.base) next.base = { version, compactedFrom: current.version, createdAt: now, ...change.base };
     const start = change.base ? conversation.messages.length : conversation.starts.at(-1)!;
     conversation.messages.push(...structuredClone(change.messages));

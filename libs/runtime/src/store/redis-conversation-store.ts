@@ -140,6 +140,7 @@ export class RedisConversationStore implements ConversationStore {
       updatedAt: entry.updatedAt,
     };
     if (entry.model) header.model = entry.model;
+    if (entry.lastPromptTokens !== undefined) header.lastPromptTokens = entry.lastPromptTokens;
     if (entry.baseAt === version && entry.base) header.base = entry.base;
     else if (entry.baseAt > 0) {
       const baseEntry = await this.#versionEntry(keys, latest.conversationId, entry.baseAt);
@@ -207,6 +208,7 @@ function parseHeader(conversationId: string, fields: Record<string, string>): He
     baseStart: Number(fields.baseStart ?? 0),
     baseAt: Number(fields.baseAt ?? 0),
     base: fields.base === undefined ? undefined : parseJson(fields.base),
+    lastPromptTokens: fields.lastPromptTokens === undefined ? undefined : Number(fields.lastPromptTokens),
     usage: parseJson(fields.usage ?? ''),
     createdAt: fields.createdAt,
     updatedAt: fields.updatedAt,
@@ -230,5 +232,6 @@ function toHeader(fields: HeaderFields): ConversationHeader {
   };
   if (fields.model) header.model = fields.model;
   if (fields.base) header.base = fields.base;
+  if (fields.lastPromptTokens !== undefined) header.lastPromptTokens = fields.lastPromptTokens;
   return header;
 }

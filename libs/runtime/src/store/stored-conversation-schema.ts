@@ -68,6 +68,7 @@ export const versionEntrySchema = z.object({
   updatedAt: z.string(),
   usage: usageSchema,
   model: modelSchema.optional(),
+  lastPromptTokens: z.number().int().nonnegative().optional(),
   system: z.array(messageSchema).optional(),
   /** Set on the entry of a base version only. */
   base: baseSchema.optional(),
@@ -86,6 +87,7 @@ export const headerFieldsSchema = z.object({
   baseStart: z.number().int().nonnegative(),
   baseAt: z.number().int().nonnegative(),
   base: baseSchema.optional(),
+  lastPromptTokens: z.number().int().nonnegative().optional(),
   usage: usageSchema,
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -18,7 +18,7 @@ export const appendConversationScript = new LuaScript(
     KEYS[1] header    hash: schemaVersion, conversationId, version, messageCount (list length),
                       system, systemAt, model, usage, createdAt, updatedAt, baseStart (index
                       of the latest version's first message), baseAt (version of its base, 0 =
-                      none), base (JSON provenance of that base)
+                      none), base (JSON provenance of that base), lastPromptTokens
     KEYS[2] messages  list of message JSON; entry i is message i
     KEYS[3] versions  list of version entry JSON; entry v-1 describes version v
     KEYS[4] appends   hash: appendId -> version that append produced
@@ -37,7 +37,8 @@ export const appendConversationScript = new LuaScript(
     ARGV[10] writer run id, or '' for a writer outside any run (refused while a lease is held)
     ARGV[11] writer attempt token, or ''
     ARGV[12] base provenance JSON object (this write is a base), or '' (an append)
-    ARGV[13..] the sha256 of each blob this turn's messages reference, then one message JSON per slot
+    ARGV[13] the provider's promptTokens of the turn's last model call, or '' (kept as it was)
+    ARGV[14..] the sha256 of each blob this turn's messages reference, then one message JSON per slot
 
   Output:
     { 1, header }   appended; header = the new header as HGETALL field/value pairs
@@ -47,7 +48,7 @@ export const appendConversationScript = new LuaScript(
 ]]
 local headerKey, messagesKey, versionsKey, appendsKey, blobsKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local retention, blobCount = tonumber(ARGV[8]), tonumber(ARGV[9])
-local firstBlob = 13
+local firstBlob = 14
 local firstMessage = firstBlob + blobCount
 local conversationId, appendId, now = ARGV[1], ARGV[3], ARGV[4]
 local system, model, turnUsage, baseSource = ARGV[5], ARGV[6], ARGV[7], ARGV[12]
@@ -83,6 +84,11 @@ if system ~= '' and system ~= redis.call('HGET', headerKey, 'system') then
 end
 if model ~= '' then
   redis.call('HSET', headerKey, 'model', model)
+end
+-- A base replaces the prompt the last count was measured on: the count goes with it.
+if baseSource ~= '' then redis.call('HDEL', headerKey, 'lastPromptTokens') end
+if ARGV[13] ~= '' then
+  redis.call('HSET', headerKey, 'lastPromptTokens', ARGV[13])
 end
 
 local usage = redis.call('HGET', headerKey, 'usage')
@@ -122,6 +128,8 @@ end
 local currentModel = redis.call('HGET', headerKey, 'model')
 local entryModel = ''
 if currentModel then entryModel = ',"model":' .. currentModel end
+local lastPrompt = redis.call('HGET', headerKey, 'lastPromptTokens')
+if lastPrompt then entryModel = entryModel .. ',"lastPromptTokens":' .. lastPrompt end
 
 redis.call('HSET', headerKey, 'version', nextVersion, 'messageCount', messageCount,
   'usage', usage, 'updatedAt', now, 'baseStart', baseStart, 'baseAt', baseAt)
