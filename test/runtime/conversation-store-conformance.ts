@@ -175,6 +175,81 @@ export function describeConversationStore(name: string, createStore: () => Conve
       expect((await store.load(id))?.messages).toEqual(messages);
     });
 
+    describe('when a base is written', () => {
+      const provenance = {
+        reason: 'compaction' as const,
+        runId: 'run-1',
+        turnsSummarised: 2,
+        messagesSummarised: 2,
+        summarizer: { provider: 'mock', id: 'summarizer' },
+        tokensBefore: 2100,
+        tokensAfter: 600,
+      };
+      const summary = user('summary of one and two');
+
+      /** v1: one, v2: two, v3: base [summary, three], v4: + four. */
+      async function compacted(store: ConversationStore, id: string) {
+        await store.append(id, { expectedVersion: 0, appendId: 'a1', messages: [user('one')] });
+        await store.append(id, { expectedVersion: 1, appendId: 'a2', messages: [assistant('two')] });
+        await store.append(id, {
+          expectedVersion: 2,
+          appendId: 'a2', // an appendId already applied: a no-op
+          messages: [assistant('never')],
+        });
+        const base = await store.append(id, {
+          expectedVersion: 2,
+          appendId: 'b3',
+          messages: [summary, user('three')],
+          base: provenance,
+        });
+        await store.append(id, { expectedVersion: 3, appendId: 'a4', messages: [assistant('four')] });
+        return base;
+      }
+
+      it('reads the latest version as the base plus the turns appended after it', async () => {
+        const store = createStore();
+        const id = newId();
+        const base = await compacted(store, id);
+        expect(base).toMatchObject({ version: 3, messageCount: 2 });
+        const latest = await store.load(id);
+        expect(latest?.messages).toEqual([summary, user('three'), assistant('four')]);
+        expect(latest?.header).toMatchObject({ version: 4, messageCount: 3 });
+      });
+
+      it('keeps every earlier version readable by number, exactly as it was', async () => {
+        const store = createStore();
+        const id = newId();
+        await compacted(store, id);
+        expect((await store.load(id, { version: 1 }))?.messages).toEqual([user('one')]);
+        expect((await store.load(id, { version: 2 }))?.messages).toEqual([user('one'), assistant('two')]);
+        expect((await store.load(id, { version: 2 }))?.header.base).toBeUndefined();
+        expect((await store.load(id, { version: 3 }))?.messages).toEqual([summary, user('three')]);
+      });
+
+      it('shows on each later version where its base came from', async () => {
+        const store = createStore();
+        const id = newId();
+        await compacted(store, id);
+        const expected = { version: 3, compactedFrom: 2, ...provenance };
+        expect((await store.load(id, { version: 3 }))?.header.base).toMatchObject(expected);
+        expect((await store.load(id))?.header.base).toMatchObject(expected);
+        expect(Date.parse((await store.load(id))?.header.base?.createdAt ?? '')).not.toBeNaN();
+      });
+
+      it('refuses a base built on a stale version, like an append', async () => {
+        const store = createStore();
+        const id = newId();
+        await compacted(store, id);
+        const stale = store.append(id, {
+          expectedVersion: 2,
+          appendId: 'b-late',
+          messages: [summary],
+          base: provenance,
+        });
+        await expect(stale).rejects.toSatisfy(ConversationConflictError.is);
+      });
+    });
+
     it('does not let callers mutate stored messages through returned objects', async () => {
       const store = createStore();
       const id = newId();

@@ -21,6 +21,7 @@ export { UnsupportedSnapshotVersionError } from './chef/unsupported-snapshot-ver
 export type { CompactOptions } from './compaction/compact.js';
 export { compact, TOOL_RESULT_CLEARED, TOOL_RESULT_CLEARED_INSTRUCTION } from './compaction/compact.js';
 export type { CompactTarget, ToolResultsTarget } from './compaction/compact-targets.js';
+export { readCompactTargets } from './compaction/compact-targets.js';
 export type { Turn } from './compaction/group-into-turns.js';
 export { groupIntoTurns } from './compaction/group-into-turns.js';
 export type { CompactionPlan, PlanCompactionOptions } from './compaction/plan-compaction.js';
@@ -76,5 +77,13 @@ export { UnknownTargetError } from './registry/unknown-target-error.js';
 export { prefillInstruction } from './shared/prefill.js';
 export type { ThinkingAsTextOptions } from './shared/thinking-as-text.js';
 export { TOOL_MEDIA_FOLLOWS_TEXT } from './shared/tool-media-follows-text.js';
+export {
+  ATTACHMENT_TOKENS,
+  countMessageTokens,
+  MESSAGE_OVERHEAD_TOKENS,
+  REPLY_PRIMING_TOKENS,
+  type TextTokenCounter,
+} from './tokens/count-message-tokens.js';
+export { ESTIMATED_CHARS_PER_TOKEN, estimateTextTokens, estimateTokens } from './tokens/estimate-tokens.js';
 export * from './types/index.js';
 export { describeValue } from './validation/describe-value.js';

@@ -15,6 +15,10 @@ export { MAX_CHILD_RUN_ATTEMPTS } from './agent/call-child-run.js';
 export { createAgent } from './agent/create-agent.js';
 export type { RunAgentOptions } from './agent/run-agent.js';
 export { runAgent, runAgentWithOutcome } from './agent/run-agent.js';
+export type { ContextBudgetOptions } from './budget/context-budget-options.js';
+export { DEFAULT_KEEP_RECENT_TURNS } from './budget/context-budget-options.js';
+export { READ_OFFLOADED_OUTPUT } from './budget/offload-tool-results.js';
+export type { OffloadedOutputs } from './budget/offloaded-outputs.js';
 export { InvalidSubmitRequestError } from './client/invalid-submit-request-error.js';
 export { InvalidTenantError } from './client/invalid-tenant-error.js';
 export { InvalidConfigError } from './config/invalid-config-error.js';
@@ -53,6 +57,11 @@ export {
   type ScopeIssue,
 } from './errors/agent-errors.js';
 export {
+  ContextBudgetExceededError,
+  InvalidContextBudgetError,
+  OffloadedOutputNotFoundError,
+} from './errors/budget-errors.js';
+export {
   AttemptsExhaustedError,
   InvalidMessageHistoryError,
   InvalidPromptRuntimeError,
@@ -79,6 +88,7 @@ export {
   RunTimeoutError,
   UnknownAgentError,
 } from './errors/run-errors.js';
+export { equipContextBudget } from './hooks/equip-context-budget.js';
 export type { EquipFleetMemoOptions } from './hooks/equip-fleet-memo.js';
 export { equipFleetMemo } from './hooks/equip-fleet-memo.js';
 export { equipInstruction } from './hooks/equip-instruction.js';
@@ -125,6 +135,7 @@ export type {
 } from './model/stream-model-adapter.js';
 export { toModelAdapter } from './model/stream-model-adapter.js';
 export { callTool } from './policy/call-tool.js';
+export { MAX_FAILED_SUMMARIES } from './policy/context-window.js';
 export type { AgentPolicyConfig } from './policy/create-agent-policy.js';
 export { createAgentPolicy } from './policy/create-agent-policy.js';
 export type { ExecuteToolsOptions } from './policy/execute-tools.js';

@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { estimateTokens } from '@flotilla/ir';
 import type { ModelAdapter, ModelDelta, ModelRequest, ModelResponse } from '@flotilla/runtime';
 import { generateWithRetries } from '../shared/generate-with-retries.js';
 import { MissingApiKeyError } from '../shared/missing-api-key-error.js';
@@ -41,6 +42,9 @@ export function createAnthropicAdapter(given: WithModelAlias<AnthropicModelAdapt
         toError: (error, attempts) => toAnthropicCallError(error, site, attempts),
       });
     },
+    // No tokenizer ships for this provider: the documented estimate (4 characters a token,
+    // attachments at a fixed weight); the reported promptTokens correct it after each turn.
+    countTokens: (messages, tools) => estimateTokens(messages, tools),
   };
 }
 

@@ -1,3 +1,4 @@
+import { estimateTokens } from '@flotilla/ir';
 import type { ModelAdapter, ModelDelta, ModelRequest, ModelResponse } from '@flotilla/runtime';
 import { GoogleGenAI } from '@google/genai';
 import { generateWithRetries } from '../shared/generate-with-retries.js';
@@ -45,6 +46,9 @@ export function createGeminiAdapter(given: WithModelAlias<GeminiModelAdapterOpti
         toError: (error, attempts) => toGeminiCallError(error, site, attempts),
       });
     },
+    // No tokenizer ships for this provider: the documented estimate (4 characters a token,
+    // attachments at a fixed weight); the reported promptTokens correct it after each turn.
+    countTokens: (messages, tools) => estimateTokens(messages, tools),
   };
 }
 

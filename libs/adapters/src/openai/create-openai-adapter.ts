@@ -8,6 +8,7 @@ import { accumulateChatStream } from './accumulate-chat-stream.js';
 import { accumulateResponsesStream } from './accumulate-responses-stream.js';
 import { buildChatRequest } from './build-chat-request.js';
 import { buildResponsesRequest } from './build-responses-request.js';
+import { countOpenAITokens } from './count-openai-tokens.js';
 import type { OpenAIModelAdapterOptions } from './openai-model-adapter-options.js';
 import { parseChatCompletion } from './parse-chat-completion.js';
 import { parseResponsesOutput } from './parse-responses-output.js';
@@ -54,6 +55,8 @@ export function createOpenAIAdapter(given: WithModelAlias<OpenAIModelAdapterOpti
         toError: (error, attempts) => toOpenAICallError(error, site, attempts),
       });
     },
+    // By the model the request names (`options.model`), not the adapter's id alias.
+    countTokens: (messages, tools) => countOpenAITokens(options.model, messages, tools),
   };
 }
 

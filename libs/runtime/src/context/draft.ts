@@ -5,6 +5,7 @@
  * every generation, which is why hooks must be called again after `reborn()`.
  */
 import type { Message } from '@flotilla/ir';
+import type { ResolvedContextBudget } from '../budget/context-budget-options.js';
 import type { EquippedTool } from '../tools/equipped-tool.js';
 import type { ToolCallLoopMiddleware } from '../tools/tool-call-loop-middleware.js';
 import type { OutputValidator } from './output-validator.js';
@@ -19,6 +20,8 @@ export class Draft {
   readonly validators: OutputValidator[] = [];
   readonly streamConsumers: StreamConsumerEntry[] = [];
   readonly scopeLayers: Record<string, unknown>[] = [];
+  /** `equipContextBudget`: keeps this generation's prompts under a token budget. @default none */
+  contextBudget: ResolvedContextBudget | undefined = undefined;
   /** Set when the generation's policy starts; draft hooks throw from then on. */
   prompted = false;
   /** Model turns used by this generation (live and replayed), checked against `maxTurnSteps`. */

@@ -5,6 +5,8 @@ import type { SerializedError } from '../errors/serialize-error.js';
  * The kinds of durable effect the journal records. `conversation-load` pins the conversation
  * version a run started from, so a replay reads the same history even after its own appends.
  * `progress` marks a `reportProgress` call as done, so a replay does not emit it again.
+ * `context-summary` records a summary the context budget had written (`equipContextBudget`), so
+ * a replay or another worker never summarises the same history again.
  */
 export type JournalEntryKind =
   | 'model-turn'
@@ -14,7 +16,8 @@ export type JournalEntryKind =
   | 'reborn'
   | 'conversation-load'
   | 'conversation-append'
-  | 'progress';
+  | 'progress'
+  | 'context-summary';
 
 /** One durable effect recorded at a deterministic position, e.g. `root/agent:writer:0/g0/model:2`. */
 export interface JournalEntry {

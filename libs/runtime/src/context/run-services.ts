@@ -6,6 +6,7 @@
  */
 import type { TokenUsage } from '@flotilla/ir';
 import type { Logger } from 'pino';
+import type { OffloadedOutputs } from '../budget/offloaded-outputs.js';
 import type { RunEventSink } from '../events/run-event.js';
 import type { JsonLimits } from '../json/json-bounds.js';
 import type { FleetMemo } from '../memo/fleet-memo.js';
@@ -95,6 +96,11 @@ export interface RunServices {
    * embedded mode: progress is then only emitted as an event.
    */
   progress?: RunProgressStore;
+  /**
+   * Where tool results over `equipContextBudget({ offloadToolResultsOver })` are stored (Redis
+   * blobs on a worker, so any worker can page through them). Absent: an in-memory store per run.
+   */
+  outputs?: OffloadedOutputs;
   /** For a child run: where its root invocation sits in the tree. Absent for root runs. */
   placement?: RunPlacement;
 }

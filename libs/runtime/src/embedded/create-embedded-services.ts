@@ -3,6 +3,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { InMemoryOffloadedOutputs } from '../budget/offloaded-outputs.js';
 import type { RunJournal, RunMemoryStore, RunServices } from '../context/run-services.js';
 import type { RunEvent } from '../events/run-event.js';
 import { type AnyModelAdapter, toModelMap } from '../model/stream-model-adapter.js';
@@ -50,6 +51,7 @@ export function createEmbeddedServices(options: EmbeddedServicesOptions = {}): E
     events: new CollectingEventSink(options.onEvent),
     models: toModelMap(options.models),
     signal: options.signal ?? new AbortController().signal,
+    outputs: new InMemoryOffloadedOutputs(),
   };
   if (options.conversationId !== undefined) services.conversationId = options.conversationId;
   if (options.scope !== undefined) services.scope = options.scope;

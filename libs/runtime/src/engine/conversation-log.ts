@@ -11,7 +11,7 @@ import type { Message, TokenUsage } from '@flotilla/ir';
 import { ensureValidHistory } from '@flotilla/ir';
 import type { AgentContext } from '../context/agent-context.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
-import type { AppendChange } from '../store/conversation-store.js';
+import type { AppendChange, ConversationBaseSource } from '../store/conversation-store.js';
 import { durableStep } from './durable-step.js';
 
 /** What goes with a turn's messages. */
@@ -20,6 +20,8 @@ export interface TurnDetails {
   model: ModelAdapter;
   /** The turn's usage (all its model turns). */
   usage?: TokenUsage;
+  /** The provider's promptTokens of the turn's last model call (the context budget's feed). */
+  lastPromptTokens?: number;
 }
 
 /** The stored conversation a policy extends. */
@@ -29,13 +31,22 @@ export class ConversationLog {
   private version: number;
   /** The messages stored when the log was opened. */
   readonly history: Message[];
+  /** The provider's promptTokens of the last model call behind `history` (its last message), when stored. */
+  readonly lastPromptTokens: number | undefined;
   private systemSent = false;
 
-  private constructor(context: AgentContext, conversationId: string, version: number, history: Message[]) {
+  private constructor(
+    context: AgentContext,
+    conversationId: string,
+    version: number,
+    history: Message[],
+    lastPromptTokens: number | undefined,
+  ) {
     this.context = context;
     this.conversationId = conversationId;
     this.version = version;
     this.history = history;
+    this.lastPromptTokens = lastPromptTokens;
   }
 
   /** Opens the conversation at the version journaled for this position (the latest on first run). */
@@ -51,7 +62,13 @@ export class ConversationLog {
       value.version > 0 ? await store.load(conversationId, { version: value.version }) : undefined;
     // Conversations stored before turns were appended whole may end mid tool batch: repaired.
     const history = ensureValidHistory(stored?.messages ?? []);
-    return new ConversationLog(context, conversationId, value.version, history);
+    return new ConversationLog(
+      context,
+      conversationId,
+      value.version,
+      history,
+      stored?.header.lastPromptTokens,
+    );
   }
 
   /** Appends a complete turn as one version; the system prompt goes with the first append. */
@@ -67,6 +84,29 @@ export class ConversationLog {
     });
     this.version = value.version;
     this.systemSent = true;
+  }
+
+  /**
+   * Writes `messages` as the conversation's new base (a compacted history: summary and kept
+   * turns), journaled like an append and under the same compare-and-set and lease; the turn in
+   * progress is then appended on top of it. Returns the base's version.
+   */
+  async writeBase(messages: Message[], details: TurnDetails, base: ConversationBaseSource): Promise<number> {
+    const position = this.context.nextPosition('conversation-append');
+    const store = this.context.run.services.conversations;
+    const change = {
+      ...this.#change(`${this.context.run.runId}:${position}:base`, messages, details),
+      base,
+    };
+    const { value } = await durableStep(this.context, {
+      kind: 'conversation-append',
+      position,
+      fingerprint: `conversation-base:${this.conversationId}`,
+      execute: async () => ({ version: (await store.append(this.conversationId, change)).version }),
+    });
+    this.version = value.version;
+    this.systemSent = true;
+    return value.version;
   }
 
   /**
@@ -95,6 +135,7 @@ export class ConversationLog {
       model: { provider: details.model.provider, id: details.model.id },
       ...(this.systemSent ? {} : { system: details.system }),
       ...(details.usage ? { usage: details.usage } : {}),
+      ...(details.lastPromptTokens === undefined ? {} : { lastPromptTokens: details.lastPromptTokens }),
       ...(attempt === undefined ? {} : { holder: { runId, attempt } }),
     };
   }

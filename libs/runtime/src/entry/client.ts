@@ -18,12 +18,15 @@ export {
 export type { RunEventsOptions, RunHandle } from '../client/run-handle.js';
 export type { RunTree, RunTreeNode } from '../client/run-tree.js';
 export { parseSubmitRequest, type SubmitRequest, submitRequestSchema } from '../client/submit-request.js';
+export { ContextBudgetExceededError } from '../errors/budget-errors.js';
 export { RedisAuthError, RedisUnavailableError } from '../errors/redis-errors.js';
 export { RunIdConflictError, RunNotFoundError } from '../errors/run-errors.js';
 export type { StreamedRunEvent } from '../events/redis-run-event-stream.js';
 export type {
   ChildEndEvent,
   ChildStartEvent,
+  ContextCompactedEvent,
+  ContextCompactionFailedEvent,
   GenerationEndEvent,
   GenerationStartEvent,
   ModelTurnEndEvent,
@@ -38,6 +41,7 @@ export type {
   RunStartEvent,
   RunSuspendedEvent,
   ToolCallEvent,
+  ToolOutputOffloadedEvent,
   ToolResultEvent,
 } from '../events/run-event.js';
 export { type OnConflict, WAIT_KINDS, type WaitingFor, type WaitKind } from '../gate/waiting-for.js';
@@ -47,6 +51,7 @@ export type { WorkerInfo } from '../registry/worker-registry.js';
 export type { RunRecord } from '../runs/run-record.js';
 export { isTerminalStatus, type RunStatus, type TerminalRunStatus } from '../runs/run-status.js';
 export type {
+  ConversationBase,
   ConversationHeader,
   ConversationModel,
   StoredConversation,

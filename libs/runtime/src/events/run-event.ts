@@ -140,6 +140,46 @@ export interface ProgressEvent extends RunEventBase {
   value: unknown;
 }
 
+/**
+ * The context budget (`equipContextBudget`) brought a prompt under `maxPromptTokens` by
+ * summarising older turns; on a stored conversation the result was written as a new base
+ * (`version`). `replayed`: the summary came from the journal (no summariser was called).
+ */
+export interface ContextCompactedEvent extends RunEventBase {
+  type: 'context-compacted';
+  tokensBefore: number;
+  tokensAfter: number;
+  turnsSummarised: number;
+  messagesSummarised: number;
+  /** The base version written to the stored conversation, when there is one. */
+  version?: number;
+  replayed: boolean;
+}
+
+/**
+ * A summary failed (the summariser threw, answered nothing, or the result was still over
+ * budget). After the third, `circuitOpen` is true and the run fails with
+ * `ContextBudgetExceededError` instead of sending an oversized prompt.
+ */
+export interface ContextCompactionFailedEvent extends RunEventBase {
+  type: 'context-compaction-failed';
+  /** 1, 2 or 3. */
+  attempt: number;
+  error: SerializedError;
+  circuitOpen: boolean;
+}
+
+/** A tool result over `offloadToolResultsOver` characters was stored as a blob and replaced by a stub. */
+export interface ToolOutputOffloadedEvent extends RunEventBase {
+  type: 'tool-output-offloaded';
+  name: string;
+  toolCallId: string;
+  /** The id `read_offloaded_output` takes (the sha256 of the output). */
+  outputId: string;
+  /** Length of the whole output, in characters. */
+  chars: number;
+}
+
 /** Every event a run publishes, discriminated by `type`. */
 export type RunEvent =
   | RunStartEvent
@@ -154,7 +194,10 @@ export type RunEvent =
   | ChildStartEvent
   | ChildEndEvent
   | RunSuspendedEvent
-  | ProgressEvent;
+  | ProgressEvent
+  | ContextCompactedEvent
+  | ContextCompactionFailedEvent
+  | ToolOutputOffloadedEvent;
 
 /** The `type` of every {@link RunEvent}. */
 export type RunEventType = RunEvent['type'];

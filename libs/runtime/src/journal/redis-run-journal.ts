@@ -26,6 +26,7 @@ const journalEntrySchema = z.object({
     'conversation-load',
     'conversation-append',
     'progress',
+    'context-summary',
   ]),
   fingerprint: z.string(),
   outcome: z.union([

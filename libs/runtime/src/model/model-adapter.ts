@@ -46,4 +46,12 @@ export interface ModelAdapter {
   /** The provider, e.g. `openai`, `gemini`, `mock`. */
   readonly provider: string;
   generate(request: ModelRequest): Promise<ModelResponse>;
+  /**
+   * The prompt tokens a request with `messages` and `tools` would cost on this model, for the
+   * context budget (`equipContextBudget`). Must be deterministic (a replay decides the same).
+   * Optional: without it the runtime uses `estimateTokens` from `@flotilla/ir` (4 characters a
+   * token, attachments at a fixed weight). Either way, a provider's reported `promptTokens` of
+   * the previous turn wins when it is larger.
+   */
+  countTokens?(messages: Message[], tools?: ToolDefinition[]): number | Promise<number>;
 }

@@ -49,7 +49,7 @@ const promptChatPolicy = createAgentPolicy({
     const stored = services.unfinishedTurns?.open(() =>
       log.closeUnfinishedTurn(turn.messages, turn.details(runtime)),
     );
-    const result = await runToolCallLoop({ ...loop, onMessages: turn.collect });
+    const result = await runToolCallLoop({ ...loop, onMessages: turn.collect, conversationLog: log });
     await log.appendTurn(turn.messages, turn.details(runtime));
     stored?.();
     return result;
@@ -92,6 +92,7 @@ async function openConversation(context: AgentContext): Promise<ConversationLog 
 class Turn {
   readonly messages: Message[];
   #usage: TokenUsage | undefined;
+  #lastPromptTokens: number | undefined;
 
   constructor(input: Message[]) {
     this.messages = [...input];
@@ -100,10 +101,16 @@ class Turn {
   readonly collect: LoopMessageSink = async (messages, usage) => {
     this.messages.push(...messages);
     if (usage) this.#usage = this.#usage ? addUsage(this.#usage, usage) : usage;
+    if (usage) this.#lastPromptTokens = usage.promptTokens;
   };
 
   details(runtime: PromptContext) {
-    return { system: runtime.system, model: runtime.model, ...(this.#usage ? { usage: this.#usage } : {}) };
+    return {
+      system: runtime.system,
+      model: runtime.model,
+      ...(this.#usage ? { usage: this.#usage } : {}),
+      ...(this.#lastPromptTokens === undefined ? {} : { lastPromptTokens: this.#lastPromptTokens }),
+    };
   }
 }
 

@@ -5,9 +5,11 @@
  * {@link ToolLoopExceededError}.
  */
 import type { Message, TokenUsage } from '@flotilla/ir';
+import type { ConversationLog } from '../engine/conversation-log.js';
 import { AttemptsExhaustedError, ToolLoopExceededError } from '../errors/policy-errors.js';
 import type { OutputSchema } from '../model/model-adapter.js';
 import type { ToolTurn } from '../tools/tool-call-loop-middleware.js';
+import { ContextWindow } from './context-window.js';
 import { executeTools } from './execute-tools.js';
 import { executeTurn } from './execute-turn.js';
 import { executeValidation } from './execute-validation.js';
@@ -25,6 +27,8 @@ export interface ToolCallLoopOptions<T> {
   parser: OutputParser<T>;
   schema?: OutputSchema;
   onMessages?: LoopMessageSink;
+  /** The stored conversation the loop extends (`promptChat`), for the context budget's bases. */
+  conversationLog?: ConversationLog;
 }
 
 /** The loop's result and every message it produced. */
@@ -39,6 +43,8 @@ export interface ToolCallLoopResult<T> {
  */
 export async function runToolCallLoop<T>(options: ToolCallLoopOptions<T>): Promise<ToolCallLoopResult<T>> {
   const { runtime } = options;
+  // `equipContextBudget`: fits each prompt and offloads large tool results (context-window.ts).
+  const window = ContextWindow.open(runtime, options.conversationLog);
   const delta: Message[] = [];
   const toolTurns: ToolTurn[] = [];
   const emit = async (messages: Message[], usage?: TokenUsage) => {
@@ -46,12 +52,13 @@ export async function runToolCallLoop<T>(options: ToolCallLoopOptions<T>): Promi
     await options.onMessages?.(messages, usage);
   };
   for (let step = 0; step < runtime.maxTurnSteps; step++) {
-    const turn = await validatedTurn(options, [...options.messages, ...delta], emit);
+    const turn = await validatedTurn(options, [...options.messages, ...delta], emit, window);
     if (turn.kind === 'content') return { data: turn.data, delta };
     const calls = turn.message.tool_calls ?? [];
     if (step >= runtime.maxTurnSteps - 1) throw new ToolLoopExceededError(runtime.maxTurnSteps, step + 1);
     const loop = { step: step + 1, messages: [...options.messages, ...delta], toolTurns: [...toolTurns] };
-    await emit(await executeTools(calls, { runtime, loop }));
+    const results = await executeTools(calls, { runtime, loop });
+    await emit(window ? await window.offload(results) : results);
     toolTurns.push({
       entries: calls.map((call) => ({
         callId: call.id,
@@ -69,6 +76,7 @@ async function validatedTurn<T>(
   options: ToolCallLoopOptions<T>,
   conversation: Message[],
   emit: LoopMessageSink,
+  window: ContextWindow | undefined,
 ): Promise<TurnOutcome<T>> {
   const { runtime, parser } = options;
   const retries: Message[] = [];
@@ -78,7 +86,9 @@ async function validatedTurn<T>(
     | undefined;
   for (let attempt = 0; attempt <= runtime.maxRetries; attempt++) {
     const turnOptions = options.schema ? { runtime, schema: options.schema } : { runtime };
-    const { message, usage } = await executeTurn([...conversation, ...retries], turnOptions);
+    const prompt = [...conversation, ...retries];
+    const { message, usage } = await executeTurn(window ? await window.fit(prompt) : prompt, turnOptions);
+    window?.report(usage);
     if ((message.tool_calls?.length ?? 0) > 0) {
       await emit([message], usage);
       return { kind: 'tool-calls', message };

@@ -38,9 +38,27 @@ describe('appendConversationArgs', () => {
       '1',
       'r1',
       'a1',
+      '',
+      '',
       'ab12',
       '{"role":"user","content":"hi"}',
     ]);
+  });
+});
+
+describe('appendConversationArgs for a base', () => {
+  it('passes the base provenance in ARGV[12], so the script writes a base instead of an append', () => {
+    const keys = { ...conversationKeys('p', 'c1'), lease: conversationGateKeys('p', 'c1').lease };
+    const base = {
+      reason: 'compaction' as const,
+      turnsSummarised: 4,
+      messagesSummarised: 6,
+      tokensBefore: 2100,
+      tokensAfter: 700,
+    };
+    const call = appendConversationArgs(keys, 'c1', { ...change, base }, new Date(0));
+    expect(JSON.parse(call.args[11] ?? '')).toEqual(base);
+    expect(call.args.slice(13)).toEqual(['{"role":"user","content":"hi"}']);
   });
 });
 

@@ -44,10 +44,16 @@ export function appendConversationArgs(
       String(retention.blobs.length),
       change.holder?.runId ?? '',
       change.holder?.attempt ?? '',
+      change.base === undefined ? '' : JSON.stringify(change.base),
+      isTokenCount(change.lastPromptTokens) ? String(change.lastPromptTokens) : '',
       ...retention.blobs,
       ...change.messages.map((message) => JSON.stringify(message)),
     ],
   };
+}
+
+function isTokenCount(value: number | undefined): value is number {
+  return value !== undefined && Number.isSafeInteger(value) && value >= 0;
 }
 
 /** Return codes of `append-conversation-6`. */

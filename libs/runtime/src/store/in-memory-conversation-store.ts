@@ -9,15 +9,18 @@ import type {
 import { ConversationConflictError, ConversationVersionNotFoundError } from './store-errors.js';
 
 interface MemoryConversation {
+  /** Every message ever written, bases included, in write order. */
   messages: Message[];
   /** `headers[v]` is the header at version v (index 0 = the empty conversation). */
   headers: ConversationHeader[];
+  /** `starts[v]`: index in `messages` of version v's first message (moves at each base). */
+  starts: number[];
   appendIds: Set<string>;
 }
 
 /**
  * A {@link ConversationStore} in process memory with the same semantics as the Redis store:
- * compare-and-set appends, idempotent `appendId`, every version readable. Values are cloned on
+ * compare-and-set appends and bases, idempotent `appendId`, every version readable. Values are cloned on
  * the way in and out, so callers never share objects with the store. Used by embedded mode and
  * tests; nothing survives the process.
  */
@@ -42,7 +45,11 @@ export class InMemoryConversationStore implements ConversationStore {
     if (!Number.isInteger(version) || header === undefined) {
       throw new ConversationVersionNotFoundError(conversationId, version, latest);
     }
-    return structuredClone({ header, messages: conversation.messages.slice(0, header.messageCount) });
+    const start = conversation.starts[version] ?? 0;
+    return structuredClone({
+      header,
+      messages: conversation.messages.slice(start, start + header.messageCount),
+    });
   }
 
   async append(conversationId: string, change: AppendChange): Promise<ConversationHeader> {
@@ -52,18 +59,25 @@ export class InMemoryConversationStore implements ConversationStore {
     if (current.version !== change.expectedVersion) {
       throw new ConversationConflictError(conversationId, change.expectedVersion, current.version);
     }
+    const now = this.#now().toISOString();
+    const version = current.version + 1;
     const next: ConversationHeader = {
       ...current,
-      version: current.version + 1,
-      messageCount: current.messageCount + change.messages.length,
+      version,
+      messageCount: (change.base ? 0 : current.messageCount) + change.messages.length,
       system: change.system ?? current.system,
       usage: change.usage ? addUsage(current.usage, change.usage) : current.usage,
-      updatedAt: this.#now().toISOString(),
+      updatedAt: now,
     };
     const model = change.model ?? current.model;
     if (model) next.model = model;
+    if (change.base) delete next.lastPromptTokens;
+    if (change.lastPromptTokens !== undefined) next.lastPromptTokens = change.lastPromptTokens;
+    if (change.base) next.base = { version, compactedFrom: current.version, createdAt: now, ...change.base };
+    const start = change.base ? conversation.messages.length : conversation.starts.at(-1)!;
     conversation.messages.push(...structuredClone(change.messages));
     conversation.headers.push(structuredClone(next));
+    conversation.starts.push(start);
     conversation.appendIds.add(change.appendId);
     if (!this.#conversations.has(conversationId)) this.#conversations.set(conversationId, conversation);
     return structuredClone(next);
@@ -81,6 +95,6 @@ export class InMemoryConversationStore implements ConversationStore {
       createdAt: now,
       updatedAt: now,
     };
-    return { messages: [], headers: [empty], appendIds: new Set() };
+    return { messages: [], headers: [empty], starts: [0], appendIds: new Set() };
   }
 }

@@ -48,6 +48,9 @@ export function referencedBlobs(messages: readonly Message[]): string[] {
     for (const attachment of (message.attachments ?? []) as StoredAttachment[]) {
       if (attachment.blob) hashes.add(attachment.blob.sha256);
     }
+    // A tool result the context budget offloaded lives in a blob too: it expires with the conversation.
+    const offloaded = (message as { _offloaded_output?: { sha256?: unknown } })._offloaded_output?.sha256;
+    if (typeof offloaded === 'string' && /^[0-9a-f]{64}$/.test(offloaded)) hashes.add(offloaded);
   }
   return [...hashes];
 }

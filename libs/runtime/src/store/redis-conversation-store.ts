@@ -81,9 +81,11 @@ export class RedisConversationStore implements ConversationStore {
       throw new ConversationVersionNotFoundError(conversationId, version, latest.version);
     }
     const header =
-      version === latest.version ? toHeader(latest) : await this.#headerAt(keys, toHeader(latest), version);
-    const messages = await this.#loadMessages(keys, conversationId, header.messageCount);
-    return { header, messages };
+      version === latest.version
+        ? { header: toHeader(latest), baseStart: latest.baseStart }
+        : await this.#headerAt(keys, toHeader(latest), version);
+    const messages = await this.#loadMessages(keys, conversationId, header);
+    return { header: header.header, messages };
   }
 
   async append(conversationId: string, change: AppendChange): Promise<ConversationHeader> {
@@ -108,26 +110,19 @@ export class RedisConversationStore implements ConversationStore {
     return toHeader(parseHeader(conversationId, readAppendConversationReply(reply, conversationId, change)));
   }
 
-  /** The header as it was at `version` (older than the latest), rebuilt from the versions list. */
-  async #headerAt(
-    keys: ConversationKeys,
-    latest: ConversationHeader,
-    version: number,
-  ): Promise<ConversationHeader> {
+  /**
+   * The header as it was at `version` (older than the latest), rebuilt from the versions list,
+   * with the list index of the version's first message.
+   */
+  async #headerAt(keys: ConversationKeys, latest: ConversationHeader, version: number): Promise<HeaderAt> {
     const base = {
       schemaVersion: 1 as const,
       conversationId: latest.conversationId,
       createdAt: latest.createdAt,
     };
     if (version === 0) {
-      return {
-        ...base,
-        version: 0,
-        messageCount: 0,
-        system: [],
-        usage: emptyUsage(),
-        updatedAt: latest.createdAt,
-      };
+      const header = { ...base, version: 0, messageCount: 0, system: [], usage: emptyUsage() };
+      return { header: { ...header, updatedAt: latest.createdAt }, baseStart: 0 };
     }
     const entry = await this.#versionEntry(keys, latest.conversationId, version);
     let system: Message[] = [];
@@ -139,13 +134,19 @@ export class RedisConversationStore implements ConversationStore {
     const header: ConversationHeader = {
       ...base,
       version,
-      messageCount: entry.messageCount,
+      messageCount: entry.messageCount - entry.baseStart,
       system,
       usage: entry.usage,
       updatedAt: entry.updatedAt,
     };
     if (entry.model) header.model = entry.model;
-    return header;
+    if (entry.lastPromptTokens !== undefined) header.lastPromptTokens = entry.lastPromptTokens;
+    if (entry.baseAt === version && entry.base) header.base = entry.base;
+    else if (entry.baseAt > 0) {
+      const baseEntry = await this.#versionEntry(keys, latest.conversationId, entry.baseAt);
+      if (baseEntry.base) header.base = baseEntry.base;
+    }
+    return { header, baseStart: entry.baseStart };
   }
 
   async #versionEntry(keys: ConversationKeys, conversationId: string, version: number) {
@@ -162,9 +163,10 @@ export class RedisConversationStore implements ConversationStore {
     return parsed.data;
   }
 
-  async #loadMessages(keys: ConversationKeys, conversationId: string, count: number): Promise<Message[]> {
+  async #loadMessages(keys: ConversationKeys, conversationId: string, at: HeaderAt): Promise<Message[]> {
+    const count = at.header.messageCount;
     if (count === 0) return [];
-    const texts = await this.#redis.lrange(keys.messages, 0, count - 1);
+    const texts = await this.#redis.lrange(keys.messages, at.baseStart, at.baseStart + count - 1);
     if (texts.length < count) {
       throw new ConversationCorruptedError(
         conversationId,
@@ -175,15 +177,22 @@ export class RedisConversationStore implements ConversationStore {
     return Promise.all(
       texts.map(async (text, index) => {
         const parsed = parseStoredMessage(text);
-        if (!parsed.ok) throw new ConversationCorruptedError(conversationId, index, parsed.problem);
+        const position = at.baseStart + index;
+        if (!parsed.ok) throw new ConversationCorruptedError(conversationId, position, parsed.problem);
         try {
           return await restoreMedia(parsed.message, this.#blobs);
         } catch (error) {
-          throw new ConversationCorruptedError(conversationId, index, (error as Error).message);
+          throw new ConversationCorruptedError(conversationId, position, (error as Error).message);
         }
       }),
     );
   }
+}
+
+/** A header and the list index where its version's messages start. */
+interface HeaderAt {
+  header: ConversationHeader;
+  baseStart: number;
 }
 
 function parseHeader(conversationId: string, fields: Record<string, string>): HeaderFields {
@@ -195,6 +204,11 @@ function parseHeader(conversationId: string, fields: Record<string, string>): He
     systemAt: Number(fields.systemAt),
     system: parseJson(fields.system ?? ''),
     model: fields.model === undefined ? undefined : parseJson(fields.model),
+    // Conversations written before bases existed have neither field: no base.
+    baseStart: Number(fields.baseStart ?? 0),
+    baseAt: Number(fields.baseAt ?? 0),
+    base: fields.base === undefined ? undefined : parseJson(fields.base),
+    lastPromptTokens: fields.lastPromptTokens === undefined ? undefined : Number(fields.lastPromptTokens),
     usage: parseJson(fields.usage ?? ''),
     createdAt: fields.createdAt,
     updatedAt: fields.updatedAt,
@@ -210,12 +224,14 @@ function toHeader(fields: HeaderFields): ConversationHeader {
     schemaVersion: 1,
     conversationId: fields.conversationId,
     version: fields.version,
-    messageCount: fields.messageCount,
+    messageCount: fields.messageCount - fields.baseStart,
     system: fields.system as Message[],
     usage: fields.usage,
     createdAt: fields.createdAt,
     updatedAt: fields.updatedAt,
   };
   if (fields.model) header.model = fields.model;
+  if (fields.base) header.base = fields.base;
+  if (fields.lastPromptTokens !== undefined) header.lastPromptTokens = fields.lastPromptTokens;
   return header;
 }

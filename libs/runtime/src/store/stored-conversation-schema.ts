@@ -44,14 +44,34 @@ const messageSchema = z.looseObject({
   attachments: z.array(attachmentSchema).optional(),
 });
 
+const baseSchema = z.object({
+  version: z.number().int().positive(),
+  compactedFrom: z.number().int().nonnegative(),
+  createdAt: z.string(),
+  reason: z.literal('compaction'),
+  runId: z.string().optional(),
+  turnsSummarised: z.number().int().nonnegative(),
+  messagesSummarised: z.number().int().nonnegative(),
+  summarizer: modelSchema.optional(),
+  tokensBefore: z.number().nonnegative(),
+  tokensAfter: z.number().nonnegative(),
+});
+
 /** One entry of the versions list: the header fields that change per version. */
 export const versionEntrySchema = z.object({
   messageCount: z.number().int().nonnegative(),
   systemAt: z.number().int().nonnegative(),
+  /** Index of the version's first message in the list (written before bases existed: 0). */
+  baseStart: z.number().int().nonnegative().default(0),
+  /** The version of the base this one builds on; 0 = none. */
+  baseAt: z.number().int().nonnegative().default(0),
   updatedAt: z.string(),
   usage: usageSchema,
   model: modelSchema.optional(),
+  lastPromptTokens: z.number().int().nonnegative().optional(),
   system: z.array(messageSchema).optional(),
+  /** Set on the entry of a base version only. */
+  base: baseSchema.optional(),
 });
 export type VersionEntry = z.infer<typeof versionEntrySchema>;
 
@@ -64,6 +84,10 @@ export const headerFieldsSchema = z.object({
   systemAt: z.number().int().nonnegative(),
   system: z.array(messageSchema),
   model: modelSchema.optional(),
+  baseStart: z.number().int().nonnegative(),
+  baseAt: z.number().int().nonnegative(),
+  base: baseSchema.optional(),
+  lastPromptTokens: z.number().int().nonnegative().optional(),
   usage: usageSchema,
   createdAt: z.string(),
   updatedAt: z.string(),

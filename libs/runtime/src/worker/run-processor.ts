@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { agentDefinitionOf } from '../agent/create-agent.js';
 import { executeRun } from '../agent/execute-run.js';
+import { RedisOffloadedOutputs } from '../budget/offloaded-outputs.js';
 import { RedisChildRunner } from '../children/redis-child-runner.js';
 import { cancelRunTree } from '../client/cancel-run-tree.js';
 import { type FlotillaConfig, jsonLimitsOf } from '../config/flotilla-config.js';
@@ -522,6 +523,11 @@ export class RunProcessor {
         retentionSeconds: config.conversationRetentionSeconds,
       }),
       events: run.sink,
+      outputs: new RedisOffloadedOutputs({
+        redis,
+        prefix: config.prefix,
+        retentionSeconds: config.conversationRetentionSeconds,
+      }),
       progress: {
         record: async (value) => {
           await this.#deps.records.recordProgress(runId, JSON.stringify(value), run.attempt.token);

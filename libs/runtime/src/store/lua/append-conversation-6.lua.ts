@@ -5,16 +5,20 @@ export const appendConversationScript = new LuaScript(
   'append-conversation-6',
   6,
   `--[[
-  Appends one turn to a conversation: fenced by the conversation's lease, compare-and-set on
-  the version, idempotent by appendId.
+  Appends one turn to a conversation, or writes a new base (a compacted history that later
+  turns build on): fenced by the conversation's lease, compare-and-set on the version,
+  idempotent by appendId. A base is pushed onto the same message list; the version records
+  where its messages start (baseStart), so every earlier version still reads back whole.
   Writes only the new messages and one small version entry, so the bytes written per turn do
   not grow with the length of the conversation. With a retention, every key of the
   conversation expires that long after this turn (all together); the caller has already
   pushed the expiry of every blob the conversation references past it.
 
   Input:
-    KEYS[1] header    hash: schemaVersion, conversationId, version, messageCount, system,
-                      systemAt, model, usage, createdAt, updatedAt
+    KEYS[1] header    hash: schemaVersion, conversationId, version, messageCount (list length),
+                      system, systemAt, model, usage, createdAt, updatedAt, baseStart (index
+                      of the latest version's first message), baseAt (version of its base, 0 =
+                      none), base (JSON provenance of that base), lastPromptTokens
     KEYS[2] messages  list of message JSON; entry i is message i
     KEYS[3] versions  list of version entry JSON; entry v-1 describes version v
     KEYS[4] appends   hash: appendId -> version that append produced
@@ -32,7 +36,9 @@ export const appendConversationScript = new LuaScript(
     ARGV[9] number of blob hashes that follow
     ARGV[10] writer run id, or '' for a writer outside any run (refused while a lease is held)
     ARGV[11] writer attempt token, or ''
-    ARGV[12..] the sha256 of each blob this turn's messages reference, then one message JSON per slot
+    ARGV[12] base provenance JSON object (this write is a base), or '' (an append)
+    ARGV[13] the provider's promptTokens of the turn's last model call, or '' (kept as it was)
+    ARGV[14..] the sha256 of each blob this turn's messages reference, then one message JSON per slot
 
   Output:
     { 1, header }   appended; header = the new header as HGETALL field/value pairs
@@ -42,10 +48,10 @@ export const appendConversationScript = new LuaScript(
 ]]
 local headerKey, messagesKey, versionsKey, appendsKey, blobsKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local retention, blobCount = tonumber(ARGV[8]), tonumber(ARGV[9])
-local firstBlob = 12
+local firstBlob = 14
 local firstMessage = firstBlob + blobCount
 local conversationId, appendId, now = ARGV[1], ARGV[3], ARGV[4]
-local system, model, turnUsage = ARGV[5], ARGV[6], ARGV[7]
+local system, model, turnUsage, baseSource = ARGV[5], ARGV[6], ARGV[7], ARGV[12]
 
 -- The fence: a writer with a run must hold the lease; one without may write only while no run does.
 local leaseRun, leaseAttempt = unpack(redis.call('HMGET', KEYS[6], 'runId', 'attempt'))
@@ -79,6 +85,11 @@ end
 if model ~= '' then
   redis.call('HSET', headerKey, 'model', model)
 end
+-- A base replaces the prompt the last count was measured on: the count goes with it.
+if baseSource ~= '' then redis.call('HDEL', headerKey, 'lastPromptTokens') end
+if ARGV[13] ~= '' then
+  redis.call('HSET', headerKey, 'lastPromptTokens', ARGV[13])
+end
 
 local usage = redis.call('HGET', headerKey, 'usage')
 if turnUsage ~= '' then
@@ -101,16 +112,30 @@ end
 for index = firstBlob, firstMessage - 1 do
   redis.call('SADD', blobsKey, ARGV[index])
 end
-local messageCount = tonumber(redis.call('HGET', headerKey, 'messageCount')) + (#ARGV - firstMessage + 1)
+local previousCount = tonumber(redis.call('HGET', headerKey, 'messageCount'))
+local messageCount = previousCount + (#ARGV - firstMessage + 1)
 local systemAt = redis.call('HGET', headerKey, 'systemAt')
+local baseStart = tonumber(redis.call('HGET', headerKey, 'baseStart') or '0')
+local baseAt = tonumber(redis.call('HGET', headerKey, 'baseAt') or '0')
+local entryBase = ''
+if baseSource ~= '' then
+  baseStart, baseAt = previousCount, nextVersion
+  local base = '{"version":' .. nextVersion .. ',"compactedFrom":' .. version .. ',"createdAt":"' .. now ..
+    '",' .. string.sub(baseSource, 2)
+  redis.call('HSET', headerKey, 'base', base)
+  entryBase = ',"base":' .. base
+end
 local currentModel = redis.call('HGET', headerKey, 'model')
 local entryModel = ''
 if currentModel then entryModel = ',"model":' .. currentModel end
+local lastPrompt = redis.call('HGET', headerKey, 'lastPromptTokens')
+if lastPrompt then entryModel = entryModel .. ',"lastPromptTokens":' .. lastPrompt end
 
 redis.call('HSET', headerKey, 'version', nextVersion, 'messageCount', messageCount,
-  'usage', usage, 'updatedAt', now)
+  'usage', usage, 'updatedAt', now, 'baseStart', baseStart, 'baseAt', baseAt)
 redis.call('RPUSH', versionsKey, '{"messageCount":' .. messageCount .. ',"systemAt":' .. systemAt ..
-  ',"updatedAt":"' .. now .. '","usage":' .. usage .. entryModel .. entrySystem .. '}')
+  ',"baseStart":' .. baseStart .. ',"baseAt":' .. baseAt ..
+  ',"updatedAt":"' .. now .. '","usage":' .. usage .. entryModel .. entrySystem .. entryBase .. '}')
 redis.call('HSET', appendsKey, appendId, nextVersion)
 if retention > 0 then
   for index = 1, 5 do redis.call('EXPIRE', KEYS[index], retention) end
