@@ -15,6 +15,8 @@ export { MAX_CHILD_RUN_ATTEMPTS } from './agent/call-child-run.js';
 export { createAgent } from './agent/create-agent.js';
 export type { RunAgentOptions } from './agent/run-agent.js';
 export { runAgent, runAgentWithOutcome } from './agent/run-agent.js';
+export type { RunWithOptions } from './agent/run-with.js';
+export { getAbortHandle, getContextSignal, runWith } from './agent/run-with.js';
 export type { ContextBudgetOptions } from './budget/context-budget-options.js';
 export { DEFAULT_KEEP_RECENT_TURNS } from './budget/context-budget-options.js';
 export { READ_OFFLOADED_OUTPUT } from './budget/offload-tool-results.js';
@@ -53,6 +55,7 @@ export {
   PromptAgentAlreadyCalledError,
   RebornLimitExceededError,
   ResourceNotFoundError,
+  RunWithNestedError,
   SchemaConversionError,
   type ScopeIssue,
 } from './errors/agent-errors.js';

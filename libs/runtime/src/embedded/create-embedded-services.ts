@@ -17,8 +17,7 @@ import { InMemoryRunMemoryStore } from './in-memory-run-memory-store.js';
 export interface EmbeddedServicesOptions {
   /** @default a random UUID */
   runId?: string;
-  /** Model ids that `createAgent({ model: 'id' })` may name. @default none */
-  /** Our adapters or the seed's streaming ones (wrapped). */
+  /** Model ids that `createAgent({ model: 'id' })` may name: our adapters or the seed's streaming ones (wrapped). @default none */
   models?: Record<string, AnyModelAdapter> | ReadonlyMap<string, AnyModelAdapter>;
   conversationId?: string;
   /** @default a new InMemoryConversationStore */

@@ -57,6 +57,7 @@ import {
   RunNotFoundError,
   RunStalledError,
   RunTimeoutError,
+  RunWithNestedError,
   SchemaConversionError,
   ToolLoopExceededError,
   ToolTimeoutError,
@@ -125,6 +126,7 @@ export const isRunIdConflictError = byName<RunIdConflictError>(RunIdConflictErro
 export const isRunNotFoundError = byName<RunNotFoundError>(RunNotFoundError);
 export const isRunStalledError = byName<RunStalledError>(RunStalledError);
 export const isRunTimeoutError = byName<RunTimeoutError>(RunTimeoutError);
+export const isRunWithNestedError = byName<RunWithNestedError>(RunWithNestedError);
 export const isSchemaConversionError = byName<SchemaConversionError>(SchemaConversionError);
 export const isToolLoopExceededError = byName<ToolLoopExceededError>(ToolLoopExceededError);
 export const isToolTimeoutError = byName<ToolTimeoutError>(ToolTimeoutError);

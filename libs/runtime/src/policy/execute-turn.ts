@@ -78,6 +78,8 @@ export async function executeTurn(messages: Message[], options: ExecuteTurnOptio
   } catch (error) {
     const { name, message } = error instanceof Error ? error : new Error(String(error));
     stream({ type: 'error', error: { name, message } });
+    // A call cut short by cancellation fails as AbortError, whatever the adapter rejected with (seed §3.1).
+    context.throwIfAborted();
     throw error;
   }
 }
