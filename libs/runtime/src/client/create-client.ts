@@ -60,7 +60,8 @@ export interface CreateClientOptions {
    * Every event reader of this client (`run(id).events()`, `result()`) blocks on ONE shared
    * connection (one XREAD over all the streams read, fanned out) instead of a connection each:
    * for a server following many runs at once (the scheduler's SSE streams), so open streams do
-   * not use up Redis' `maxclients`. @default false: a connection per reader, closed with it
+   * not use up Redis' `maxclients`. Not on a Redis Cluster (one XREAD cannot span slots):
+   * there each reader blocks on its own connection. @default false: a connection per reader, closed with it
    */
   shareEventReads?: boolean;
   /** @default process.env */
@@ -210,18 +211,21 @@ export function createClient(options: CreateClientOptions = {}): FlotillaClient 
   // Every call waiting through an outage listens for 'ready' (see untilRedisReady): a server
   // with many requests in flight is not a listener leak. Infinity, not 0: BullMQ adds to it.
   redis.setMaxListeners(Number.POSITIVE_INFINITY);
-  const sharedReader = options.shareEventReads
-    ? new SharedEventReader({
-        control: redis,
-        // Inherits the client's fail-fast settings; XREAD BLOCK needs no command timeout.
-        openBlocking: () =>
-          openRedis(redis, {
-            role: 'run-events',
-            logger,
-            redis: { connectionName: eventsConnectionName(config.prefix), commandTimeout: undefined },
-          }),
-      })
-    : undefined;
+  // One XREAD over many runs' streams spans slots on a Redis Cluster (and CLIENT UNBLOCK is per
+  // node): there each reader keeps its own blocking connection.
+  const sharedReader =
+    options.shareEventReads && !redis.isCluster
+      ? new SharedEventReader({
+          control: redis,
+          // Inherits the client's fail-fast settings; XREAD BLOCK needs no command timeout.
+          openBlocking: () =>
+            openRedis(redis, {
+              role: 'run-events',
+              logger,
+              redis: { connectionName: eventsConnectionName(config.prefix), commandTimeout: undefined },
+            }),
+        })
+      : undefined;
   const tenant = options.tenant === undefined ? undefined : checkedTenant(options.tenant);
   const connections = openConnections(
     config,
