@@ -9,7 +9,7 @@
  *      slots they hold (BullMQ active jobs) and this process's RSS before and after.
  * Prints JSON lines. Not a test: nothing here asserts a timing. `node bench/growth.mjs`.
  *
- * Env: BENCH_TURNS (default 200), BENCH_MESSAGES (default 1000), BENCH_LOADS (default 50),
+ * Env: BENCH_TURNS (default 200), BENCH_MESSAGES (default 1000), BENCH_LOADS (default 200),
  * BENCH_PARENTS (default 1000).
  */
 import { randomUUID } from 'node:crypto';
@@ -25,7 +25,7 @@ import { startPrivateRedis } from './private-redis.mjs';
 
 const turns = positiveInteger('BENCH_TURNS', 200);
 const messageCount = positiveInteger('BENCH_MESSAGES', 1000);
-const loads = positiveInteger('BENCH_LOADS', 50);
+const loads = positiveInteger('BENCH_LOADS', 200);
 const parents = positiveInteger('BENCH_PARENTS', 1000);
 const prefix = `flotilla-bench-growth:${randomUUID().slice(0, 8)}`;
 
@@ -90,6 +90,8 @@ async function loadLongConversation(client, redis) {
   await redis.set(rawKey, JSON.stringify(messages));
   const time = async (operation) => {
     const samples = [];
+    // Warm-up loads first: the first calls run cold (JIT, connection buffers).
+    for (let index = 0; index < 20; index++) await operation();
     for (let index = 0; index < loads; index++) {
       const started = performance.now();
       await operation();
@@ -123,7 +125,11 @@ async function suspendedParents(client, url) {
   });
   global.gc?.();
   const rssBefore = process.memoryUsage().rss;
-  await Promise.all(Array.from({ length: parents }, () => client.submit('growth-parent', {})));
+  // In batches: a thousand submits at once can outlast the client's request timeout on a busy machine.
+  for (let submitted = 0; submitted < parents; submitted += 50)
+    await Promise.all(
+      Array.from({ length: Math.min(50, parents - submitted) }, () => client.submit('growth-parent', {})),
+    );
   const deadline = Date.now() + 600_000;
   let counts;
   for (;;) {

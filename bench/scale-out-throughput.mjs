@@ -26,7 +26,7 @@ function startWorker(env) {
 
 /**
  * @param {{ url: string, workers: number, latencyMs: number, runs: number, concurrency: number }} options
- * @returns {Promise<{ workers: number, latencyMs: number, runs: number, seconds: number, runsPerSecond: number, failed: number }>}
+ * @returns {Promise<{ workers: number, latencyMs: number, runs: number, seconds: number, runsPerSecond: number, failed: number, firstError?: string }>}
  */
 export async function measureThroughput({ url, workers, latencyMs, runs, concurrency }) {
   const prefix = `flotilla-bench-scale:${randomUUID().slice(0, 8)}`;
@@ -45,8 +45,12 @@ export async function measureThroughput({ url, workers, latencyMs, runs, concurr
     );
     const outcomes = await Promise.allSettled(handles.map((handle) => handle.result()));
     const seconds = (performance.now() - started) / 1000;
-    const failed = outcomes.filter((outcome) => outcome.status === 'rejected').length;
-    return { workers, latencyMs, runs, seconds, runsPerSecond: runs / seconds, failed };
+    const rejected = outcomes.filter((outcome) => outcome.status === 'rejected');
+    const firstError = rejected[0]?.reason;
+    return {
+      ...{ workers, latencyMs, runs, seconds, runsPerSecond: runs / seconds, failed: rejected.length },
+      ...(firstError && { firstError: `${firstError.name}: ${firstError.message}`.slice(0, 300) }),
+    };
   } finally {
     await client.close();
     await Promise.all(

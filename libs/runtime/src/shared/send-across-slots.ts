@@ -16,7 +16,9 @@ export async function sendAcrossSlots(redis: Redis, commands: readonly RedisComm
     await Promise.all(commands.map(([name, ...args]) => redis.call(name, ...args)));
     return;
   }
-  const replies = (await redis.pipeline(commands.map((command) => [...command])).exec()) ?? [];
+  // ioredis' array form names each command by its method: lower case.
+  const pipelined = commands.map(([name, ...args]) => [name.toLowerCase(), ...args]);
+  const replies = (await redis.pipeline(pipelined).exec()) ?? [];
   const failed = replies.find(([error]) => error);
   if (failed) throw failed[0];
 }
