@@ -93,8 +93,10 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
       // Read on after the last event seen: a run-end the record does not confirm was lost with
       // the record's end (the record went back in time); the run's next end follows it.
       const options = after === undefined ? {} : { after };
-      // Only the end matters here, so the tenant's view of the events is not needed.
-      for await (const event of this.#storedEvents(options, this.#resultReader ?? this.#sharedReader)) {
+      // Only the end matters here, so the tenant's view of the events is not needed. The record
+      // was just read unfinished: no timeline to read before the stream.
+      const reader = this.#resultReader ?? this.#sharedReader;
+      for await (const event of this.#storedEvents(options, reader, { unfinished: true })) {
         after = event.eventId;
         if (event.type === 'run-end') break;
       }
@@ -109,10 +111,17 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
     return { [Symbol.asyncIterator]: () => tenantView(events[Symbol.asyncIterator]()) };
   }
 
+  /**
+   * `unfinished`: the caller just read the record unfinished, so the first look for a compacted
+   * timeline is skipped (one is only written after the record ends; a run ending meanwhile is
+   * found in the stream, or through `isOver` and the timeline read that follows it).
+   */
   #storedEvents(
     options: RunEventsOptions,
     reader: SharedEventReader | undefined,
+    { unfinished = false } = {},
   ): AsyncIterable<StreamedRunEvent> {
+    let skipTimeline = unfinished;
     return {
       [Symbol.asyncIterator]: () =>
         readRunEventStream({
@@ -128,7 +137,11 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
           key: runKeys(this.#prefix, this.#storedId).events,
           requestTimeoutMs: this.#bound.timeoutMs,
           ...options,
-          compacted: () => this.#records.compactedEvents(this.#storedId),
+          compacted: async () => {
+            if (!skipTimeline) return this.#records.compactedEvents(this.#storedId);
+            skipTimeline = false;
+            return undefined;
+          },
           isOver: async () => {
             const record = await boundedRequest(this.#bound, () => this.#records.get(this.#storedId));
             return record === undefined || isTerminalStatus(record.status);
