@@ -40,6 +40,7 @@ export {
 } from '../keys.js';
 export type { FleetMemo, FleetMemoGetOptions, FleetMemoOptions } from '../memo/fleet-memo.js';
 export { createFleetMemo } from '../memo/fleet-memo.js';
+export { COMPACTED_STREAM_GRACE_MS } from '../runs/redis-run-records.js';
 export {
   type GaugeTarget,
   RUNS_WAITING_HELP,

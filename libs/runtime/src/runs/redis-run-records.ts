@@ -36,6 +36,9 @@ import {
 } from './run-script-args.js';
 import { isTerminalStatus, type RunStatus } from './run-status.js';
 
+/** How long a compacted run's event stream stays readable (see compact-events-2). */
+export const COMPACTED_STREAM_GRACE_MS = 10_000;
+
 /** Ended runs: record, timeline and journal kept 7 days. */
 export const DEFAULT_RUN_RETENTION: RunRetention = {
   recordSeconds: 7 * 24 * 3600,
@@ -252,7 +255,7 @@ export class RedisRunRecords {
     const keys = runKeys(this.#prefix, runId);
     try {
       const timeline = encodeRunTimeline(runId, events, outcome);
-      const args = [last.eventId, timeline, this.#retention.recordSeconds];
+      const args = [last.eventId, timeline, this.#retention.recordSeconds, COMPACTED_STREAM_GRACE_MS];
       await compactEventsScript.run(this.#redis, [keys.events, keys.timeline], args);
     } catch {
       // The run ended all the same; its stream stays readable and expires with the record.
