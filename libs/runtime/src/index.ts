@@ -79,9 +79,10 @@ export {
 export {
   ApprovalAlreadyAnsweredError,
   DurableWaitUnavailableError,
+  InvalidApprovalError,
   InvalidSignalPayloadError,
   InvalidWaitError,
-  RunAlreadyEndedError,
+  RunEndedError,
   SignalTimeoutError,
   ToolCallRejectedError,
   UnknownApprovalError,

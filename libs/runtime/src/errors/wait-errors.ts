@@ -115,8 +115,8 @@ export class ApprovalAlreadyAnsweredError extends FlotillaError {
 }
 
 /** A signal or an approval was sent to a run that already ended: nothing waits for it any more. */
-export class RunAlreadyEndedError extends FlotillaError {
-  static override readonly errorName = 'RunAlreadyEndedError';
+export class RunEndedError extends FlotillaError {
+  static override readonly errorName = 'RunEndedError';
   static override readonly is = errorGuard(this);
   readonly runId: string;
   readonly status: string;
@@ -145,5 +145,15 @@ export class ToolCallRejectedError extends FlotillaError {
     );
     this.toolName = toolName;
     this.reason = reason;
+  }
+}
+
+/** `client.approve` was given an answer of the wrong shape (or an invalid tool call id). */
+export class InvalidApprovalError extends FlotillaError {
+  static override readonly errorName = 'InvalidApprovalError';
+  static override readonly is = errorGuard(this);
+
+  constructor(problem: string) {
+    super(`Invalid approval: ${problem}. Send { approved: boolean, args?: object, reason?: string }.`);
   }
 }
