@@ -15,11 +15,11 @@ const approvalParamsSchema = z.object({
     .openapi({ param: { name: 'callId', in: 'path' }, example: 'call_1' }),
 });
 
-const approvalBodySchema = approvalAnswerInputSchema.openapi('ApprovalAnswer', {
-  description:
-    "approved: run the tool (with `args` instead of the model's when given); rejected: the model reads `reason`",
-  example: { approved: false, reason: 'Do not email the whole company.' },
-});
+/**
+ * The body: the runtime's own schema (approved: run the tool, with `args` instead of the model's
+ * when given; rejected: the model reads `reason`), so the rule lives in one place.
+ */
+const approvalBodySchema = approvalAnswerInputSchema;
 
 const answeredApprovalSchema = z
   .object({
