@@ -56,6 +56,9 @@ export {
   ensureValidHistory,
   MISSING_TOOL_RESULT,
 } from './history/ensure-valid-history.js';
+export type { AttachmentHints } from './input/attachment-from-reference.js';
+export { attachmentFromUrl } from './input/attachment-from-reference.js';
+export { joinText } from './input/join-text.js';
 export type { OpenAIAdapterOptions, OpenAIPayload } from './openai/compile-openai.js';
 export { OpenAIAdapter } from './openai/compile-openai.js';
 export { fromOpenAI } from './openai/from-openai.js';
@@ -83,3 +86,4 @@ export {
 } from './tokens/count-message-tokens.js';
 export { ESTIMATED_CHARS_PER_TOKEN, estimateTextTokens, estimateTokens } from './tokens/estimate-tokens.js';
 export * from './types/index.js';
+export { describeValue } from './validation/describe-value.js';

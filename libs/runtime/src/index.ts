@@ -15,6 +15,8 @@ export { MAX_CHILD_RUN_ATTEMPTS } from './agent/call-child-run.js';
 export { createAgent } from './agent/create-agent.js';
 export type { RunAgentOptions } from './agent/run-agent.js';
 export { runAgent, runAgentWithOutcome } from './agent/run-agent.js';
+export type { RunWithOptions } from './agent/run-with.js';
+export { getAbortHandle, getContextSignal, runWith } from './agent/run-with.js';
 export type { ContextBudgetOptions } from './budget/context-budget-options.js';
 export { DEFAULT_KEEP_RECENT_TURNS } from './budget/context-budget-options.js';
 export { READ_OFFLOADED_OUTPUT } from './budget/offload-tool-results.js';
@@ -37,6 +39,7 @@ export type { RebornSignal } from './context/reborn.js';
 export { isRebornSignal, reborn } from './context/reborn.js';
 export type { ResourceConfig } from './context/resource-slots.js';
 export type { RunOutcome } from './context/run-services.js';
+export type { SeedAgentStreamEvent, SeedStreamToolCall } from './context/seed-stream-event.js';
 export {
   AfterPromptAgentError,
   ContextNotFoundError,
@@ -52,6 +55,7 @@ export {
   PromptAgentAlreadyCalledError,
   RebornLimitExceededError,
   ResourceNotFoundError,
+  RunWithNestedError,
   SchemaConversionError,
   type ScopeIssue,
 } from './errors/agent-errors.js';
@@ -65,6 +69,7 @@ export {
   InvalidMessageHistoryError,
   InvalidPromptRuntimeError,
   type InvalidPromptRuntimeReason,
+  InvalidToolArgumentsError,
   InvalidToolOutputError,
   LoopMissingToolOutputError,
   ToolLoopExceededError,
@@ -115,7 +120,7 @@ export { expectResource } from './hooks/expect-resource.js';
 export type { DeepReadonly } from './hooks/expect-scope.js';
 export { expectScope } from './hooks/expect-scope.js';
 export { expectValidator } from './hooks/expect-validator.js';
-export type { OnStreamOptions, StreamConsumer } from './hooks/on-stream.js';
+export type { OnStreamOptions, SeedStreamConsumer, StreamConsumer } from './hooks/on-stream.js';
 export { onStream } from './hooks/on-stream.js';
 export { MAX_PROGRESS_BYTES, MAX_PROGRESS_DEPTH, reportProgress } from './hooks/report-progress.js';
 export type { RunInfo } from './hooks/run-info.js';
@@ -134,6 +139,17 @@ export type {
   ToolChoice,
 } from './model/model-adapter.js';
 export { ModelCallError } from './model/model-call-error.js';
+export type {
+  AnyModelAdapter,
+  SeedContentPart,
+  SeedMessage,
+  SeedStreamEvent,
+  SeedStreamOptions,
+  SeedToolDefinition,
+  StreamModelAdapter,
+} from './model/stream-model-adapter.js';
+export { toModelAdapter } from './model/stream-model-adapter.js';
+export { callTool } from './policy/call-tool.js';
 export { MAX_FAILED_SUMMARIES } from './policy/context-window.js';
 export type { AgentPolicyConfig } from './policy/create-agent-policy.js';
 export { createAgentPolicy } from './policy/create-agent-policy.js';
@@ -186,7 +202,7 @@ export type {
   ToolTurn,
 } from './tools/tool-call-loop-middleware.js';
 export type { ContentPart, ImageContent, ToolContent, VideoContent } from './tools/tool-content.js';
-export { isToolContent, TOOL_CONTENT_KEY, toolContent } from './tools/tool-content.js';
+export { isToolContent, TOOL_CONTENT_KEY, toolContent, toolContentParts } from './tools/tool-content.js';
 export type {
   NeedsApproval,
   ToolContext,

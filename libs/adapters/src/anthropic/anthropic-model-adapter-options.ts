@@ -5,7 +5,7 @@ import type { RetryOptions } from '../shared/retry-policy.js';
 
 /** Options of {@link createAnthropicAdapter}. Retry options: see {@link RetryOptions}. */
 export interface AnthropicModelAdapterOptions extends RetryOptions {
-  /** The model, e.g. `claude-sonnet-4-5`; sent as `model`. */
+  /** The model, e.g. `claude-sonnet-4-5`; sent as `model`. Also accepted as `modelId` (the seed API's name). */
   model: string;
   /** The adapter id recorded in events and conversation headers. @default model */
   id?: string;

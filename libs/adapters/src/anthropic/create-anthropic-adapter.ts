@@ -3,6 +3,7 @@ import { estimateTokens } from '@flotilla/ir';
 import type { ModelAdapter, ModelDelta, ModelRequest, ModelResponse } from '@flotilla/runtime';
 import { generateWithRetries } from '../shared/generate-with-retries.js';
 import { MissingApiKeyError } from '../shared/missing-api-key-error.js';
+import { type WithModelAlias, withModelName } from '../shared/model-name-option.js';
 import { resolveRetryPolicy } from '../shared/retry-policy.js';
 import { accumulateAnthropicStream } from './accumulate-anthropic-stream.js';
 import type { AnthropicModelAdapterOptions } from './anthropic-model-adapter-options.js';
@@ -24,8 +25,10 @@ import { toAnthropicCallError } from './to-anthropic-call-error.js';
  *
  * @throws MissingApiKeyError at creation when no API key is given or in `ANTHROPIC_API_KEY`.
  * @throws RangeError at creation when a retry option is negative.
+ * @throws InvalidAdapterOptionsError at creation when neither `model` nor its alias `modelId` names the model.
  */
-export function createAnthropicAdapter(options: AnthropicModelAdapterOptions): ModelAdapter {
+export function createAnthropicAdapter(given: WithModelAlias<AnthropicModelAdapterOptions>): ModelAdapter {
+  const options = withModelName<AnthropicModelAdapterOptions>(given, 'anthropic');
   const policy = resolveRetryPolicy(options);
   const client = options.client ?? createClient(options);
   const modelId = options.id ?? options.model;

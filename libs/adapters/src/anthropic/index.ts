@@ -6,6 +6,8 @@
  */
 
 export { MissingApiKeyError } from '../shared/missing-api-key-error.js';
+export type { WithModelAlias } from '../shared/model-name-option.js';
+export { InvalidAdapterOptionsError } from '../shared/model-name-option.js';
 export type { RetryOptions } from '../shared/retry-policy.js';
 export type { AnthropicModelAdapterOptions } from './anthropic-model-adapter-options.js';
 export { createAnthropicAdapter } from './create-anthropic-adapter.js';

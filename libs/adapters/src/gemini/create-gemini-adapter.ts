@@ -3,6 +3,7 @@ import type { ModelAdapter, ModelDelta, ModelRequest, ModelResponse } from '@flo
 import { GoogleGenAI } from '@google/genai';
 import { generateWithRetries } from '../shared/generate-with-retries.js';
 import { MissingApiKeyError } from '../shared/missing-api-key-error.js';
+import { type WithModelAlias, withModelName } from '../shared/model-name-option.js';
 import { resolveRetryPolicy } from '../shared/retry-policy.js';
 import { buildGeminiRequest } from './build-gemini-request.js';
 import type { GeminiModelAdapterOptions } from './gemini-model-adapter-options.js';
@@ -24,8 +25,10 @@ import { toGeminiCallError } from './to-gemini-call-error.js';
  *
  * @throws MissingApiKeyError at creation when no API key is given or in `GEMINI_API_KEY` / `GOOGLE_API_KEY`.
  * @throws RangeError at creation when a retry option is negative.
+ * @throws InvalidAdapterOptionsError at creation when neither `model` nor its alias `modelId` names the model.
  */
-export function createGeminiAdapter(options: GeminiModelAdapterOptions): ModelAdapter {
+export function createGeminiAdapter(given: WithModelAlias<GeminiModelAdapterOptions>): ModelAdapter {
+  const options = withModelName<GeminiModelAdapterOptions>(given, 'gemini');
   const policy = resolveRetryPolicy(options);
   const client = options.client ?? createClient(options);
   const modelId = options.id ?? options.model;

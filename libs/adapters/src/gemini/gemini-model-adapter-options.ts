@@ -4,7 +4,7 @@ import type { RetryOptions } from '../shared/retry-policy.js';
 
 /** Options of {@link createGeminiAdapter}. Retry options: see {@link RetryOptions}. */
 export interface GeminiModelAdapterOptions extends RetryOptions {
-  /** The model, e.g. `gemini-2.5-flash`. */
+  /** The model, e.g. `gemini-2.5-flash`. Also accepted as `modelId` (the seed API's name). */
   model: string;
   /** The adapter id recorded in events and conversation headers. @default model */
   id?: string;

@@ -72,6 +72,12 @@ describe('fromLangChainTool', () => {
     expect(await definition.handler({ word: 'ship' }, toolRun())).toEqual({ word: 'ship', found: true });
   });
 
+  it('can be called with its arguments only, as code written for the seed API does', async () => {
+    const converted = fromLangChainTool(add);
+    const call = converted.handler as (args: { a: number; b: number }) => Promise<unknown>;
+    await expect(call({ a: 4, b: 5 })).resolves.toBe('9');
+  });
+
   it('passes a DynamicTool its string input', async () => {
     const shout = new DynamicTool({
       name: 'shout',

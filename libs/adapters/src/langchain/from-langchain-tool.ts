@@ -3,6 +3,7 @@ import {
   type JsonSchemaParameters,
   jsonSchema,
   type ToolDefinition,
+  type ToolRunContext,
 } from '@flotilla/runtime';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import { langChainResultToToolResult } from './langchain-content-to-parts.js';
@@ -53,10 +54,11 @@ export function fromLangChainTool(
     name: options.name ?? tool.name,
     description: options.description ?? tool.description,
     parameters: parametersOf(tool.schema, tool.name),
-    handler: async (args, context) => {
+    // `context` is absent when user code calls the handler directly, as the seed API's tests do.
+    handler: async (args, context?: ToolRunContext) => {
       let result: unknown;
       try {
-        result = await tool.invoke(args as never, { signal: context.signal });
+        result = await tool.invoke(args as never, context?.signal ? { signal: context.signal } : {});
       } catch (error) {
         throw new LangChainToolError(tool.name, error);
       }

@@ -1,6 +1,7 @@
 import { OpenAIAdapter } from '@flotilla/ir';
 import type { ModelRequest } from '@flotilla/runtime';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import { mergeConsecutiveSameRole } from './merge-same-role-messages.js';
 import type { OpenAIModelAdapterOptions } from './openai-model-adapter-options.js';
 
 /** The body of a non-streaming `chat.completions.create`; streaming adds `stream` fields. */
@@ -19,10 +20,11 @@ export function buildChatRequest(request: ModelRequest, options: OpenAIModelAdap
     ...(request.tools ? { tools: request.tools } : {}),
     ...(options.onWarning ? { onWarning: options.onWarning } : {}),
   });
+  const messages = payload.messages as ChatRequestBody['messages'];
   const body: ChatRequestBody = {
     ...options.extraBody,
     model: options.model,
-    messages: payload.messages as ChatRequestBody['messages'],
+    messages: options.mergeConsecutiveSameRole ? mergeConsecutiveSameRole(messages) : messages,
   };
   if (payload.tools && payload.tools.length > 0) {
     body.tools = payload.tools as ChatRequestBody['tools'];

@@ -2,6 +2,7 @@ import type { ModelAdapter, ModelDelta, ModelRequest, ModelResponse } from '@flo
 import OpenAI from 'openai';
 import { generateWithRetries } from '../shared/generate-with-retries.js';
 import { MissingApiKeyError } from '../shared/missing-api-key-error.js';
+import { type WithModelAlias, withModelName } from '../shared/model-name-option.js';
 import { resolveRetryPolicy } from '../shared/retry-policy.js';
 import { accumulateChatStream } from './accumulate-chat-stream.js';
 import { accumulateResponsesStream } from './accumulate-responses-stream.js';
@@ -29,8 +30,10 @@ import { toOpenAICallError } from './to-openai-call-error.js';
  * @throws MissingApiKeyError at creation when no API key is given or in `OPENAI_API_KEY`
  *   (OpenAI-compatible servers without auth take any string).
  * @throws RangeError at creation when a retry option is negative.
+ * @throws InvalidAdapterOptionsError at creation when neither `model` nor its alias `modelId` names the model.
  */
-export function createOpenAIAdapter(options: OpenAIModelAdapterOptions): ModelAdapter {
+export function createOpenAIAdapter(given: WithModelAlias<OpenAIModelAdapterOptions>): ModelAdapter {
+  const options = withModelName<OpenAIModelAdapterOptions>(given, 'openai');
   const policy = resolveRetryPolicy(options);
   const client = options.client ?? createClient(options);
   const provider = options.provider ?? 'openai';

@@ -4,7 +4,7 @@ import type { RetryOptions } from '../shared/retry-policy.js';
 
 /** Options of {@link createOpenAIAdapter}. Retry options: see {@link RetryOptions}. */
 export interface OpenAIModelAdapterOptions extends RetryOptions {
-  /** The model, e.g. `gpt-4.1-mini`; sent as `model`. */
+  /** The model, e.g. `gpt-4.1-mini`; sent as `model`. `createOpenAIAdapter` also takes it as `modelId` (the seed API's name). */
   model: string;
   /** The adapter id recorded in events and conversation headers. @default model */
   id?: string;
@@ -34,6 +34,12 @@ export interface OpenAIModelAdapterOptions extends RetryOptions {
    * schema, streaming) win over these.
    */
   extraBody?: Record<string, unknown>;
+  /**
+   * Merge consecutive messages of one role (not tool results) before sending, for
+   * OpenAI-compatible backends that require strict user/assistant alternation. Chat
+   * Completions only. @default false
+   */
+  mergeConsecutiveSameRole?: boolean;
   /** Receives what the IR target had to degrade (dropped media, prefill …). @default console.warn */
   onWarning?: (warning: CompileWarning) => void;
 }

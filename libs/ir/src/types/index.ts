@@ -1,5 +1,5 @@
 export type { Attachment, AttachmentSource, ImageDetail, ResolvedAttachment } from './attachment.js';
-export { parseDataUrl, resolveAttachment, toDataUrl } from './attachment.js';
+export { IMAGE_DETAILS, parseDataUrl, resolveAttachment, toDataUrl } from './attachment.js';
 export type {
   HistoryMessage,
   Message,

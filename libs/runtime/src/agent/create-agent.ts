@@ -13,6 +13,7 @@ import type {
 } from '../context/agent-definition.js';
 import { currentAgentContext } from '../context/context-store.js';
 import { InvalidAgentConfigError } from '../errors/agent-errors.js';
+import { toModelAdapter } from '../model/stream-model-adapter.js';
 import { callChild } from './call-child.js';
 import { runEmbedded } from './run-embedded.js';
 
@@ -84,7 +85,8 @@ function resolveDefinition<Props, Result>(config: AgentConfig<Props, Result>): A
   }
   return {
     id: config.id,
-    model: config.model,
+    model:
+      typeof config.model === 'object' && config.model !== null ? toModelAdapter(config.model) : config.model,
     handler: config.handler as AgentDefinition['handler'],
     maxRetries: config.maxRetries ?? 3,
     maxTurnSteps: config.maxTurnSteps ?? 10,

@@ -4,6 +4,7 @@
  * the engine runs.
  */
 import type { ModelAdapter } from '../model/model-adapter.js';
+import type { AnyModelAdapter } from '../model/stream-model-adapter.js';
 import type { RebornSignal } from './reborn.js';
 
 /** What a handler may return: the result, or `reborn()` to run again. */
@@ -31,7 +32,7 @@ export interface AgentConfig<Props, Result> {
    * The model: an adapter, or an id resolved when the agent is called from the run's `models`
    * (worker / `runAgent` option). @default the nearest ancestor agent's model
    */
-  model?: string | ModelAdapter;
+  model?: string | AnyModelAdapter;
   /** The agent body; return a result or `reborn(props?)`. */
   handler: (props: Props) => Promise<HandlerReturn<Props, Result>> | HandlerReturn<Props, Result>;
   /** Validation retries per tool-loop step. @default 3 */

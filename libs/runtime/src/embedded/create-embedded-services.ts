@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { InMemoryOffloadedOutputs } from '../budget/offloaded-outputs.js';
 import type { RunJournal, RunMemoryStore, RunServices } from '../context/run-services.js';
 import type { RunEvent } from '../events/run-event.js';
-import type { ModelAdapter } from '../model/model-adapter.js';
+import { type AnyModelAdapter, toModelMap } from '../model/stream-model-adapter.js';
 import type { ConversationStore } from '../store/conversation-store.js';
 import { InMemoryConversationStore } from '../store/in-memory-conversation-store.js';
 import { CollectingEventSink } from './collecting-event-sink.js';
@@ -17,8 +17,8 @@ import { InMemoryRunMemoryStore } from './in-memory-run-memory-store.js';
 export interface EmbeddedServicesOptions {
   /** @default a random UUID */
   runId?: string;
-  /** Model ids that `createAgent({ model: 'id' })` may name. @default none */
-  models?: Record<string, ModelAdapter> | ReadonlyMap<string, ModelAdapter>;
+  /** Model ids that `createAgent({ model: 'id' })` may name: our adapters or the seed's streaming ones (wrapped). @default none */
+  models?: Record<string, AnyModelAdapter> | ReadonlyMap<string, AnyModelAdapter>;
   conversationId?: string;
   /** @default a new InMemoryConversationStore */
   conversations?: ConversationStore;
@@ -56,10 +56,4 @@ export function createEmbeddedServices(options: EmbeddedServicesOptions = {}): E
   if (options.scope !== undefined) services.scope = options.scope;
   if (options.logger !== undefined) services.logger = options.logger;
   return services;
-}
-
-function toModelMap(models: EmbeddedServicesOptions['models']): ReadonlyMap<string, ModelAdapter> {
-  if (!models) return new Map();
-  if (models instanceof Map) return models;
-  return new Map(Object.entries(models as Record<string, ModelAdapter>));
 }

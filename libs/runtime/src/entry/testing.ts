@@ -31,12 +31,14 @@ export type {
   MockCondition,
   MockModel,
   MockModelOptions,
+  MockPayload,
   MockPredicate,
   MockResponder,
+  MockResponse,
   MockRuleBuilder,
   MockStep,
   MockStepOptions,
   MockToolCall,
   MockUsage,
 } from '../testing/index.js';
-export { createMockModel, MockModelNoRuleError } from '../testing/index.js';
+export { createMockModel, MockModelNoRuleError, mockResponse } from '../testing/index.js';

@@ -288,3 +288,13 @@ export class InvalidAgentConfigError extends FlotillaError {
     this.field = field;
   }
 }
+
+/** `runWith` was called inside an agent: it only starts a root (seed: top level only). */
+export class RunWithNestedError extends FlotillaError {
+  static override readonly errorName = 'RunWithNestedError';
+  static override readonly is = errorGuard(this);
+
+  constructor() {
+    super('runWith can only be used at the top level, not inside an agent: call the agent itself there.');
+  }
+}

@@ -40,10 +40,13 @@ export class InvalidMessageHistoryError extends FlotillaError {
   static override readonly is = errorGuard(this);
   /** Index of the offending message in the list the policy built. */
   readonly index: number;
+  /** Where in the given messages the bad field is (`promptChat[2].tool_calls[0].name`), when one is. */
+  readonly path?: string;
 
-  constructor(index: number, reason: string) {
+  constructor(index: number, reason: string, path?: string) {
     super(`Invalid message history at index ${index}: ${reason}`);
     this.index = index;
+    if (path !== undefined) this.path = path;
   }
 }
 
@@ -163,5 +166,22 @@ export class ToolTimeoutError extends FlotillaError {
     );
     this.toolName = toolName;
     this.timeoutMs = timeoutMs;
+  }
+}
+
+/** `callTool` was given arguments its tool's schema refuses (or that are not JSON). */
+export class InvalidToolArgumentsError extends FlotillaError {
+  static override readonly errorName = 'InvalidToolArgumentsError';
+  static override readonly is = errorGuard(this);
+  readonly toolName: string;
+  /** One line per problem: `<path>: <message>`. */
+  readonly issues: string[];
+
+  constructor(toolName: string, issues: string[]) {
+    super(
+      `Invalid arguments for tool "${toolName}": ${issues.join('; ')}. Pass arguments its parameters schema accepts.`,
+    );
+    this.toolName = toolName;
+    this.issues = issues;
   }
 }

@@ -6,14 +6,23 @@
  */
 import type { AgentContext } from '../context/agent-context.js';
 import type { AgentStreamEvent } from '../context/agent-stream-event.js';
+import { type SeedAgentStreamEvent, toSeedStreamEvent } from '../context/seed-stream-event.js';
 import type { StreamConsumerEntry } from '../context/stream-consumer-entry.js';
 import { requireOpenDraft } from './require-draft.js';
 
 /** A stream consumer. */
 export type StreamConsumer = (stream: AsyncIterable<AgentStreamEvent>) => void | Promise<void>;
 
+/** A stream consumer written for the seed API's event names. */
+export type SeedStreamConsumer = (stream: AsyncIterable<SeedAgentStreamEvent>) => void | Promise<void>;
+
 /** Options of {@link onStream}. */
 export interface OnStreamOptions {
+  /**
+   * `seed`: the events under the seed API's names (`turn_start`, `text`, `structured_data`,
+   * `tool_call_stream`, `tool_call`, `turn_done` …), aliases of ours. @default 'flotilla'
+   */
+  eventNames?: 'flotilla' | 'seed';
   /** Ends this consumer's stream early. */
   signal?: AbortSignal;
   /** Whether the generation waits for the consumer to finish before it ends. @default true */
@@ -25,9 +34,25 @@ export interface OnStreamOptions {
  * @throws ContextNotFoundError outside an agent run
  * @throws AfterPromptAgentError after the generation's policy started
  */
-export function onStream(consumer: StreamConsumer, options: OnStreamOptions = {}): void {
+export function onStream(
+  consumer: StreamConsumer,
+  options?: OnStreamOptions & { eventNames?: 'flotilla' },
+): void;
+export function onStream(
+  consumer: SeedStreamConsumer,
+  options: OnStreamOptions & { eventNames: 'seed' },
+): void;
+export function onStream(consumer: StreamConsumer | SeedStreamConsumer, options: OnStreamOptions = {}): void {
   const context = requireOpenDraft('onStream');
-  context.draft.streamConsumers.push(new QueuedStreamConsumer(context, consumer, options));
+  const seed = options.eventNames === 'seed';
+  const own: StreamConsumer = seed
+    ? (stream) => (consumer as SeedStreamConsumer)(renamed(stream))
+    : (consumer as StreamConsumer);
+  context.draft.streamConsumers.push(new QueuedStreamConsumer(context, own, options));
+}
+
+async function* renamed(stream: AsyncIterable<AgentStreamEvent>): AsyncGenerator<SeedAgentStreamEvent> {
+  for await (const event of stream) yield toSeedStreamEvent(event);
 }
 
 class QueuedStreamConsumer implements StreamConsumerEntry {

@@ -15,9 +15,10 @@ import { serializeError } from '../errors/serialize-error.js';
 import { ToolCallRejectedError } from '../errors/wait-errors.js';
 import { DEFAULT_JSON_LIMITS, inspectJson, type JsonLimits, jsonBoundsError } from '../json/json-bounds.js';
 import { setLongTimer } from '../shared/long-timer.js';
+import { contentPartProblem } from '../tools/content-parts-to-ir.js';
 import type { EquippedTool } from '../tools/equipped-tool.js';
 import type { ToolOutput } from '../tools/tool-call-loop-middleware.js';
-import { isToolContent } from '../tools/tool-content.js';
+import { toolContentParts } from '../tools/tool-content.js';
 import type { ToolContext, ToolRunContext } from '../tools/tool-definition.js';
 import { checkToolArguments } from '../tools/tool-parameters.js';
 import { awaitApproval } from '../waits/await-approval.js';
@@ -129,7 +130,8 @@ function validArguments(tool: EquippedTool, json: unknown): unknown {
   );
 }
 
-async function runChain(
+/** Runs a tool's middleware onion around its durable handler (shared with `callTool`). */
+export async function runChain(
   context: AgentContext,
   tool: EquippedTool,
   call: ToolCall,
@@ -152,6 +154,7 @@ async function runChain(
     input: args,
     description: definition.description,
     parameters: tool.ir.parameters ?? {},
+    definition,
     metadata: {
       agentId: context.agentId,
       callPath: context.callPath,
@@ -220,11 +223,16 @@ async function withTimeout(
  * Tool output is an outside value: JSON, and within the run's bounds. A failure is the tool's
  * error, which the model sees (and which is journaled like any tool error).
  */
-function assertToolOutput(toolName: string, result: unknown, limits: JsonLimits): void {
+export function assertToolOutput(toolName: string, result: unknown, limits: JsonLimits): void {
   if (result === undefined) throw new InvalidToolOutputError(toolName, '(root)', 'undefined');
   const { problem } = inspectJson(result, limits);
   if (problem?.kind === 'not-json') throw new InvalidToolOutputError(toolName, problem.path, problem.reason);
   if (problem) throw jsonBoundsError(problem, `the output of tool "${toolName}"`, limits);
+  const parts = toolContentParts(result);
+  if (parts) {
+    const bad = contentPartProblem(parts);
+    if (bad) throw new InvalidToolOutputError(toolName, bad.path, bad.reason);
+  }
 }
 
 function limitsOf(context: AgentContext): JsonLimits {
@@ -233,8 +241,7 @@ function limitsOf(context: AgentContext): JsonLimits {
 
 function serializeResult(result: unknown): ToolOutput['content'] {
   if (typeof result === 'string') return result;
-  if (isToolContent(result)) return result.$flotillaContent;
-  return JSON.stringify(result);
+  return toolContentParts(result) ?? JSON.stringify(result);
 }
 
 function errorContent(toolName: string, error: unknown): string {

@@ -8,9 +8,16 @@ import type { AgentContext } from '../context/agent-context.js';
 import { LoopMissingToolOutputError } from '../errors/policy-errors.js';
 import { contentPartsToIr } from '../tools/content-parts-to-ir.js';
 import type { EquippedTool } from '../tools/equipped-tool.js';
-import type { ToolCallLoopContext, ToolOutput, ToolTurn } from '../tools/tool-call-loop-middleware.js';
+import type {
+  LoopToolCall,
+  SeedToolCall,
+  ToolCallLoopContext,
+  ToolOutput,
+  ToolTurn,
+} from '../tools/tool-call-loop-middleware.js';
 import { executeToolCall } from './execute-tool-call.js';
 import { assertUniqueToolNames } from './execute-turn.js';
+import { toIrToolCalls } from './message-input.js';
 import type { PromptContext } from './prompt-context.js';
 import { checkPromptRuntime } from './prompt-context.js';
 
@@ -19,7 +26,7 @@ export interface ExecuteToolsOptions {
   runtime: PromptContext;
   /** Run the calls without the loop middlewares. @default false */
   skipLoopMiddleware?: boolean;
-  /** What loop middlewares see about the loop so far. */
+  /** What loop middlewares see about the loop so far (`step` counts from 1). */
   loop?: { step: number; messages: readonly Message[]; toolTurns: ToolTurn[] };
 }
 
@@ -28,31 +35,57 @@ export interface ExecuteToolsOptions {
  * returned to the model as error messages, never thrown.
  * @throws InvalidPromptRuntimeError, DuplicateToolNameError, LoopMissingToolOutputError, AbortError
  */
-export async function executeTools(toolCalls: ToolCall[], options: ExecuteToolsOptions): Promise<Message[]> {
-  const context = checkPromptRuntime('executeTools', options.runtime);
+export async function executeTools(
+  calls: (ToolCall | SeedToolCall)[],
+  options: ExecuteToolsOptions,
+): Promise<Message[]> {
+  const context = checkPromptRuntime('executeTools', options?.runtime);
+  const toolCalls = toIrToolCalls(calls, 'executeTools');
   assertUniqueToolNames(options.runtime, 'executeTools');
   const tools = new Map<string, EquippedTool>(options.runtime.tools.map((tool) => [tool.ir.name, tool]));
   const positions = reservePositions(context, toolCalls);
-  const run = async (calls: ToolCall[]): Promise<ToolOutput[]> => {
+  const run = async (given: (ToolCall | SeedToolCall)[]): Promise<ToolOutput[]> => {
+    // Middlewares may pass inward calls they built, in either shape.
+    const calls = given === toolCalls ? toolCalls : toIrToolCalls(given, 'a tool-call-loop middleware');
     const results = await Promise.all(
       calls.map((call) => executeToolCall(context, tools, call, positions.take(call))),
     );
     return results.map((result) => result.output);
   };
   const middlewares = options.skipLoopMiddleware ? [] : options.runtime.toolCallLoopMiddlewares;
+  if (middlewares.length === 0) {
+    const outputs = await run(toolCalls);
+    return toolCalls.map((call, index) => toolMessage(call, outputs[index] as ToolOutput));
+  }
+  const seen = toolCalls.map(loopToolCall);
   const loopContext: ToolCallLoopContext = {
-    step: options.loop?.step ?? 0,
+    step: options.loop?.step ?? 1,
     messages: options.loop?.messages ?? [],
     toolTurns: options.loop?.toolTurns ?? [],
-    originalCalls: toolCalls,
+    originalCalls: seen,
+    systemInstruction: joinedText(options.runtime.system),
+    instruction: joinedText(options.runtime.instruction),
   };
-  const chain = middlewares.reduceRight<(calls: ToolCall[]) => Promise<ToolOutput[]>>(
-    (next, middleware) => (calls) => middleware.handler(loopContext, calls, next),
+  type Next = (calls: (ToolCall | SeedToolCall)[]) => Promise<ToolOutput[]>;
+  const chain = middlewares.reduceRight<Next>(
+    (next, middleware) => (calls) => middleware.handler(loopContext, calls.map(loopToolCall), next),
     run,
   );
-  const outputs =
-    middlewares.length > 0 ? matchOutputs(context, toolCalls, await chain(toolCalls)) : await run(toolCalls);
+  const outputs = matchOutputs(context, toolCalls, await chain(seen));
   return toolCalls.map((call, index) => toolMessage(call, outputs[index] as ToolOutput));
+}
+
+/** The call with the seed's flat `name` / `arguments` beside the IR's nested ones. */
+function loopToolCall(call: ToolCall | SeedToolCall | LoopToolCall): LoopToolCall {
+  if ('function' in call && 'name' in call) return call as LoopToolCall;
+  const [ir] = toIrToolCalls([call], 'a tool-call-loop middleware');
+  const { name, arguments: args } = (ir as ToolCall).function;
+  return { ...(ir as ToolCall), name, arguments: args };
+}
+
+function joinedText(messages: readonly Message[]): string | null {
+  const text = messages.map((message) => message.content).filter((content) => content !== '');
+  return text.length > 0 ? text.join('\n\n') : null;
 }
 
 /** Journal positions per call id, in call order (a repeated id gets the next sequence). */

@@ -15,8 +15,10 @@ import type {
   OutputSchema,
   ToolChoice,
 } from '../model/model-adapter.js';
+import { toIrMessages } from './message-input.js';
 import type { PromptContext } from './prompt-context.js';
 import { checkPromptRuntime } from './prompt-context.js';
+import { StructuredStream } from './structured-stream.js';
 
 /** Options of {@link executeTurn}. */
 export interface ExecuteTurnOptions {
@@ -43,8 +45,10 @@ export interface TurnResult {
  * @throws the model's error (e.g. ModelCallError), which is never retried here
  */
 export async function executeTurn(messages: Message[], options: ExecuteTurnOptions): Promise<TurnResult> {
-  const context = checkPromptRuntime('executeTurn', options.runtime);
+  const context = checkPromptRuntime('executeTurn', options?.runtime);
   const { runtime } = options;
+  // User code may hand over stored history in the seed's format: checked and converted once here.
+  const request: ModelRequest = { messages: toIrMessages(messages, 'executeTurn') };
   assertUniqueToolNames(runtime, 'executeTurn');
   const { draft } = context;
   // Reserved before awaiting, so parallel turns share the budget.
@@ -54,13 +58,19 @@ export async function executeTurn(messages: Message[], options: ExecuteTurnOptio
   const stream = (event: DistributiveOmit<AgentStreamEvent, 'turnIndex'>) =>
     pushStream(context, { ...event, turnIndex } as AgentStreamEvent);
   stream({ type: 'turn-start' });
-  const request: ModelRequest = { messages };
   if (runtime.tools.length > 0) request.tools = runtime.tools.map((tool) => tool.ir);
   if (options.schema) request.schema = options.schema;
   if (options.toolChoice) request.toolChoice = options.toolChoice;
-  if (draft.streamConsumers.length > 0) request.onDelta = (delta) => stream(deltaEvent(delta));
+  const structured =
+    draft.streamConsumers.length > 0 ? new StructuredStream(options.schema?.jsonSchema, stream) : undefined;
+  if (structured)
+    request.onDelta = (delta) => {
+      stream(deltaEvent(delta));
+      if (delta.type === 'text-delta') structured.text(delta.text);
+    };
   try {
     const { value, replayed } = await modelTurnDurably(context, { turnIndex, model: runtime.model, request });
+    structured?.finish(value.message);
     for (const toolCall of value.message.tool_calls ?? []) stream({ type: 'tool-call', toolCall });
     if (!replayed) stream({ type: 'usage', usage: value.usage });
     stream({ type: 'turn-end', finishReason: value.finishReason.unified, replayed });
@@ -68,6 +78,8 @@ export async function executeTurn(messages: Message[], options: ExecuteTurnOptio
   } catch (error) {
     const { name, message } = error instanceof Error ? error : new Error(String(error));
     stream({ type: 'error', error: { name, message } });
+    // A call cut short by cancellation fails as AbortError, whatever the adapter rejected with (seed §3.1).
+    context.throwIfAborted();
     throw error;
   }
 }

@@ -20,7 +20,7 @@ export async function executeValidation<T>(
   rawText: string,
   options: ExecuteValidationOptions<T>,
 ): Promise<ParseOutcome<T>> {
-  checkPromptRuntime('executeValidation', options.runtime);
+  checkPromptRuntime('executeValidation', options?.runtime);
   const parsed = options.parser.parse(rawText);
   if (!parsed.ok) return parsed;
   const issues: string[] = [];

@@ -5,6 +5,7 @@ import { ConversationLog } from '../engine/conversation-log.js';
 import { zodToJsonSchema } from '../tools/zod-to-json-schema.js';
 import { createAgentPolicy } from './create-agent-policy.js';
 import { createJsonOutputParser } from './json-output-parser.js';
+import { toIrMessages } from './message-input.js';
 import type { OutputParser } from './output-parser.js';
 import { textOutputParser } from './output-parser.js';
 import type { PromptContext } from './prompt-context.js';
@@ -113,8 +114,9 @@ class Turn {
   }
 }
 
+/** The user's messages in the IR (the seed's message format is converted; anything else refused). */
 function toMessages(message: PromptChatOptions['message']): Message[] {
   if (message === undefined) return [];
   if (typeof message === 'string') return [{ role: 'user', content: message }];
-  return Array.isArray(message) ? message : [message];
+  return toIrMessages(Array.isArray(message) ? message : [message], 'promptChat.message');
 }

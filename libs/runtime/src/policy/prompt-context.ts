@@ -10,9 +10,12 @@ import type { AgentContext } from '../context/agent-context.js';
 import { currentAgentContext } from '../context/context-store.js';
 import type { OutputValidator } from '../context/output-validator.js';
 import { InvalidPromptRuntimeError } from '../errors/policy-errors.js';
+import { assertToolDefinition, equippedTool } from '../hooks/equip-tool.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { EquippedTool } from '../tools/equipped-tool.js';
 import type { ToolCallLoopMiddleware } from '../tools/tool-call-loop-middleware.js';
+import type { ToolDefinition } from '../tools/tool-definition.js';
+import { toIrMessages } from './message-input.js';
 
 const SEAL = Symbol('flotilla.promptRuntimeSeal');
 
@@ -28,11 +31,16 @@ export interface PromptContextForkOptions {
   messages?: Message[] | ((base: Message[]) => Message[]);
   system?: Message[] | ((base: Message[]) => Message[]);
   instruction?: Message[] | ((base: Message[]) => Message[]);
-  tools?: EquippedTool[] | ((base: EquippedTool[]) => EquippedTool[]);
+  /** Equipped tools (the base's) or plain tool definitions, which are equipped for the fork. */
+  tools?: ForkTool[] | ((base: EquippedTool[]) => ForkTool[]);
   toolCallLoopMiddlewares?:
     | ToolCallLoopMiddleware[]
     | ((base: ToolCallLoopMiddleware[]) => ToolCallLoopMiddleware[]);
 }
+
+/** A tool a fork may be given: one of the base's, or a plain definition (`defineTool`, the seed's). */
+// biome-ignore lint/suspicious/noExplicitAny: any zod schema; arguments are validated before the handler runs
+export type ForkTool = EquippedTool | ToolDefinition<any>;
 
 /** The runtime a policy handler receives. */
 export interface PromptContext {
@@ -106,12 +114,27 @@ function buildRuntime(parts: RuntimeParts): PromptContext {
 function forkParts(parts: RuntimeParts, options: PromptContextForkOptions): RuntimeParts {
   return {
     ...parts,
-    messages: pick(options.messages, parts.messages),
-    system: pick(options.system, parts.system),
-    instruction: pick(options.instruction, parts.instruction),
-    tools: pick(options.tools, parts.tools),
+    messages: picked(options.messages, parts.messages, 'fork.messages'),
+    system: picked(options.system, parts.system, 'fork.system'),
+    instruction: picked(options.instruction, parts.instruction, 'fork.instruction'),
+    tools: pick<ForkTool[]>(options.tools as ForkTool[] | undefined, parts.tools).map(toEquipped),
     toolCallLoopMiddlewares: pick(options.toolCallLoopMiddlewares, parts.toolCallLoopMiddlewares),
   };
+}
+
+/** Messages a fork was given, checked and converted like any other user-given history. */
+function picked(
+  option: Message[] | ((base: Message[]) => Message[]) | undefined,
+  base: Message[],
+  site: string,
+): Message[] {
+  return option === undefined ? base : toIrMessages(pick(option, base), site);
+}
+
+function toEquipped(tool: ForkTool): EquippedTool {
+  if ('ir' in tool && 'definition' in tool) return tool;
+  assertToolDefinition(tool, 'PromptContext.fork');
+  return equippedTool(tool, []);
 }
 
 function pick<T>(option: T | ((base: T) => T) | undefined, base: T): T {

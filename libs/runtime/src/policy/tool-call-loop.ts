@@ -56,7 +56,7 @@ export async function runToolCallLoop<T>(options: ToolCallLoopOptions<T>): Promi
     if (turn.kind === 'content') return { data: turn.data, delta };
     const calls = turn.message.tool_calls ?? [];
     if (step >= runtime.maxTurnSteps - 1) throw new ToolLoopExceededError(runtime.maxTurnSteps, step + 1);
-    const loop = { step, messages: [...options.messages, ...delta], toolTurns: [...toolTurns] };
+    const loop = { step: step + 1, messages: [...options.messages, ...delta], toolTurns: [...toolTurns] };
     const results = await executeTools(calls, { runtime, loop });
     await emit(window ? await window.offload(results) : results);
     toolTurns.push({

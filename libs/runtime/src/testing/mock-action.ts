@@ -1,6 +1,8 @@
 import type { FinishReason, Message, TokenUsage, ToolCall } from '@flotilla/ir';
 import type { ModelRequest, ModelResponse } from '../model/model-adapter.js';
 import { abortableDelay } from '../shared/abortable-delay.js';
+import type { MockPayload } from './mock-payload.js';
+import { toMockPayload } from './mock-payload.js';
 
 /** A tool call the mock should make. `id` defaults to `call_<call index>_<position>`. */
 export interface MockToolCall {
@@ -14,8 +16,39 @@ export interface MockToolCall {
 
 /** Computes an answer from the request: a complete response, or just the text. */
 export type MockResponder = (
-  request: ModelRequest,
-) => ModelResponse | string | Promise<ModelResponse | string>;
+  payload: MockPayload,
+) => MockResponse | string | object | Promise<MockResponse | string | object>;
+
+const FULL_RESPONSE = Symbol('flotilla.mockResponse');
+
+/** A whole model response returned from `thenDo` / `respond`, marked by {@link mockResponse}. */
+export type MockResponse = ModelResponse & { readonly [FULL_RESPONSE]: true };
+
+/**
+ * Marks `response` as a whole model response (message, usage, finish reason) for a `thenDo`
+ * responder; any other object a responder returns is the answer's content, as in the seed API.
+ */
+export function mockResponse(response: ModelResponse): MockResponse {
+  return Object.assign({ ...response }, { [FULL_RESPONSE]: true as const });
+}
+
+/**
+ * Whether a responder's value is a whole response: marked by {@link mockResponse}, or shaped as
+ * one beyond doubt (only `message` with an assistant role, `usage` and `finishReason`).
+ */
+function isWholeResponse(value: unknown): value is ModelResponse {
+  if (typeof value !== 'object' || value === null) return false;
+  if (FULL_RESPONSE in value) return true;
+  const keys = Object.keys(value);
+  const { message } = value as { message?: { role?: unknown } };
+  return (
+    keys.includes('message') &&
+    keys.every((key) => key === 'message' || key === 'usage' || key === 'finishReason') &&
+    typeof message === 'object' &&
+    message !== null &&
+    message.role === 'assistant'
+  );
+}
 
 /** Usage to report; `totalTokens` defaults to prompt + completion, missing counts to 0. */
 export interface MockUsage {
@@ -27,16 +60,18 @@ export interface MockUsage {
 
 /** What one answer does; rules and sequence steps both compile to this. */
 export type MockAction = (
-  | { kind: 'text'; text: string }
+  | { kind: 'text'; text: string; chunks?: string[] }
   | { kind: 'tool-calls'; calls: MockToolCall[] }
   | { kind: 'throw'; error: unknown }
   | { kind: 'respond'; responder: MockResponder }
-) & { usage?: MockUsage; delayMs?: number };
+) & { usage?: MockUsage; delayMs?: number; extra?: Record<string, unknown> };
 
 /** Where an action runs: the call's index (for default tool call ids) and the fallback usage. */
 export interface MockActionContext {
   callIndex: number;
   defaultUsage: MockUsage | undefined;
+  /** The delay of an action without its own. */
+  defaultDelayMs: number | undefined;
 }
 
 /** Serialises a `thenReturn` value: strings stay text, anything else becomes JSON text. */
@@ -53,8 +88,19 @@ export async function performAction(
   request: ModelRequest,
   context: MockActionContext,
 ): Promise<ModelResponse> {
-  await abortableDelay(action.delayMs ?? 0, request.signal);
+  await abortableDelay(action.delayMs ?? context.defaultDelayMs ?? 0, request.signal);
   const usage = toTokenUsage(action.usage ?? context.defaultUsage);
+  const response = await answer(action, request, context, usage);
+  if (action.extra) response.message.extra = { ...action.extra };
+  return response;
+}
+
+async function answer(
+  action: MockAction,
+  request: ModelRequest,
+  context: MockActionContext,
+  usage: TokenUsage,
+): Promise<ModelResponse> {
   switch (action.kind) {
     case 'throw':
       throw action.error;
@@ -63,10 +109,11 @@ export async function performAction(
     case 'tool-calls':
       return toolCallResponse(action.calls, context.callIndex, usage);
     case 'respond': {
-      const answer = await action.responder(request);
-      if (typeof answer === 'string') return textResponse(answer, usage);
+      const value = await action.responder(toMockPayload(request));
+      if (!isWholeResponse(value)) return textResponse(replyText(value), usage);
+      const { [FULL_RESPONSE]: _mark, ...response } = value as MockResponse;
       // An explicit withUsage wins over what the responder computed; otherwise keep its own.
-      return action.usage ? { ...answer, usage } : answer;
+      return action.usage ? { ...response, usage } : response;
     }
   }
 }

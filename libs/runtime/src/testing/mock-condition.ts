@@ -1,5 +1,7 @@
 import type { Message } from '@flotilla/ir';
 import type { ModelRequest } from '../model/model-adapter.js';
+import type { MockPayload } from './mock-payload.js';
+import { toMockPayload } from './mock-payload.js';
 
 /**
  * When a mock rule answers:
@@ -7,26 +9,28 @@ import type { ModelRequest } from '../model/model-adapter.js';
  *   space; each attachment reads as `[image]`, `[audio]`, `[video]` or `[file]`;
  * - `{ toolName }`: the request is about that tool — the last message is its result, the last
  *   assistant turn called it, or a user message mentions its name;
- * - a predicate over the whole request.
+ * - a predicate over the request and the seed's payload fields ({@link MockPayload}).
  */
 export type MockCondition = { input: string | RegExp } | { toolName: string } | MockPredicate;
 
-/** A custom condition; it sees the request exactly as the adapter received it. */
-export type MockPredicate = (request: ModelRequest) => boolean;
+/** A custom condition over the request as the adapter received it (see {@link MockPayload}). */
+export type MockPredicate = (payload: MockPayload) => boolean;
 
 /** Whether `condition` holds for `request`. */
 export function matchesCondition(condition: MockCondition, request: ModelRequest): boolean {
-  if (typeof condition === 'function') return condition(request);
+  if (typeof condition === 'function') return condition(toMockPayload(request));
   if ('input' in condition) return matchesInput(condition.input, userText(request.messages));
   return concernsTool(condition.toolName, request.messages);
 }
 
 /** Every user message's text joined by a space, attachments as placeholders. */
 export function userText(messages: Message[]): string {
-  return messages
-    .filter((message) => message.role === 'user')
-    .map(messageText)
-    .join(' ');
+  return userTexts(messages).join(' ');
+}
+
+/** Each user message's text, attachments as placeholders. */
+export function userTexts(messages: Message[]): string[] {
+  return messages.filter((message) => message.role === 'user').map(messageText);
 }
 
 /** The text of the last user message, attachments as placeholders (`''` when none). */

@@ -1,3 +1,4 @@
+import type { TokenUsage } from '@flotilla/ir';
 import type { ModelAdapter, ModelRequest, ModelResponse } from '../model/model-adapter.js';
 import type { MockAction, MockUsage } from './mock-action.js';
 import { performAction, replyText } from './mock-action.js';
@@ -41,6 +42,18 @@ export interface MockModel extends ModelAdapter {
   setDefaultResponse(value: string | object): MockModel;
   /** Usage reported by answers without their own usage. @default zero tokens */
   setDefaultUsage(usage: MockUsage): MockModel;
+  /** Usage of the sequence's steps by position (a step's own `usage` wins). */
+  setSequenceUsage(usages: MockUsage[]): MockModel;
+  /** Delay of every sequence step without its own. */
+  setSequenceDelay(ms: number): MockModel;
+  /** Delay of every answer without its own. */
+  setDefaultDelay(ms: number): MockModel;
+  /** How a call's usage is priced (the seed adapter's `calculateCost`). @default 0.001 USD / 1k tokens in `micro_usd` */
+  setCostCalculator(calculate: (usage: TokenUsage) => Record<string, number>): MockModel;
+  /** The cost of `usage` by the current calculator. */
+  calculateCost(usage: TokenUsage): Record<string, number>;
+  /** The mock itself, for code written as `mock.adapter`. */
+  readonly adapter: MockModel;
   /** The calls received, oldest first: the newest `record.limit` are kept. */
   readonly calls: MockCalls;
   /** Forgets rules, queued steps, defaults and recorded calls. */
@@ -82,6 +95,11 @@ class ScriptedMockModel implements MockModel {
   private readonly log: MockCallLog;
   private rules: MockRule[] = [];
   private queue: MockAction[] = [];
+  private sequenceIndex = 0;
+  private sequenceUsage: MockUsage[] = [];
+  private sequenceDelayMs: number | undefined;
+  private defaultDelayMs: number | undefined;
+  private costCalculator: (usage: TokenUsage) => Record<string, number> = defaultCost;
   private defaultResponse: MockAction | undefined;
   private defaultUsage: MockUsage | undefined;
 
@@ -101,7 +119,38 @@ class ScriptedMockModel implements MockModel {
   }
 
   sequence(steps: MockStep[]): MockModel {
-    this.queue.push(...steps.map(stepToAction));
+    // As in the seed API: a new sequence replaces what is left of the previous one.
+    this.queue = steps.map(stepToAction);
+    this.sequenceIndex = 0;
+    return this;
+  }
+
+  setSequenceUsage(usages: MockUsage[]): MockModel {
+    this.sequenceUsage = usages.map((usage) => ({ ...usage }));
+    return this;
+  }
+
+  setSequenceDelay(ms: number): MockModel {
+    this.sequenceDelayMs = checkDelay('setSequenceDelay', ms);
+    return this;
+  }
+
+  setDefaultDelay(ms: number): MockModel {
+    this.defaultDelayMs = checkDelay('setDefaultDelay', ms);
+    return this;
+  }
+
+  setCostCalculator(calculate: (usage: TokenUsage) => Record<string, number>): MockModel {
+    this.costCalculator = calculate;
+    return this;
+  }
+
+  calculateCost(usage: TokenUsage): Record<string, number> {
+    return this.costCalculator(usage);
+  }
+
+  /** The mock itself: it is the adapter (the seed API reaches it as `mock.adapter`). */
+  get adapter(): MockModel {
     return this;
   }
 
@@ -118,6 +167,11 @@ class ScriptedMockModel implements MockModel {
   reset(): void {
     this.rules = [];
     this.queue = [];
+    this.sequenceIndex = 0;
+    this.sequenceUsage = [];
+    this.sequenceDelayMs = undefined;
+    this.defaultDelayMs = undefined;
+    this.costCalculator = defaultCost;
     this.defaultResponse = undefined;
     this.defaultUsage = undefined;
     this.log.clear();
@@ -131,14 +185,19 @@ class ScriptedMockModel implements MockModel {
     const response = await performAction(action, request, {
       callIndex: call.index,
       defaultUsage: this.defaultUsage,
+      defaultDelayMs: this.defaultDelayMs,
     });
-    if (request.onDelta) streamResponseDeltas(response, request.onDelta);
+    if (request.onDelta) {
+      const chunks = action.kind === 'text' ? action.chunks : undefined;
+      if (chunks) for (const text of chunks) request.onDelta({ type: 'text-delta', text });
+      else streamResponseDeltas(response, request.onDelta);
+    }
     return response;
   }
 
   private pickAction(request: ModelRequest): MockAction {
     const step = this.queue.shift();
-    if (step) return step;
+    if (step) return this.sequenceStep(step);
     const rule = this.rules.find(
       (candidate) =>
         candidate.remaining > 0 &&
@@ -152,4 +211,27 @@ class ScriptedMockModel implements MockModel {
     if (this.defaultResponse) return this.defaultResponse;
     throw new MockModelNoRuleError(lastUserText(request.messages));
   }
+
+  /** A sequence step with the sequence-wide usage (by position) and delay unless it has its own. */
+  private sequenceStep(step: MockAction): MockAction {
+    const index = this.sequenceIndex++;
+    const usage = step.usage ?? this.sequenceUsage[index];
+    const delayMs = step.delayMs ?? this.sequenceDelayMs;
+    return {
+      ...step,
+      ...(usage ? { usage } : {}),
+      ...(delayMs === undefined ? {} : { delayMs }),
+    };
+  }
+}
+
+/** The seed's default price: 0.001 USD per 1,000 tokens, in micro-USD (`{}` for no tokens). */
+function defaultCost(usage: TokenUsage): Record<string, number> {
+  if (usage.totalTokens === 0) return {};
+  return { micro_usd: Math.round(((usage.totalTokens * 0.001) / 1000) * 1e6) };
+}
+
+function checkDelay(method: string, ms: number): number {
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  throw new RangeError(`${method}(ms) needs a number of milliseconds >= 0, got ${ms}.`);
 }

@@ -1,6 +1,7 @@
 import type { MockAction, MockResponder, MockToolCall, MockUsage } from './mock-action.js';
 import { replyText } from './mock-action.js';
 import type { MockCondition } from './mock-condition.js';
+import { streamedText } from './mock-step.js';
 
 /**
  * Configures what a `mock.when(condition)` rule answers. Every method returns the builder, so
@@ -14,6 +15,10 @@ export interface MockRuleBuilder {
   thenCallTools(calls: MockToolCall[]): MockRuleBuilder;
   /** Make `generate` reject with `error` (e.g. a `ModelCallError` to test retries). */
   thenThrow(error: unknown): MockRuleBuilder;
+  /** Streams text in these chunks, or a value's text in `chunkSize`-character chunks. @default chunkSize 1 */
+  thenStream(chunks: string[] | unknown, chunkSize?: number): MockRuleBuilder;
+  /** Provider data on the answer message (the seed's message-level `extra`). */
+  withExtra(extra: Record<string, unknown>): MockRuleBuilder;
   /** Compute the answer from the request; a string answer becomes a text response. */
   thenDo(responder: MockResponder): MockRuleBuilder;
   /** Report this usage instead of the default usage. */
@@ -36,6 +41,7 @@ export class MockRule implements MockRuleBuilder {
   private answer: MockAction | undefined;
   private usage: MockUsage | undefined;
   private delayMs: number | undefined;
+  private extra: Record<string, unknown> | undefined;
 
   constructor(condition: MockCondition) {
     this.condition = condition;
@@ -51,6 +57,15 @@ export class MockRule implements MockRuleBuilder {
 
   thenThrow(error: unknown): MockRuleBuilder {
     return this.setAnswer({ kind: 'throw', error });
+  }
+
+  thenStream(chunks: string[] | unknown, chunkSize = 1): MockRuleBuilder {
+    return this.setAnswer(streamedText(chunks, chunkSize));
+  }
+
+  withExtra(extra: Record<string, unknown>): MockRuleBuilder {
+    this.extra = { ...extra };
+    return this;
   }
 
   thenDo(responder: MockResponder): MockRuleBuilder {
@@ -81,6 +96,7 @@ export class MockRule implements MockRuleBuilder {
     const action: MockAction = { ...this.answer };
     if (this.usage) action.usage = this.usage;
     if (this.delayMs !== undefined) action.delayMs = this.delayMs;
+    if (this.extra) action.extra = this.extra;
     return action;
   }
 

@@ -30,8 +30,11 @@ export function contentPartsToIr(parts: ContentPart[]): IrContent {
   const attachments: Attachment[] = [];
   for (const part of parts) {
     if (part.type === 'text') texts.push(part.text);
-    else if (part.type === 'image') attachments.push(urlToAttachment(part.image.url, 'image'));
-    else attachments.push(urlToAttachment(part.video.url, 'video'));
+    else if (part.type === 'image') {
+      const attachment = urlToAttachment(part.image.url, 'image');
+      if (part.image.detail !== undefined) attachment.detail = part.image.detail;
+      attachments.push(attachment);
+    } else attachments.push(urlToAttachment(part.video.url, 'video'));
   }
   return { content: texts.join('\n\n'), attachments };
 }
@@ -46,4 +49,34 @@ function guessMediaType(url: string, kind: 'image' | 'video'): string {
   const path = url.split(/[?#]/)[0] ?? '';
   const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
   return EXTENSION_TYPES[extension] ?? `${kind}/*`;
+}
+
+const DETAILS = new Set(['auto', 'low', 'high', 'original']);
+
+/**
+ * The first thing wrong with multimodal tool output (a tool's return value is an outside
+ * value): where it is and why, or `undefined` when every part is well formed.
+ */
+export function contentPartProblem(parts: readonly unknown[]): { path: string; reason: string } | undefined {
+  for (const [index, part] of parts.entries()) {
+    const path = `content[${index}]`;
+    if (typeof part !== 'object' || part === null)
+      return { path, reason: 'a content part must be an object' };
+    const { type } = part as { type?: unknown };
+    const media = type === 'image' || type === 'video' ? (part as Record<string, unknown>)[type] : undefined;
+    if (type === 'text') {
+      if (typeof (part as { text?: unknown }).text !== 'string')
+        return { path: `${path}.text`, reason: 'not a string' };
+    } else if (type === 'image' || type === 'video') {
+      if (typeof media !== 'object' || media === null || typeof (media as { url?: unknown }).url !== 'string')
+        return { path: `${path}.${type}.url`, reason: 'an image or video part needs { url: string }' };
+      const { detail } = media as { detail?: unknown };
+      if (detail !== undefined && !DETAILS.has(detail as string))
+        return {
+          path: `${path}.${type}.detail`,
+          reason: "detail must be 'auto', 'low', 'high' or 'original'",
+        };
+    } else return { path: `${path}.type`, reason: "a content part's type is 'text', 'image' or 'video'" };
+  }
+  return undefined;
 }

@@ -43,3 +43,18 @@ export function isToolContent(value: unknown): value is ToolContent {
     Array.isArray((value as Record<string, unknown>)[TOOL_CONTENT_KEY])
   );
 }
+
+/**
+ * The seed API's marker key (`toolContent` of `@rejelly/core`): a result carrying it is read as
+ * ours, so tools written for the seed return multimodal content unchanged.
+ */
+export const SEED_TOOL_CONTENT_KEY = '$rejellyContent';
+
+/** The content parts of a multimodal tool result under our marker or the seed's; else `undefined`. */
+export function toolContentParts(value: unknown): ContentPart[] | undefined {
+  if (isToolContent(value)) return value[TOOL_CONTENT_KEY];
+  if (typeof value !== 'object' || value === null || !Object.hasOwn(value, SEED_TOOL_CONTENT_KEY))
+    return undefined;
+  const parts = (value as Record<string, unknown>)[SEED_TOOL_CONTENT_KEY];
+  return Array.isArray(parts) ? (parts as ContentPart[]) : undefined;
+}

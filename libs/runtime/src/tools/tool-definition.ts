@@ -26,6 +26,8 @@ export interface ToolContext {
   description: string;
   /** The input schema as JSON Schema, as the model is shown it before any provider adaptation. */
   parameters: Record<string, unknown>;
+  /** The tool being called, as it was equipped (read-only). */
+  readonly definition: ToolDefinition;
   metadata: { agentId: string; callPath: string; toolCallId: string; runId: string };
 }
 

@@ -10,7 +10,7 @@ import { AgentQueues, agentQueueName } from '../jobs/agent-queues.js';
 import { ENDED_JOB_RETENTION } from '../jobs/ended-job-retention.js';
 import { bullmqPrefix } from '../keys.js';
 import { createFleetMemo } from '../memo/fleet-memo.js';
-import type { ModelAdapter } from '../model/model-adapter.js';
+import { toModelMap } from '../model/stream-model-adapter.js';
 import { ServedAgents, WorkerRegistry } from '../registry/worker-registry.js';
 import { WorkerResources } from '../resources/worker-resources.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
@@ -119,7 +119,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     redis,
     config,
     agents,
-    models: modelMap(options.models),
+    models: toModelMap(options.models),
     records,
     cancels,
     fleetMemo,
@@ -314,10 +314,4 @@ function agentMap(agents: CreateWorkerOptions['agents']): ReadonlyMap<string, An
     map.set(agent.id, agent);
   }
   return map;
-}
-
-function modelMap(models: CreateWorkerOptions['models']): ReadonlyMap<string, ModelAdapter> {
-  if (!models) return new Map();
-  if (models instanceof Map) return models;
-  return new Map(Object.entries(models as Record<string, ModelAdapter>));
 }

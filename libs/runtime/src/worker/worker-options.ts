@@ -2,7 +2,7 @@ import type { Telemetry } from 'bullmq';
 import type { Logger } from 'pino';
 import type { RedisConnectionOption } from '../config/open-redis.js';
 import type { AnyAgent } from '../context/agent-definition.js';
-import type { ModelAdapter } from '../model/model-adapter.js';
+import type { AnyModelAdapter } from '../model/stream-model-adapter.js';
 import type { ResourceDefinition } from '../resources/define-resource.js';
 import type { ResourceBrokerTiming } from '../resources/resource-broker.js';
 import type { WorkerRunHooks } from './worker-run-hooks.js';
@@ -16,7 +16,7 @@ export interface CreateWorkerOptions extends WorkerRunHooks {
   /** The agents this worker serves, by their `id` (job name = agent id). */
   agents: readonly AnyAgent[] | Readonly<Record<string, AnyAgent>>;
   /** Adapters that string model ids (`createAgent({ model: 'gpt' })`) resolve to. @default none */
-  models?: Readonly<Record<string, ModelAdapter>> | ReadonlyMap<string, ModelAdapter>;
+  models?: Readonly<Record<string, AnyModelAdapter>> | ReadonlyMap<string, AnyModelAdapter>;
   /** A Redis URL or a connection to duplicate. @default REDIS_URL, else 'redis://127.0.0.1:6379' */
   connection?: RedisConnectionOption;
   /** For a `rediss://` URL: a PEM file of the CA(s) to trust. @default FLOTILLA_REDIS_TLS_CA_FILE, else Node's CAs */
