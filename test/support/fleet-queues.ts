@@ -1,6 +1,6 @@
 import { agentQueueName, bullmqPrefix } from '@flotilla/runtime/internals';
 import { type JobType, Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 /**
  * The agent queues of a test prefix (one BullMQ queue per agent), read as one: job counts are
@@ -55,7 +55,11 @@ export class FleetQueues {
 
   async #existing(): Promise<Queue[]> {
     const base = `${bullmqPrefix(this.#prefix)}:${this.#queueName}/`;
-    const keys = await this.#connection.keys(`${base}*`);
+    // KEYS reads one node: on a cluster, ask every master (the queues all live in the `{q}` slot's).
+    const nodes = this.#connection.isCluster
+      ? (this.#connection as unknown as Cluster).nodes('master')
+      : [this.#connection];
+    const keys = (await Promise.all(nodes.map((node) => node.keys(`${base}*`)))).flat();
     const agents = new Set(keys.map((key) => key.slice(base.length).split(':')[0] ?? ''));
     return [...agents].filter((agentId) => agentId !== '').map((agentId) => this.queue(agentId));
   }

@@ -29,11 +29,19 @@ export interface RedisServerOptions {
   password?: string;
   /** Serve TLS only, on the port, with these PEM files; the url is then `rediss://`. @default plain TCP */
   tls?: { certFile: string; keyFile: string; caFile: string };
+  /**
+   * Start a Redis Cluster node (`cluster-enabled yes`, its own `nodes.conf` in `dir`) with its bus
+   * on a free port picked like the client port: the default bus port, port + 10000, can fall
+   * outside 1..65535 for the high ports the OS hands out. @default false
+   */
+  clusterNode?: boolean;
 }
 
 export interface RedisServerProcess {
   url: string;
   port: number;
+  /** The cluster bus port of a {@link RedisServerOptions.clusterNode}, else undefined. */
+  clusterPort: number | undefined;
   dir: string;
   /** Kills the server with SIGKILL, as a crash would, and starts it again on the same port and dir. */
   restart(): Promise<void>;
@@ -99,6 +107,8 @@ async function startOn(
   const appendOnly = options.appendOnly ?? false;
   const appendfsync = options.appendfsync ?? 'always';
   const { password, tls } = options;
+  // Picked per attempt: a bus port taken meanwhile fails the start like a taken client port.
+  const clusterPort = options.clusterNode ? await freePort() : undefined;
   const listen = tls
     ? [
         '--port',
@@ -113,6 +123,15 @@ async function startOn(
     : ['--port', String(port)];
   if (tls) listen.push('--tls-ca-cert-file', tls.caFile, '--tls-auth-clients', 'no');
   if (password !== undefined) listen.push('--requirepass', password);
+  if (clusterPort !== undefined)
+    listen.push(
+      '--cluster-enabled',
+      'yes',
+      '--cluster-port',
+      String(clusterPort),
+      '--cluster-config-file',
+      'nodes.conf',
+    );
   const args = [
     ...listen,
     '--bind',
@@ -133,6 +152,7 @@ async function startOn(
   return {
     url: `${tls ? 'rediss' : 'redis'}://${credentials}127.0.0.1:${port}`,
     port,
+    clusterPort,
     dir,
     async restart() {
       await kill(child, 'SIGKILL');

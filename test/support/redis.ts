@@ -4,15 +4,19 @@
  *   1. `REDIS_URL` when it is set (CI sets it to the machine's Redis),
  *   2. a private `redis-server` on a free port when the binary is installed,
  *   3. a Redis container through Testcontainers when a Docker engine answers.
+ * A file run by the cluster suite (`test/cluster/`, which sets `FLOTILLA_TEST_REDIS_CLUSTER=1`
+ * before it loads the file) gets a private 3-master Redis Cluster instead (`redis-cluster.ts`).
  * Every test file gets its own key prefix, and the keys under it are deleted afterwards.
  */
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
-import { Redis } from 'ioredis';
+import { connectRedis } from '@flotilla/runtime/worker';
+import type { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
+import { startRedisCluster } from './redis-cluster.js';
 import { hasRedisServerBinary, startRedisServer } from './redis-server.js';
 
-export type RedisSource = 'env' | 'redis-server' | 'testcontainers';
+export type RedisSource = 'env' | 'redis-server' | 'testcontainers' | 'cluster';
 
 export interface RedisTarget {
   url: string;
@@ -35,7 +39,14 @@ export class NoRedisAvailableError extends Error {
   override readonly name = 'NoRedisAvailableError';
 }
 
+/** Set (to `1`) by the cluster suite: {@link useRedis} then starts a private Redis Cluster. */
+export const CLUSTER_SUITE_ENV = 'FLOTILLA_TEST_REDIS_CLUSTER';
+
 export async function resolveRedis(options: ResolveRedisOptions = {}): Promise<RedisTarget> {
+  if (!('url' in options) && process.env[CLUSTER_SUITE_ENV] === '1') {
+    const cluster = await startRedisCluster();
+    return { url: cluster.url, source: 'cluster', stop: () => cluster.stop() };
+  }
   const url = 'url' in options ? options.url : process.env.REDIS_URL;
   if (url) return { url, source: 'env', stop: async () => {} };
 
@@ -76,14 +87,29 @@ export function uniqueKeyPrefix(testFile: string): string {
   return `t:${basename(testFile).replace(/\.(test|spec)\.[cm]?[jt]s$/, '')}:${randomUUID().slice(0, 8)}`;
 }
 
-/** Deletes every key that starts with `prefix`, with SCAN so a shared Redis is never blocked. */
+/**
+ * Deletes every key that starts with `prefix`, with SCAN so a shared Redis is never blocked;
+ * on a cluster, on every master (SCAN walks one node's keys).
+ */
 export async function deleteKeysWithPrefix(redis: Redis, prefix: string): Promise<number> {
+  if (!redis.isCluster) return deleteNodeKeys(redis, prefix);
+  const masters = (redis as unknown as Cluster).nodes('master');
+  const counts = await Promise.all(masters.map((node) => deleteNodeKeys(node, prefix)));
+  return counts.reduce((sum, count) => sum + count, 0);
+}
+
+async function deleteNodeKeys(redis: Redis, prefix: string): Promise<number> {
   let deleted = 0;
   let cursor = '0';
   do {
     const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
     cursor = next;
-    if (keys.length > 0) deleted += await redis.unlink(...keys);
+    // One UNLINK per key (pipelined): on a cluster node the keys of one page lie in many slots.
+    if (keys.length > 0) {
+      const pipeline = redis.pipeline();
+      for (const key of keys) pipeline.unlink(key);
+      for (const [, count] of (await pipeline.exec()) ?? []) deleted += Number(count ?? 0);
+    }
   } while (cursor !== '0');
   return deleted;
 }
@@ -125,7 +151,7 @@ export function useRedis(testFile: string): RedisFixture {
       return need(assertions);
     },
     connect() {
-      const connection = new Redis(need(target).url, { maxRetriesPerRequest: null });
+      const connection = connectRedis(need(target).url, { maxRetriesPerRequest: null });
       connections.push(connection);
       return connection;
     },

@@ -1,7 +1,7 @@
 import { RUNS_WAITING_HELP, WaitingRunsReport, watchConnection } from '@flotilla/runtime/internals';
-import { createWorker, type FlotillaWorker, redisTlsOptions } from '@flotilla/runtime/worker';
+import { connectRedis, createWorker, type FlotillaWorker, redisTlsOptions } from '@flotilla/runtime/worker';
 import { BullMQOtel } from 'bullmq-otel';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
 import { createWorkerLogger } from './create-worker-logger.js';
@@ -65,7 +65,7 @@ export async function startWorkerApp(
     telemetry: new BullMQOtel({ tracerName: 'flotilla' }),
   });
   // Its own connection, so a health probe never queues behind a blocking BullMQ command.
-  const probe = new Redis(runtime.redisUrl, {
+  const probe = connectRedis(runtime.redisUrl, {
     ...redisTlsOptions(runtime.redisUrl, runtime.redisTlsCaFile),
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,

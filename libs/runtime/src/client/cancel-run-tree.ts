@@ -23,6 +23,7 @@ import type { RedisRunRecords } from '../runs/redis-run-records.js';
 import { runHasEnded } from '../runs/run-has-ended.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isTerminalStatus } from '../runs/run-status.js';
+import { type RedisCommand, sendAcrossSlots } from '../shared/send-across-slots.js';
 
 /** What {@link cancelRunTree} works with. */
 export interface CancelRunTreeOptions {
@@ -67,11 +68,12 @@ async function collectTree(options: CancelRunTreeOptions, rootRunId: string): Pr
 }
 
 async function raiseFlags(options: CancelRunTreeOptions, tree: string[]): Promise<void> {
-  const pipeline = options.redis.pipeline();
-  for (const runId of tree)
-    pipeline.set(runKeys(options.prefix, runId).cancel, '1', 'EX', options.flagSeconds);
-  for (const runId of tree) pipeline.publish(cancelChannel(options.prefix), runId);
-  await pipeline.exec();
+  await sendAcrossSlots(options.redis, [
+    ...tree.map(
+      (runId): RedisCommand => ['SET', runKeys(options.prefix, runId).cancel, '1', 'EX', options.flagSeconds],
+    ),
+    ...tree.map((runId): RedisCommand => ['PUBLISH', cancelChannel(options.prefix), runId]),
+  ]);
 }
 
 /**

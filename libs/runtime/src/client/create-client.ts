@@ -61,11 +61,11 @@ export interface CreateClientOptions {
   /** Where connection outages are logged (once per change). @default pino at LOG_LEVEL, named `flotilla-client` */
   logger?: Logger;
   /**
-   * Every event reader of this client (`run(id).events()`) blocks on ONE shared connection
-   * (one XREAD over all the streams read, fanned out) instead of a connection each: for a
-   * server following many runs at once (the scheduler's SSE streams), so open streams do not
-   * use up Redis' `maxclients`. `result()` always waits this way (on a connection of its own
-   * when this is off). @default false: a connection per `events()` reader, closed with it
+   * Every event reader of this client (`run(id).events()`, `result()`) blocks on ONE shared
+   * connection (one XREAD over all the streams read, fanned out) instead of a connection each:
+   * for a server following many runs at once (the scheduler's SSE streams), so open streams do
+   * not use up Redis' `maxclients`. Not on a Redis Cluster (one XREAD cannot span slots):
+   * there each reader blocks on its own connection. @default false: a connection per reader, closed with it
    */
   shareEventReads?: boolean;
   /** @default process.env */
@@ -254,10 +254,14 @@ export function createClient(options: CreateClientOptions = {}): FlotillaClient 
           redis: { connectionName: eventsConnectionName(config.prefix), commandTimeout: undefined },
         }),
     });
-  const sharedReader = options.shareEventReads ? newSharedReader() : undefined;
-  // `result()` waits on one blocking connection per client whatever `shareEventReads` says: a
-  // connection per awaited run cost a connect, a ready check (INFO) and a name per run.
-  const resultReader = sharedReader ?? newSharedReader();
+  // One XREAD over many runs' streams spans slots on a Redis Cluster (and CLIENT UNBLOCK is per
+  // node): there each reader keeps its own blocking connection.
+  const sharing = !redis.isCluster;
+  const sharedReader = options.shareEventReads && sharing ? newSharedReader() : undefined;
+  // Off a cluster, `result()` waits on one blocking connection per client whatever
+  // `shareEventReads` says: a connection per awaited run cost a connect, a ready check (INFO)
+  // and a name per run.
+  const resultReader = sharedReader ?? (sharing ? newSharedReader() : undefined);
   const tenant = options.tenant === undefined ? undefined : checkedTenant(options.tenant);
   const connections = openConnections(
     config,
@@ -283,7 +287,7 @@ interface ClientConnections {
   /** One blocking XREAD for every event reader (`shareEventReads`), or none. */
   sharedReader: SharedEventReader | undefined;
   /** One blocking XREAD for every `result()` (the shared reader when there is one). */
-  resultReader: SharedEventReader;
+  resultReader: SharedEventReader | undefined;
   bound: RequestBound;
   logger: Logger;
 }
@@ -295,7 +299,7 @@ function openConnections(
   {
     sharedReader,
     resultReader,
-  }: { sharedReader: SharedEventReader | undefined; resultReader: SharedEventReader },
+  }: { sharedReader: SharedEventReader | undefined; resultReader: SharedEventReader | undefined },
   telemetry: Telemetry | undefined,
 ): ClientConnections {
   const { redis } = bound;
@@ -620,7 +624,7 @@ class RedisFlotillaClient implements FlotillaClient {
   async close(): Promise<void> {
     if (!this.#owner) return;
     this.#sharedReader?.close();
-    this.#shared.resultReader.close();
+    this.#shared.resultReader?.close();
     await this.#queues.close();
     await this.#redis.quit().catch(() => this.#redis.disconnect());
   }

@@ -6,6 +6,7 @@
  * `wholeNumber({ min: 1, max: 256 })`.
  */
 import { z } from 'zod';
+import { InvalidRedisUrlError, parseRedisEndpoint, REDIS_URL_FORMS } from './redis-endpoint.js';
 
 /** How values of one kind are checked and read from environment text. */
 export interface ConfigRule<T> {
@@ -43,17 +44,21 @@ export const port: ConfigRule<number> = wholeNumber({
 /** Any text. */
 export const anyText: ConfigRule<string> = { schema: z.string(), fromText: (text) => text };
 
-/** A `redis://` or `rediss://` URL. */
+/**
+ * A `redis://` or `rediss://` URL, or a Redis Cluster's `redis+cluster://host:port[,host:port…]`
+ * (see `redis-endpoint.ts`); the message names what is wrong with it.
+ */
 export const redisUrl: ConfigRule<string> = {
-  schema: z.string().refine(isRedisUrl, { error: 'a redis:// or rediss:// URL' }),
+  schema: z.string().superRefine((text, context) => {
+    try {
+      parseRedisEndpoint(text);
+    } catch (error) {
+      if (!(error instanceof InvalidRedisUrlError)) throw error;
+      context.addIssue({ code: 'custom', message: `${REDIS_URL_FORMS} (${error.message})` });
+    }
+  }),
   fromText: (text) => text,
 };
-
-function isRedisUrl(text: string): boolean {
-  if (!URL.canParse(text)) return false;
-  const { protocol } = new URL(text);
-  return protocol === 'redis:' || protocol === 'rediss:';
-}
 
 /** A name that goes into Redis keys: no spaces or braces (hash tags). */
 export const keyName: ConfigRule<string> = {

@@ -5,7 +5,7 @@
  * a connection logs through pino once per state change: `Redis connection lost` (warn, with
  * its role and the first error) and `Redis connection restored` (info).
  */
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 /** What a watched connection is for (`commands`, `bullmq-worker`, `cancel-listener` …) and where it logs. */
@@ -128,8 +128,9 @@ const CONNECTION_ERROR_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
+/** The last line: a Redis Cluster not (yet, or no longer) reachable as a whole (ioredis `Cluster`). */
 const CONNECTION_ERROR_MESSAGES =
-  /Connection is closed|Stream isn't writeable|max retries per request|Command timed out|Socket closed unexpectedly|connect ETIMEDOUT/i;
+  /Connection is closed|Stream isn't writeable|max retries per request|Command timed out|Socket closed unexpectedly|connect ETIMEDOUT|Cluster isn't ready|None of startup nodes is available|Failed to refresh slots cache|^CLUSTERDOWN/i;
 
 /** Whether `error` says Redis could not be reached (as opposed to a command it refused). */
 export function isConnectionError(error: unknown): boolean {
@@ -157,6 +158,13 @@ export function isAuthError(error: unknown): boolean {
 
 /** `host:port` of a connection, for messages: never its password. */
 export function redisAddress(connection: Redis): string {
+  if (connection.isCluster) return clusterAddress(connection as unknown as Cluster);
   const { host, port, path } = connection.options;
   return path ? path : `${host ?? '127.0.0.1'}:${port ?? 6379}`;
+}
+
+/** A cluster's masters as `host:port,…` (once it knows them), else what it is. */
+function clusterAddress(cluster: Cluster): string {
+  const masters = cluster.nodes('master').map(({ options }) => `${options.host}:${options.port}`);
+  return masters.length > 0 ? `cluster ${masters.join(',')}` : 'a Redis Cluster';
 }

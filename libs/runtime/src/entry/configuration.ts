@@ -19,7 +19,14 @@ export {
   type LogLevel,
 } from '../config/flotilla-config.js';
 export { InvalidConfigError } from '../config/invalid-config-error.js';
-export { type RedisConnectionOption, redisTlsOptions } from '../config/open-redis.js';
+export { connectRedis, type RedisConnectionOption, redisTlsOptions } from '../config/open-redis.js';
+export {
+  type ClusterSeed,
+  InvalidRedisUrlError,
+  isClusterUrl,
+  parseRedisEndpoint,
+  type RedisEndpoint,
+} from '../config/redis-endpoint.js';
 export { type ConfigOverrides, resolveConfig } from '../config/resolve-config.js';
 export { resolveSettings, type SettingOverrides } from '../config/resolve-settings.js';
 export {

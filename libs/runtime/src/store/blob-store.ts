@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { blobKey } from '../keys.js';
+import { type RedisCommand, sendAcrossSlots } from '../shared/send-across-slots.js';
 
 /** How much longer than a conversation's retention its blobs stay, so none expires first. */
 export const BLOB_GRACE_SECONDS = 60;
@@ -45,9 +46,12 @@ export class BlobStore {
   /** Pushes the expiry of each blob in `sha256s` to at least `expirySeconds` from now (a no-op without expiry). */
   async refresh(sha256s: readonly string[]): Promise<void> {
     if (this.#expirySeconds === 0 || sha256s.length === 0) return;
-    const pipeline = this.#redis.pipeline();
-    for (const sha256 of sha256s) pipeline.expire(blobKey(this.#prefix, sha256), this.#expirySeconds, 'GT');
-    await pipeline.exec();
+    await sendAcrossSlots(
+      this.#redis,
+      sha256s.map(
+        (sha256): RedisCommand => ['EXPIRE', blobKey(this.#prefix, sha256), this.#expirySeconds, 'GT'],
+      ),
+    );
   }
 
   /**

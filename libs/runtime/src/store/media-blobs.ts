@@ -55,13 +55,19 @@ export function referencedBlobs(messages: readonly Message[]): string[] {
   return [...hashes];
 }
 
+/** Whether a stored message has media moved to blobs (which {@link restoreMedia} reads back). */
+export function hasBlobMedia(message: Message): boolean {
+  const attachments = message.attachments as StoredAttachment[] | undefined;
+  return attachments?.some((attachment) => attachment.blob) ?? false;
+}
+
 /**
  * Puts blob bytes back into the attachments of `message`. Throws a plain `Error` naming the
  * blob when one is missing; the store turns it into a `ConversationCorruptedError`.
  */
 export async function restoreMedia(message: Message, blobs: BlobStore): Promise<Message> {
-  const attachments = message.attachments as StoredAttachment[] | undefined;
-  if (!attachments?.some((attachment) => attachment.blob)) return message;
+  if (!hasBlobMedia(message)) return message;
+  const attachments = message.attachments as StoredAttachment[];
   const restored = await Promise.all(attachments.map((attachment) => restoreAttachment(attachment, blobs)));
   return { ...message, attachments: restored };
 }

@@ -11,7 +11,13 @@ import type {
   StoredConversation,
 } from './conversation-store.js';
 import { appendConversationScript } from './lua/append-conversation-6.lua.js';
-import { DEFAULT_BLOB_THRESHOLD_BYTES, offloadMedia, referencedBlobs, restoreMedia } from './media-blobs.js';
+import {
+  DEFAULT_BLOB_THRESHOLD_BYTES,
+  hasBlobMedia,
+  offloadMedia,
+  referencedBlobs,
+  restoreMedia,
+} from './media-blobs.js';
 import { ConversationCorruptedError, ConversationVersionNotFoundError } from './store-errors.js';
 import {
   describeIssues,
@@ -174,18 +180,34 @@ export class RedisConversationStore implements ConversationStore {
         `missing (header counts ${count} messages)`,
       );
     }
-    return Promise.all(
-      texts.map(async (text, index) => {
-        const parsed = parseStoredMessage(text);
-        const position = at.baseStart + index;
-        if (!parsed.ok) throw new ConversationCorruptedError(conversationId, position, parsed.problem);
-        try {
-          return await restoreMedia(parsed.message, this.#blobs);
-        } catch (error) {
-          throw new ConversationCorruptedError(conversationId, position, (error as Error).message);
-        }
-      }),
-    );
+    // Parsed in one synchronous pass; only messages whose media lie in blobs wait for Redis
+    // (a promise per message made loading 1,000 plain messages ~2× slower).
+    const messages: Message[] = [];
+    const restoring: Promise<void>[] = [];
+    texts.forEach((text, index) => {
+      const parsed = parseStoredMessage(text);
+      const position = at.baseStart + index;
+      if (!parsed.ok) throw new ConversationCorruptedError(conversationId, position, parsed.problem);
+      messages.push(parsed.message);
+      if (hasBlobMedia(parsed.message))
+        restoring.push(this.#restore(messages, index, position, conversationId));
+    });
+    await Promise.all(restoring);
+    return messages;
+  }
+
+  /** Puts the media of `messages[index]` (stored at list `position`) back from their blobs. */
+  async #restore(
+    messages: Message[],
+    index: number,
+    position: number,
+    conversationId: string,
+  ): Promise<void> {
+    try {
+      messages[index] = await restoreMedia(messages[index] as Message, this.#blobs);
+    } catch (error) {
+      throw new ConversationCorruptedError(conversationId, position, (error as Error).message);
+    }
   }
 }
 

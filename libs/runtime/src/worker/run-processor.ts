@@ -49,6 +49,7 @@ import type { RedisRunRecords, RunTotals } from '../runs/redis-run-records.js';
 import { runHasEnded } from '../runs/run-has-ended.js';
 import type { RunEnding } from '../runs/run-script-args.js';
 import { isTerminalStatus } from '../runs/run-status.js';
+import { anyKeyExists } from '../shared/any-key-exists.js';
 import { inSpan, SpanAttribute } from '../shared/tracing.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import { RedisRunWaits } from '../waits/redis-run-waits.js';
@@ -641,7 +642,7 @@ export class RunProcessor {
   /**
    * A cancel may have arrived while the job waited but could not be removed; a child run also
    * obeys its parent's and its root's cancel flags (it may have been enqueued after the cancel
-   * walked the tree). One EXISTS over every flag. Read from the raw job data (not yet
+   * walked the tree). One EXISTS over every flag (one per flag on a cluster). Read from the raw job data (not yet
    * validated): an id that is not a valid run id is simply not checked, decoding rejects the job.
    */
   async #cancelFlagSet(runId: string, data: unknown): Promise<boolean> {
@@ -649,7 +650,7 @@ export class RunProcessor {
     const child = (data as { child?: { parentRunId?: unknown; rootRunId?: unknown } } | undefined)?.child;
     const ids = new Set([runId, child?.parentRunId, child?.rootRunId]);
     const flags = [...ids].flatMap((id) => (isValidRunId(id) ? [runKeys(config.prefix, id).cancel] : []));
-    return (await redis.exists(...flags)) > 0;
+    return anyKeyExists(redis, flags);
   }
 
   async #end(
