@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { call, waitForRun } from './support/http.js';
-import { API_TOKEN, useScheduler } from './support/use-scheduler.js';
+import { type CliResult, runFlotilla } from './support/run-flotilla.js';
+import { useScheduler } from './support/use-scheduler.js';
 import { useWorkerProcess } from './support/use-worker-process.js';
 import { REPO_ROOT } from './support/worker-process.js';
 
@@ -16,33 +17,12 @@ const redis = useRedis(import.meta.filename);
 const worker = useWorkerProcess(redis);
 const scheduler = useScheduler(redis);
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `flotilla ...args` with the API URL and (unless `token` is null) the token in its environment. */
+/** Runs `flotilla ...args` against this file's scheduler. */
 function flotilla(
   args: string[],
   options: { token?: string | null; stdin?: string } = {},
 ): Promise<CliResult> {
-  const env: Record<string, string | undefined> = { ...process.env, FLOTILLA_API_URL: scheduler.url };
-  env.FLOTILLA_API_TOKEN = options.token === null ? undefined : (options.token ?? API_TOKEN);
-  const child = spawn(process.execPath, ['apps/scheduler/dist/cli/flotilla.js', ...args], {
-    cwd: REPO_ROOT,
-    env,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  child.stdin.end(options.stdin ?? '');
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+  return runFlotilla(scheduler.url, args, options);
 }
 
 describe('flotilla submit', () => {

@@ -3,7 +3,8 @@
  * scheduler served in this process and a real worker app process running the dashboard's
  * fixture agents on mock models: signing in, the live runs table and agents, a three-level tree
  * going live, cancelling a tree after confirmation, a failed run's typed error, a conversation's
- * versions, diff and compiled payload, the fleet, an XSS attempt that must stay text, and
+ * versions, diff and compiled payload, the fleet, approving and rejecting tool calls that await
+ * a person, an XSS attempt that must stay text, and
  * axe-core on every view. Screenshots of each view go to `test-artifacts/dashboard/`.
  */
 import { randomUUID } from 'node:crypto';
@@ -314,6 +315,41 @@ describe('the dashboard at /ui', { timeout: 180_000 }, () => {
     await page.locator('tr[data-agent-id="dash-leaf"]', { hasText: 'yes (1)' }).waitFor();
     await expectAccessible(page, 'fleet');
     await screenshot(page, 'fleet');
+    expect(errors).toEqual([]);
+  });
+
+  it('lists tool calls awaiting approval; approving runs the tool, rejecting sends the reason', async () => {
+    const approved = await submit({ agentId: 'dash-approver', input: { amount: 25 } });
+    const rejected = await submit({ agentId: 'dash-approver', input: { amount: 9000 } });
+    const { page, errors } = await signedInPage();
+    await page.getByRole('link', { name: 'Approvals' }).click();
+    const itemOf = (runId: string) => page.locator(`li[data-run-id="${runId}"][data-call-id="call_1"]`);
+    await itemOf(approved).waitFor();
+    await itemOf(rejected).waitFor();
+    await eventually(() => itemOf(rejected).getByLabel('Arguments of transfer').textContent()).toContain(
+      '9000',
+    );
+    await expectAccessible(page, 'approvals');
+    await screenshot(page, 'approvals');
+
+    await itemOf(approved).getByRole('button', { name: 'Approve' }).click();
+    await eventually(() => itemOf(approved).getByRole('status').textContent()).toContain('Approved');
+    await itemOf(rejected)
+      .getByLabel(/Reason/)
+      .fill('over the limit');
+    await itemOf(rejected).getByRole('button', { name: 'Reject' }).click();
+    await eventually(() => itemOf(rejected).getByRole('status').textContent()).toContain('Rejected');
+
+    const approvedEnd = await ended(approved);
+    expect(approvedEnd).toMatchObject({ status: 'succeeded', output: 'tool said: transferred 25' });
+    const rejectedEnd = (await ended(rejected)) as { status: string; output?: unknown };
+    expect(rejectedEnd.status).toBe('succeeded');
+    expect(String(rejectedEnd.output)).toContain('over the limit');
+    expect(String(rejectedEnd.output)).not.toContain('transferred');
+    // Once the runs went on, a fresh view lists neither.
+    await page.getByRole('link', { name: 'Fleet' }).click();
+    await page.getByRole('link', { name: 'Approvals' }).click();
+    await page.getByText('No tool call awaits approval.').waitFor();
     expect(errors).toEqual([]);
   });
 

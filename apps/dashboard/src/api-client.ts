@@ -27,8 +27,9 @@ export class ApiClient {
     return this.#request<T>('GET', withQuery(path, query));
   }
 
-  post<T>(path: string): Promise<T> {
-    return this.#request<T>('POST', path);
+  /** A POST, with `body` sent as JSON when given. */
+  post<T>(path: string, body?: unknown): Promise<T> {
+    return this.#request<T>('POST', path, body);
   }
 
   /** A raw request (for the event stream), with the token; the caller reads the body. */
@@ -38,12 +39,14 @@ export class ApiClient {
     return response;
   }
 
-  async #request<T>(method: string, path: string): Promise<T> {
+  async #request<T>(method: string, path: string, body?: unknown): Promise<T> {
     let response: Response;
+    const json: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
     try {
       response = await fetch(path, {
         method,
-        headers: this.headers({ accept: 'application/json' }),
+        headers: this.headers({ accept: 'application/json', ...json }),
+        ...(body !== undefined && { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
         cache: 'no-store',
       });

@@ -34,6 +34,8 @@ export interface RunRecord {
   tenant?: string;
   conversationId?: string;
   waitingFor?: { kind: string; detail: string };
+  /** Every durable wait of a suspended run (an approval's `info`: `{ callId, tool, args }`). */
+  waits?: ParkedWait[];
   parentRunId?: string;
   rootRunId?: string;
   callPath?: string;
@@ -46,6 +48,12 @@ export interface RunRecord {
   createdAt: number;
   startedAt?: number;
   endedAt?: number;
+}
+
+export interface ParkedWait {
+  waitingFor: { kind: string; detail: string };
+  wakeAt?: number;
+  info?: Record<string, unknown>;
 }
 
 export interface RunList {

@@ -1,6 +1,6 @@
 /**
  * The Flotilla dashboard: a login form, then hash-routed views (runs, a run, a conversation, the
- * fleet) built with `dom.ts` (text only, never HTML). Each view gets a signal that aborts its
+ * fleet, the tool calls awaiting a person's approval) built with `dom.ts` (text only, never HTML). Each view gets a signal that aborts its
  * polling and event stream when the reader leaves it.
  */
 import './style.css';
@@ -8,6 +8,7 @@ import type { ApiClient } from './api-client.ts';
 import { h, replaceChildren } from './dom.ts';
 import { parseRoute, routes } from './router.ts';
 import type { ViewContext } from './view.ts';
+import { approvalsView } from './views/approvals-view.ts';
 import { conversationView } from './views/conversation-view.ts';
 import { fleetView } from './views/fleet-view.ts';
 import { loginView } from './views/login-view.ts';
@@ -31,7 +32,7 @@ function signIn(): void {
   );
 }
 
-/** The navigation. The durable-waits issue adds its approvals view here (`#/approvals`) and in `renderView`. */
+/** The navigation: one link per top-level view. */
 function navigation(current: string): HTMLElement {
   const link = (href: string, label: string, view: string) =>
     h('li', {}, h('a', { href, 'aria-current': current === view ? 'page' : undefined }, label));
@@ -47,6 +48,7 @@ function navigation(current: string): HTMLElement {
         { class: 'nav-list' },
         link(routes.runs(), 'Runs', 'runs'),
         link(routes.fleet(), 'Fleet', 'fleet'),
+        link(routes.approvals(), 'Approvals', 'approvals'),
       ),
     ),
     h('button', { type: 'button', class: 'sign-out', onclick: signIn }, 'Sign out'),
@@ -68,6 +70,8 @@ function renderView(context: ViewContext): { view: string; element: HTMLElement;
       };
     case 'fleet':
       return { view: 'fleet', element: fleetView(context), title: 'Fleet' };
+    case 'approvals':
+      return { view: 'approvals', element: approvalsView(context), title: 'Approvals' };
     default:
       return {
         view: '',

@@ -12,6 +12,7 @@ describe('parseRoute', () => {
       conversationId: 'chat_7',
     });
     expect(parseRoute(routes.fleet())).toEqual({ view: 'fleet' });
+    expect(parseRoute(routes.approvals())).toEqual({ view: 'approvals' });
     const runs = parseRoute(routes.runs(new URLSearchParams({ status: 'failed', agentId: 'research' })));
     expect(runs.view).toBe('runs');
     expect(runs.view === 'runs' && Object.fromEntries(runs.query)).toEqual({

@@ -1,13 +1,14 @@
 /**
- * Hash routes (`#/runs`, `#/runs/<id>`, `#/conversations/<id>`, `#/fleet`): the scheduler serves
- * one page at `/ui`, and the hash never reaches it. A new view is one entry in {@link parseRoute}
- * and one in `main.ts` (the durable-waits issue's approvals view goes there: `#/approvals`).
+ * Hash routes (`#/runs`, `#/runs/<id>`, `#/conversations/<id>`, `#/fleet`, `#/approvals`): the
+ * scheduler serves one page at `/ui`, and the hash never reaches it. A new view is one entry in
+ * {@link parseRoute} and one in `main.ts`.
  */
 export type Route =
   | { view: 'runs'; query: URLSearchParams }
   | { view: 'run'; runId: string }
   | { view: 'conversation'; conversationId: string }
   | { view: 'fleet' }
+  | { view: 'approvals' }
   | { view: 'not-found'; path: string };
 
 /** The route of a location hash. */
@@ -23,6 +24,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'conversations' && parts.length === 2 && parts[1])
     return { view: 'conversation', conversationId: parts[1] };
   if (parts[0] === 'fleet' && parts.length === 1) return { view: 'fleet' };
+  if (parts[0] === 'approvals' && parts.length === 1) return { view: 'approvals' };
   return { view: 'not-found', path };
 }
 
@@ -32,4 +34,5 @@ export const routes = {
   run: (runId: string) => `#/runs/${encodeURIComponent(runId)}`,
   conversation: (conversationId: string) => `#/conversations/${encodeURIComponent(conversationId)}`,
   fleet: () => '#/fleet',
+  approvals: () => '#/approvals',
 };

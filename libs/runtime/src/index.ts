@@ -91,6 +91,18 @@ export {
   RunTimeoutError,
   UnknownAgentError,
 } from './errors/run-errors.js';
+export {
+  ApprovalAlreadyAnsweredError,
+  DurableWaitUnavailableError,
+  InvalidApprovalError,
+  InvalidSignalPayloadError,
+  InvalidWaitError,
+  RunEndedError,
+  SignalTimeoutError,
+  ToolCallRejectedError,
+  UnknownApprovalError,
+  WaitInsideToolError,
+} from './errors/wait-errors.js';
 export { equipContextBudget } from './hooks/equip-context-budget.js';
 export type { EquipFleetMemoOptions } from './hooks/equip-fleet-memo.js';
 export { equipFleetMemo } from './hooks/equip-fleet-memo.js';
@@ -191,6 +203,14 @@ export type {
 } from './tools/tool-call-loop-middleware.js';
 export type { ContentPart, ImageContent, ToolContent, VideoContent } from './tools/tool-content.js';
 export { isToolContent, TOOL_CONTENT_KEY, toolContent, toolContentParts } from './tools/tool-content.js';
-export type { ToolContext, ToolDefinition, ToolMiddleware, ToolRunContext } from './tools/tool-definition.js';
+export type {
+  NeedsApproval,
+  ToolContext,
+  ToolDefinition,
+  ToolMiddleware,
+  ToolRunContext,
+} from './tools/tool-definition.js';
 export { augmentTool, defineTool } from './tools/tool-definition.js';
 export type { ToolArguments, ToolParameters } from './tools/tool-parameters.js';
+export { MAX_SLEEP_MS, type SleepDuration, sleep } from './waits/sleep.js';
+export { type WaitForSignalOptions, waitForSignal } from './waits/wait-for-signal.js';

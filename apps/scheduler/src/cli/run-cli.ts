@@ -45,6 +45,16 @@ Commands:
       --once                     print it once and exit (1 while it has not succeeded)
       --interval <ms>            how often to read it again (default 1000)
   cancel <runId>                 cancel the run
+  approve <runId> <callId>       approve a tool call that awaits approval (see runs list
+                                 --status waiting); the tool then runs once
+      --args <json>              run it with these arguments instead of the model's
+      --reason <text>            why (kept in the approval-resolved event)
+  reject <runId> <callId>        reject it: the tool never runs, the model reads the reason
+      --reason <text>            why
+  signal <runId> <name> [payload]
+                                 send a signal (payload is JSON text, or - for stdin;
+                                 default null) to the run's waitForSignal(name)
+      --id <id>                  the signal's id: a repeated id is ignored
   conversation <id>              print a stored conversation
       --version <n>              at this version (default: the latest)
   workers                        print the live workers as a table (agents, concurrency, active
@@ -105,6 +115,22 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     case 'cancel':
       print(await api.cancel(argument(rest, 'runId')));
       return 0;
+    case 'approve':
+    case 'reject':
+      print(
+        await api.answerApproval(
+          argument(rest, 'runId'),
+          argumentAt(rest, 1, 'callId'),
+          answerOf(command, values),
+        ),
+      );
+      return 0;
+    case 'signal': {
+      const payloadText = rest[2] === '-' ? await io.readStdin() : rest[2];
+      const payload = payloadText === undefined ? null : json(payloadText, 'payload');
+      print(await api.signal(argument(rest, 'runId'), argumentAt(rest, 1, 'name'), payload, values.id));
+      return 0;
+    }
     case 'conversation':
       print(await api.getConversation(argument(rest, 'conversationId'), version(values.version)));
       return 0;
@@ -173,12 +199,36 @@ function parseCommandLine(argv: readonly string[]) {
         cursor: { type: 'string' },
         once: { type: 'boolean' },
         interval: { type: 'string' },
+        args: { type: 'string' },
+        reason: { type: 'string' },
+        id: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+function answerOf(command: 'approve' | 'reject', values: CliValues) {
+  const answer: { approved: boolean; args?: Record<string, unknown>; reason?: string } = {
+    approved: command === 'approve',
+  };
+  if (values.args !== undefined) {
+    if (command === 'reject') throw new UsageError('--args is for approve only.');
+    const args = json(values.args, '--args');
+    if (typeof args !== 'object' || args === null || Array.isArray(args))
+      throw new UsageError("--args must be a JSON object of the tool's arguments.");
+    answer.args = args as Record<string, unknown>;
+  }
+  if (values.reason !== undefined) answer.reason = values.reason;
+  return answer;
+}
+
+function argumentAt(rest: string[], index: number, name: string): string {
+  const value = rest[index];
+  if (value === undefined || value === '') throw new UsageError(`Missing <${name}>.`);
+  return value;
 }
 
 function argument(rest: string[], name: string): string {

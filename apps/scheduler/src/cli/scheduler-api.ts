@@ -105,6 +105,22 @@ export class SchedulerApi {
     return (await this.#json('POST', `/runs/${encodeURIComponent(runId)}/cancel`)) as { runId: string };
   }
 
+  /** `POST /runs/{id}/signals/{name}` with `{ payload, id? }`. */
+  async signal(runId: string, name: string, payload: unknown, id?: string): Promise<unknown> {
+    const path = `/runs/${encodeURIComponent(runId)}/signals/${encodeURIComponent(name)}`;
+    return this.#json('POST', path, { payload, ...(id !== undefined && { id }) });
+  }
+
+  /** `POST /runs/{id}/approvals/{callId}` with the answer. */
+  async answerApproval(
+    runId: string,
+    callId: string,
+    answer: { approved: boolean; args?: Record<string, unknown>; reason?: string },
+  ): Promise<unknown> {
+    const path = `/runs/${encodeURIComponent(runId)}/approvals/${encodeURIComponent(callId)}`;
+    return this.#json('POST', path, answer);
+  }
+
   async listWorkers(): Promise<WorkerInfo[]> {
     return ((await this.#json('GET', '/workers')) as { workers: WorkerInfo[] }).workers;
   }

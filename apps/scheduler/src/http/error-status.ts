@@ -14,6 +14,10 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   // The input or scope is nested deeper than FLOTILLA_MAX_JSON_DEPTH, or is not JSON.
   ValueTooDeepError: 400,
   NotJsonError: 400,
+  // A signal's payload breaks the schema its wait expects; a bad signal name or id; a bad approval.
+  InvalidSignalPayloadError: 400,
+  InvalidWaitError: 400,
+  InvalidApprovalError: 400,
   UnauthorizedError: 401,
   ForbiddenError: 403,
   ForeignOriginError: 403,
@@ -22,11 +26,16 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   RunNotFoundError: 404,
   ConversationNotFoundError: 404,
   ConversationVersionNotFoundError: 404,
+  // The run asked no approval of that tool call.
+  UnknownApprovalError: 404,
   MethodNotAllowedError: 405,
   RequestTimeoutError: 408,
   // The same runId submitted again with other content.
   RunIdConflictError: 409,
   RunAlreadyEndedError: 409,
+  // A signal or approval for a run that ended; a tool call answered differently before.
+  RunEndedError: 409,
+  ApprovalAlreadyAnsweredError: 409,
   RequestBodyTooLargeError: 413,
   // The input or scope is larger than FLOTILLA_MAX_PAYLOAD_BYTES: workers would refuse it.
   PayloadTooLargeError: 413,

@@ -1,3 +1,4 @@
+import { answerApproval } from './answer-approval.js';
 import type { ApiRoute } from './api-route.js';
 import { cancelRun } from './cancel-run.js';
 import { compileConversation } from './compile-conversation.js';
@@ -9,6 +10,7 @@ import { getRun } from './get-run.js';
 import { getRunTree } from './get-run-tree.js';
 import { getWorkers } from './get-workers.js';
 import { listRuns } from './list-runs.js';
+import { sendSignal } from './send-signal.js';
 import { streamRunEvents } from './stream-run-events.js';
 import { submitRun } from './submit-run.js';
 
@@ -21,6 +23,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   getRunTree,
   streamRunEvents,
   cancelRun,
+  sendSignal,
+  answerApproval,
   getConversation,
   compileConversation,
   getMetrics,

@@ -40,10 +40,24 @@ const runRecordShape = {
     .string()
     .optional()
     .openapi({ description: "The tenant whose run it is (a named token's tenant)" }),
-  waitingFor: z
-    .object({ kind: z.string(), detail: z.string() })
+  waitingFor: z.object({ kind: z.string(), detail: z.string() }).optional().openapi({
+    description:
+      'What a queued or waiting run waits for (its conversation, a worker, an approval, a signal, a sleep)',
+  }),
+  waits: z
+    .array(
+      z.object({
+        waitingFor: z.object({ kind: z.string(), detail: z.string() }),
+        wakeAt: z.number().optional(),
+        info: z.record(z.string(), z.unknown()).optional(),
+      }),
+    )
     .optional()
-    .openapi({ description: 'What a queued run waits for at the waiting gate (e.g. its conversation)' }),
+    .openapi({
+      description:
+        'While the run waits on durable waits: each of them, with what a person needs to answer it ' +
+        '(approval: `{ callId, tool, args }`, signal: `{ name, schema? }`, sleep: `{ until }`)',
+    }),
   parentRunId: z.string().optional(),
   rootRunId: z.string().optional(),
   callPath: z.string().optional(),

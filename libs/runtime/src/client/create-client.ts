@@ -8,6 +8,7 @@ import { boundedRequest, type RequestBound } from '../config/bounded-request.js'
 import { type FlotillaConfig, jsonLimitsOf } from '../config/flotilla-config.js';
 import { openRedis, type RedisConnectionOption } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
+import type { ApprovalAnswer } from '../context/run-services.js';
 import { rootCallPath } from '../engine/execute-run.js';
 import { AbortError, RunIdConflictError, RunNotFoundError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
@@ -29,6 +30,8 @@ import { redactingLogOptions } from '../shared/redact-secrets.js';
 import type { LoadConversationOptions, StoredConversation } from '../store/conversation-store.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import { ConversationBusyError } from '../store/store-errors.js';
+import { type ApprovalOutcome, answerApproval } from '../waits/answer-approval.js';
+import { type SignalOptions, type SignalReceipt, sendSignal } from '../waits/send-signal.js';
 import { cancelRunTree } from './cancel-run-tree.js';
 import { InvalidRunQueryError } from './invalid-run-query-error.js';
 import { InvalidTenantError } from './invalid-tenant-error.js';
@@ -148,6 +151,29 @@ export interface FlotillaClient {
    * @throws RunNotFoundError when there is no such run (or `runId` is not a valid run id)
    */
   cancel(runId: string): Promise<void>;
+  /**
+   * Sends signal `name` with `payload` (JSON) to the run: its next (or a later) `waitForSignal(name)`
+   * returns it. Signals of one name queue up in arrival order, so one sent before the run
+   * waits is kept; a repeated `options.id` is ignored (`duplicate: true`): sends are idempotent.
+   * When the run already waits on `name` with a schema, the payload is checked against it first.
+   * @throws InvalidSignalPayloadError when the payload does not match that schema (nothing is queued; the run keeps waiting)
+   * @throws InvalidWaitError when `name` or `options.id` breaks the id rule
+   * @throws PayloadTooLargeError / ValueTooDeepError / NotJsonError when the payload is not JSON within the fleet's bounds
+   * @throws RunNotFoundError when there is no such run; RunEndedError when it already ended
+   */
+  signal(runId: string, name: string, payload: unknown, options?: SignalOptions): Promise<SignalReceipt>;
+  /**
+   * Answers the approval a tool call of the run awaits (`needsApproval`; its id is in the
+   * `approval-requested` event and the run's `waits`): `approved` runs the tool once (with
+   * `args` instead of the model's when given, checked against the tool's schema), rejected
+   * never runs it and the model reads the `reason`. The first answer stands: the same answer
+   * again is `already-answered`, another one fails.
+   * @throws InvalidApprovalError for an answer of the wrong shape
+   * @throws UnknownApprovalError when the run asked no approval of `callId`
+   * @throws ApprovalAlreadyAnsweredError when the call was answered differently before
+   * @throws RunNotFoundError when there is no such run; RunEndedError when it already ended
+   */
+  approve(runId: string, callId: string, answer: ApprovalAnswer): Promise<ApprovalOutcome>;
   /** A stored conversation, at its latest version or `options.version` (`undefined` for an invalid id). */
   getConversation(
     conversationId: string,
@@ -557,6 +583,31 @@ class RedisFlotillaClient implements FlotillaClient {
     if (!record) throw new RunNotFoundError(runId);
     if (isTerminalStatus(record.status)) return;
     await cancelRunTree(this.#cancelOptions(), record);
+  }
+
+  signal(runId: string, name: string, payload: unknown, options: SignalOptions = {}): Promise<SignalReceipt> {
+    return boundedRequest(this.#bound, () => {
+      if (!runIdSchema.safeParse(runId).success) throw new RunNotFoundError(runId);
+      return sendSignal(this.#waitSender(), this.#stored(runId), name, payload, options);
+    });
+  }
+
+  approve(runId: string, callId: string, answer: ApprovalAnswer): Promise<ApprovalOutcome> {
+    return boundedRequest(this.#bound, () => {
+      if (!runIdSchema.safeParse(runId).success) throw new RunNotFoundError(runId);
+      return answerApproval(this.#waitSender(), this.#stored(runId), callId, answer);
+    });
+  }
+
+  /** What signals and approvals are sent with. */
+  #waitSender() {
+    return {
+      redis: this.#redis,
+      prefix: this.config.prefix,
+      limits: jsonLimitsOf(this.config),
+      records: this.#records,
+      findJob: runJobFinder(this.#records, this.#queues),
+    };
   }
 
   async getConversation(

@@ -7,6 +7,8 @@ import type { SerializedError } from '../errors/serialize-error.js';
  * `progress` marks a `reportProgress` call as done, so a replay does not emit it again.
  * `context-summary` records a summary the context budget had written (`equipContextBudget`), so
  * a replay or another worker never summarises the same history again.
+ * `approval`, `signal` and `sleep` hold the outcome of a durable wait (`waits/`): a person's
+ * answer, the signal taken (or its timeout), a sleep's due time.
  */
 export type JournalEntryKind =
   | 'model-turn'
@@ -17,7 +19,10 @@ export type JournalEntryKind =
   | 'conversation-load'
   | 'conversation-append'
   | 'progress'
-  | 'context-summary';
+  | 'context-summary'
+  | 'approval'
+  | 'signal'
+  | 'sleep';
 
 /** One durable effect recorded at a deterministic position, e.g. `root/agent:writer:0/g0/model:2`. */
 export interface JournalEntry {

@@ -18,11 +18,22 @@ export {
 export type { RunEventsOptions, RunHandle } from '../client/run-handle.js';
 export type { RunTree, RunTreeNode } from '../client/run-tree.js';
 export { parseSubmitRequest, type SubmitRequest, submitRequestSchema } from '../client/submit-request.js';
+export type { ApprovalAnswer } from '../context/run-services.js';
 export { ContextBudgetExceededError } from '../errors/budget-errors.js';
 export { RedisAuthError, RedisUnavailableError } from '../errors/redis-errors.js';
 export { RunIdConflictError, RunNotFoundError } from '../errors/run-errors.js';
+export {
+  ApprovalAlreadyAnsweredError,
+  InvalidApprovalError,
+  InvalidSignalPayloadError,
+  InvalidWaitError,
+  RunEndedError,
+  UnknownApprovalError,
+} from '../errors/wait-errors.js';
 export type { StreamedRunEvent } from '../events/redis-run-event-stream.js';
 export type {
+  ApprovalRequestedEvent,
+  ApprovalResolvedEvent,
   ChildEndEvent,
   ChildStartEvent,
   ContextCompactedEvent,
@@ -40,11 +51,19 @@ export type {
   RunEventType,
   RunStartEvent,
   RunSuspendedEvent,
+  SignalReceivedEvent,
+  SleepStartedEvent,
   ToolCallEvent,
   ToolOutputOffloadedEvent,
   ToolResultEvent,
 } from '../events/run-event.js';
-export { type OnConflict, WAIT_KINDS, type WaitingFor, type WaitKind } from '../gate/waiting-for.js';
+export {
+  type OnConflict,
+  type ParkedWait,
+  WAIT_KINDS,
+  type WaitingFor,
+  type WaitKind,
+} from '../gate/waiting-for.js';
 export { tenantSchema } from '../jobs/id-rule.js';
 export type { QueueDepth } from '../jobs/queue-depth.js';
 export type { WorkerInfo } from '../registry/worker-registry.js';
@@ -57,4 +76,10 @@ export type {
   StoredConversation,
 } from '../store/conversation-store.js';
 export { ConversationBusyError } from '../store/store-errors.js';
+export {
+  type ApprovalOutcome,
+  approvalAnswerInputSchema,
+  MAX_APPROVAL_REASON_LENGTH,
+} from '../waits/answer-approval.js';
+export type { SignalOptions, SignalReceipt } from '../waits/send-signal.js';
 export * from './configuration.js';

@@ -1,10 +1,11 @@
 /**
  * The one waiting gate (ARCHITECTURE.md §9): a run that waits for something other than a worker
  * slot holds no slot, waits in one keyed mechanism, and says on its record what it waits for.
- * Each kind of wait is one `kind` here: `conversation` (a run ahead on the conversation) and
+ * Each kind of wait is one `kind` here: `conversation` (a run ahead on the conversation),
  * `worker` (no live worker serves the run's agent; its job waits in the agent's queue, see
- * `jobs/agent-queues.ts`). Concurrency caps, rate limits and durable waits are meant to be added
- * as kinds, reusing the parking in `worker/park-at-gate.ts`.
+ * `jobs/agent-queues.ts`), and the durable waits of a run's own code (`engine/suspend-until.ts`):
+ * `approval` (a tool call awaits a person), `signal` (`waitForSignal`) and `sleep`. Concurrency
+ * caps and rate limits are meant to be added as kinds, reusing the same parking.
  */
 import { z } from 'zod';
 
@@ -13,7 +14,7 @@ import { z } from 'zod';
  * record schema, the waiting-run counts and their metric labels follow), then parked with
  * `parkAtGate` / `RedisRunRecords.park`.
  */
-export const WAIT_KINDS = ['conversation', 'worker'] as const;
+export const WAIT_KINDS = ['conversation', 'worker', 'approval', 'signal', 'sleep'] as const;
 
 /** What kinds of thing a run can wait for at the gate. */
 export type WaitKind = (typeof WAIT_KINDS)[number];
@@ -31,16 +32,67 @@ export interface WaitingFor {
   kind: WaitKind;
   /**
    * For `conversation`: the conversation id and the run ahead of it, as `<conversationId> (after
-   * run <runId>)`; for `worker`: the agent id no live worker serves.
+   * run <runId>)`; for `worker`: the agent id no live worker serves; for `approval`, `signal`
+   * and `sleep`: what the run's code waits for (the tool call, the signal name, the due time),
+   * and the conversation it keeps while it waits, if any.
    */
   detail: string;
 }
 
+/** The longest `detail` a record keeps (longer ones are cut). */
+export const MAX_WAIT_DETAIL_LENGTH = 1024;
+
 /** How a stored `waitingFor` is read back (the record is a boundary). */
 export const waitingForSchema = z.object({
   kind: z.enum(WAIT_KINDS),
-  detail: z.string().max(1024),
+  detail: z.string().max(MAX_WAIT_DETAIL_LENGTH),
 });
+
+/**
+ * One wait of a run's suspended execution (`engine/suspend-until.ts`): what it waits for, when it
+ * is due by itself (`wakeAt`, epoch ms: a sleep's end, a signal's timeout), and what a person
+ * needs to answer it (`info`: for `approval` `{ callId, tool, args }`, for `signal`
+ * `{ name, schema? }`, for `sleep` `{ until }`). A run may wait for several things at once
+ * (parallel tool calls each awaiting approval): its record lists them all in `waits`.
+ */
+export interface ParkedWait {
+  waitingFor: WaitingFor;
+  wakeAt?: number;
+  info?: Record<string, unknown>;
+}
+
+/** How a stored list of waits is read back (the record is a boundary). */
+export const parkedWaitsSchema = z
+  .array(
+    z.object({
+      waitingFor: waitingForSchema,
+      wakeAt: z.number().optional(),
+      info: z.record(z.string(), z.unknown()).optional(),
+    }),
+  )
+  .max(1000);
+
+/**
+ * The one `waitingFor` a record shows for `waits`: the only one, or the earliest-listed kind
+ * with every detail joined (cut to {@link MAX_WAIT_DETAIL_LENGTH}).
+ */
+export function summarizeWaits(waits: readonly ParkedWait[]): WaitingFor | undefined {
+  const [first] = waits;
+  if (!first) return undefined;
+  if (waits.length === 1) return cut(first.waitingFor);
+  const details = waits.map((wait) =>
+    wait.waitingFor.kind === first.waitingFor.kind
+      ? wait.waitingFor.detail
+      : `${wait.waitingFor.kind}: ${wait.waitingFor.detail}`,
+  );
+  return cut({ kind: first.waitingFor.kind, detail: `${waits.length} waits: ${details.join('; ')}` });
+}
+
+function cut(waitingFor: WaitingFor): WaitingFor {
+  const { detail } = waitingFor;
+  if (detail.length <= MAX_WAIT_DETAIL_LENGTH) return waitingFor;
+  return { kind: waitingFor.kind, detail: `${detail.slice(0, MAX_WAIT_DETAIL_LENGTH - 1)}…` };
+}
 
 /**
  * What a submission on a conversation does when another run holds it or waits for it

@@ -1,6 +1,7 @@
 /**
  * The fleet-wide count of waiting runs against a real Redis, through the record transitions
- * that set and clear `waitingFor` (park, markUnserved, start, a cancel's finish), and its
+ * that set and clear `waitingFor` (park, markUnserved, a durable wait's suspend, start, a
+ * cancel's finish), and its
  * repair: entries whose record no longer waits are pruned, entries written again meanwhile kept.
  * Reads raw keys to simulate a crash between a record write and its count write.
  */
@@ -54,6 +55,29 @@ describe('the count of waiting runs', () => {
     await records().park(runId, { kind: 'conversation', detail: 'c' });
     expect(await countsOf(agentId)).toEqual({ conversation: 1 });
     expect(await records().finish(runId, 'root/agent:x:0', cancelled)).toBe(true);
+    expect(await countsOf(agentId)).toEqual({});
+  });
+
+  it('counts a run suspended on a durable wait by its kind, until it starts or suspends on children only', async () => {
+    const agentId = `agent-${randomUUID()}`;
+    const runId = await queuedRun(agentId);
+    await records().start({ runId, agentId, attempt: 'a1' });
+    const approval = { waitingFor: { kind: 'approval' as const, detail: 'call c1 of tool pay' } };
+    const suspended = { usage: emptyUsage(), modelCalls: 0, suspended: { waits: [approval] } };
+    expect(await records().suspend(runId, suspended, undefined, 'a1')).toBe(true);
+    expect(await countsOf(agentId)).toEqual({ approval: 1 });
+    // The pruner sees a suspended (status waiting) run as still waiting: its entry stays.
+    await records().waiting.prune({ currentWait: records().currentWait, minAgeMs: 0 });
+    expect(await countsOf(agentId)).toEqual({ approval: 1 });
+    await records().start({ runId, agentId, attempt: 'a1', continuing: true });
+    expect(await countsOf(agentId)).toEqual({});
+    expect(await records().suspend(runId, suspended, undefined, 'a1')).toBe(true);
+    expect(await countsOf(agentId)).toEqual({ approval: 1 });
+    // Suspended on child runs only: the record's waitingFor is cleared, and so is the count.
+    expect(await records().suspend(runId, { usage: emptyUsage(), modelCalls: 0 }, undefined, 'a1')).toBe(
+      true,
+    );
+    expect(await records().get(runId)).not.toHaveProperty('waitingFor');
     expect(await countsOf(agentId)).toEqual({});
   });
 

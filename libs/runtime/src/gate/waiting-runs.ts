@@ -1,7 +1,7 @@
 /**
  * The fleet-wide count of runs waiting at the gate, by `waitingFor` kind and agent, kept by the
  * gate itself: every write that sets or clears a record's `waitingFor` (`RedisRunRecords`:
- * `park`, `markUnserved`, `start`, `finish`) is followed by {@link WaitingRuns.enter} or
+ * `park`, `markUnserved`, `suspend`, `start`, `finish`) is followed by {@link WaitingRuns.enter} or
  * {@link WaitingRuns.leave}. New kinds need nothing here: a kind is a label from `WAIT_KINDS`.
  *
  * Membership, not counters: each waiting run is one entry (`waitingRunsKeys`, own tag

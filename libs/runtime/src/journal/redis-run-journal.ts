@@ -27,6 +27,9 @@ const journalEntrySchema = z.object({
     'conversation-append',
     'progress',
     'context-summary',
+    'approval',
+    'signal',
+    'sleep',
   ]),
   fingerprint: z.string(),
   outcome: z.union([

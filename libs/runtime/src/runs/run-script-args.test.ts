@@ -43,8 +43,20 @@ describe('run script argument builders', () => {
   it('sends the usage totals a suspended run carries', () => {
     expect(suspendRunArgs(keys, { usage, modelCalls: 3 }, 9)).toEqual({
       keys: ['p:run:{r:r1}:record'],
-      args: [JSON.stringify(usage), '3', '9', ''],
+      args: [JSON.stringify(usage), '3', '9', '', '', ''],
     });
+  });
+
+  it('sends the waits of a durable suspension and the one waitingFor that sums them up', () => {
+    const waits = [{ waitingFor: { kind: 'sleep' as const, detail: 'until 5' }, wakeAt: 5 }];
+    expect(suspendRunArgs(keys, { usage, modelCalls: 3 }, 9, 't', waits).args).toEqual([
+      JSON.stringify(usage),
+      '3',
+      '9',
+      't',
+      JSON.stringify(waits[0]?.waitingFor),
+      JSON.stringify(waits),
+    ]);
   });
 
   it('lays out finish-run-4: four keys of one hash tag, output only for a success', () => {

@@ -6,8 +6,10 @@ export const suspendRunScript = new LuaScript(
   'suspend-run-1',
   1,
   `--[[
-  A run's execution suspended on child runs: status waiting, and the usage totals carried to
-  the executions that follow (the worker adds this execution's share before calling). A run
+  A run's execution suspended on child runs or durable waits: status waiting, what it waits for
+  (waitingFor, and every wait in waits; both cleared when none is given, and by start-run-1),
+  and the usage totals carried to the executions that follow (the worker adds this execution's
+  share before calling). A run
   that already ended (a cancel won the race) is left as it is, and so is one a newer attempt
   owns (attempt-fence.lua.ts).
   Input:
@@ -16,8 +18,12 @@ export const suspendRunScript = new LuaScript(
     ARGV[2] modelCalls total
     ARGV[3] now, epoch ms
     ARGV[4] attempt token ('' = not fenced)
+    ARGV[5] waitingFor JSON { kind, detail } ('' = none: waits on child runs only)
+    ARGV[6] waits JSON, a list of { waitingFor, wakeAt?, info? } ('' = none)
   Output:
-    1  suspended
+    { 1, agentId, cleared }  suspended; agentId for the count of waiting runs
+                     (gate/waiting-runs.ts); cleared: 1 when a child-only suspension removed a
+                     waitingFor (the run leaves that count), else 0
     0  the run had already ended; nothing written
     ${ATTEMPT_SUPERSEDED} a newer attempt owns the run; nothing written
 ]]
@@ -26,6 +32,13 @@ local status = redis.call('HGET', KEYS[1], 'status')
 if status == 'succeeded' or status == 'failed' or status == 'cancelled' then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'waiting', 'usage', ARGV[1], 'modelCalls', ARGV[2],
   'suspendedAt', ARGV[3])
-return 1
+local cleared = 0
+if ARGV[5] ~= '' then
+  redis.call('HSET', KEYS[1], 'waitingFor', ARGV[5], 'waits', ARGV[6])
+else
+  cleared = redis.call('HDEL', KEYS[1], 'waitingFor')
+  redis.call('HDEL', KEYS[1], 'waits')
+end
+return { 1, redis.call('HGET', KEYS[1], 'agentId') or '', cleared }
 `,
 );
