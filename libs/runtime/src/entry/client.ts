@@ -29,6 +29,7 @@ export type {
   ModelTurnEndEvent,
   ModelTurnStartEvent,
   ProgressEvent,
+  RateLimitWaitEvent,
   RebornEvent,
   RunEndEvent,
   RunEvent,
@@ -45,6 +46,15 @@ export { tenantSchema } from '../jobs/id-rule.js';
 export type { WorkerInfo } from '../registry/worker-registry.js';
 export type { RunRecord } from '../runs/run-record.js';
 export { isTerminalStatus, type RunStatus, type TerminalRunStatus } from '../runs/run-status.js';
+export { InvalidScheduleError } from '../schedules/invalid-schedule-error.js';
+export type { ScheduleInfo } from '../schedules/redis-schedules.js';
+export {
+  MAX_SCHEDULE_ID_LENGTH,
+  parseScheduleRequest,
+  type ScheduleDefinition,
+  type ScheduleRequest,
+  scheduleRequestSchema,
+} from '../schedules/schedule-request.js';
 export type {
   ConversationHeader,
   ConversationModel,
