@@ -3,27 +3,32 @@
  * slot holds no slot, waits in one keyed mechanism, and says on its record what it waits for.
  * Each kind of wait is one `kind` here: `conversation` (a run ahead on the conversation) and
  * `worker` (no live worker serves the run's agent; its job waits in the agent's queue, see
- * `jobs/agent-queues.ts`). Concurrency caps, rate limits and durable waits are meant to be added
- * as kinds, reusing the parking in `worker/park-at-gate.ts`.
+ * `jobs/agent-queues.ts`), `concurrency` (the agent's concurrency cap is full, see
+ * `gate/concurrency-gate.ts`) and `rate-limit` (a model call waits for its provider/model's
+ * fleet-wide budget, see `limits/await-model-budget.ts`). Parked kinds reuse
+ * `worker/park-at-gate.ts`.
  */
 import { z } from 'zod';
 
 /** What kinds of thing a run can wait for at the gate. */
-export type WaitKind = 'conversation' | 'worker';
+export type WaitKind = 'conversation' | 'worker' | 'concurrency' | 'rate-limit';
 
 /** What a queued run waits for (`RunRecord.waitingFor`); gone once it runs. */
 export interface WaitingFor {
   kind: WaitKind;
   /**
    * For `conversation`: the conversation id and the run ahead of it, as `<conversationId> (after
-   * run <runId>)`; for `worker`: the agent id no live worker serves.
+   * run <runId>)`; for `worker`: the agent id no live worker serves; for `concurrency`: the
+   * agent, its cap key and limit, as `<agentId> key <key> (limit <n>)`; for `rate-limit`: the
+   * provider/model and why, as `openai/gpt-4.1-mini (rpm 600, tpm 100000)` or
+   * `… (paused by a 429 for 2000 ms)`.
    */
   detail: string;
 }
 
 /** How a stored `waitingFor` is read back (the record is a boundary). */
 export const waitingForSchema = z.object({
-  kind: z.enum(['conversation', 'worker']),
+  kind: z.enum(['conversation', 'worker', 'concurrency', 'rate-limit']),
   detail: z.string().max(1024),
 });
 
