@@ -4,6 +4,7 @@ import type {
   RunList,
   RunRecord,
   RunTree,
+  ScheduleInfo,
   StoredConversation,
   WorkerInfo,
 } from '@flotilla/runtime/client';
@@ -103,6 +104,21 @@ export class SchedulerApi {
 
   async cancel(runId: string): Promise<{ runId: string; status?: string }> {
     return (await this.#json('POST', `/runs/${encodeURIComponent(runId)}/cancel`)) as { runId: string };
+  }
+
+  async listSchedules(): Promise<ScheduleInfo[]> {
+    return ((await this.#json('GET', '/schedules')) as { schedules: ScheduleInfo[] }).schedules;
+  }
+
+  async saveSchedule(body: Record<string, unknown>): Promise<ScheduleInfo> {
+    return (await this.#json('POST', '/schedules', body)) as ScheduleInfo;
+  }
+
+  async removeSchedule(id: string): Promise<{ id: string; removed: boolean }> {
+    return (await this.#json('DELETE', `/schedules/${encodeURIComponent(id)}`)) as {
+      id: string;
+      removed: boolean;
+    };
   }
 
   async listWorkers(): Promise<WorkerInfo[]> {

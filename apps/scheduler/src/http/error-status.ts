@@ -7,6 +7,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   InvalidRequestError: 400,
   InvalidSubmitRequestError: 400,
   InvalidRunQueryError: 400,
+  InvalidScheduleError: 400,
   // A tenant's view asked for another tenant's runs.
   InvalidTenantError: 400,
   InvalidLastEventIdError: 400,
@@ -20,6 +21,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   RouteNotFoundError: 404,
   RunNotFoundError: 404,
   ConversationNotFoundError: 404,
+  ScheduleNotFoundError: 404,
   ConversationVersionNotFoundError: 404,
   MethodNotAllowedError: 405,
   RequestTimeoutError: 408,

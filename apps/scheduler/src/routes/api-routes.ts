@@ -1,5 +1,6 @@
 import type { ApiRoute } from './api-route.js';
 import { cancelRun } from './cancel-run.js';
+import { createSchedule } from './create-schedule.js';
 import { getConversation } from './get-conversation.js';
 import { getHealth } from './get-health.js';
 import { getMetrics } from './get-metrics.js';
@@ -7,6 +8,8 @@ import { getRun } from './get-run.js';
 import { getRunTree } from './get-run-tree.js';
 import { getWorkers } from './get-workers.js';
 import { listRuns } from './list-runs.js';
+import { listSchedules } from './list-schedules.js';
+import { removeSchedule } from './remove-schedule.js';
 import { streamRunEvents } from './stream-run-events.js';
 import { submitRun } from './submit-run.js';
 
@@ -22,4 +25,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   getConversation,
   getMetrics,
   getWorkers,
+  createSchedule,
+  listSchedules,
+  removeSchedule,
 ];

@@ -36,14 +36,17 @@ const runRecordShape = {
   agentId: z.string(),
   status: z.enum(['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled']),
   conversationId: z.string().optional(),
+  scheduleId: z.string().optional().openapi({
+    description: "For a schedule's firing: the schedule's id (filter with `GET /runs?scheduleId`)",
+  }),
   tenant: z
     .string()
     .optional()
     .openapi({ description: "The tenant whose run it is (a named token's tenant)" }),
-  waitingFor: z
-    .object({ kind: z.string(), detail: z.string() })
-    .optional()
-    .openapi({ description: 'What a queued run waits for at the waiting gate (e.g. its conversation)' }),
+  waitingFor: z.object({ kind: z.string(), detail: z.string() }).optional().openapi({
+    description:
+      "What the run waits for at the waiting gate: kind 'conversation', 'worker', 'concurrency' (its agent's cap) or 'rate-limit' (a model call waits for its fleet-wide budget)",
+  }),
   parentRunId: z.string().optional(),
   rootRunId: z.string().optional(),
   callPath: z.string().optional(),

@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ModelAdapter, ModelDelta, ModelRequest, ModelResponse } from '@flotilla/runtime';
 import { generateWithRetries } from '../shared/generate-with-retries.js';
+import { adapterLimits } from '../shared/limit-options.js';
 import { MissingApiKeyError } from '../shared/missing-api-key-error.js';
 import { resolveRetryPolicy } from '../shared/retry-policy.js';
 import { accumulateAnthropicStream } from './accumulate-anthropic-stream.js';
@@ -23,14 +24,17 @@ import { toAnthropicCallError } from './to-anthropic-call-error.js';
  *
  * @throws MissingApiKeyError at creation when no API key is given or in `ANTHROPIC_API_KEY`.
  * @throws RangeError at creation when a retry option is negative.
+ * @throws InvalidModelLimitsError at creation when `limits` are invalid.
  */
 export function createAnthropicAdapter(options: AnthropicModelAdapterOptions): ModelAdapter {
   const policy = resolveRetryPolicy(options);
   const client = options.client ?? createClient(options);
   const modelId = options.id ?? options.model;
+  const limits = adapterLimits(options, 'anthropic', modelId);
   return {
     id: modelId,
     provider: 'anthropic',
+    ...(limits && { limits }),
     generate(request: ModelRequest): Promise<ModelResponse> {
       const site = { modelId, signal: request.signal };
       return generateWithRetries(request, policy, {

@@ -5,6 +5,7 @@
  * `toAnthropicMessages` shows the exact messages it sends.
  */
 
+export type { LimitOptions } from '../shared/limit-options.js';
 export { MissingApiKeyError } from '../shared/missing-api-key-error.js';
 export type { RetryOptions } from '../shared/retry-policy.js';
 export type { AnthropicModelAdapterOptions } from './anthropic-model-adapter-options.js';

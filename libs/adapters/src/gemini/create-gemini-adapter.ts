@@ -1,6 +1,7 @@
 import type { ModelAdapter, ModelDelta, ModelRequest, ModelResponse } from '@flotilla/runtime';
 import { GoogleGenAI } from '@google/genai';
 import { generateWithRetries } from '../shared/generate-with-retries.js';
+import { adapterLimits } from '../shared/limit-options.js';
 import { MissingApiKeyError } from '../shared/missing-api-key-error.js';
 import { resolveRetryPolicy } from '../shared/retry-policy.js';
 import { buildGeminiRequest } from './build-gemini-request.js';
@@ -23,14 +24,17 @@ import { toGeminiCallError } from './to-gemini-call-error.js';
  *
  * @throws MissingApiKeyError at creation when no API key is given or in `GEMINI_API_KEY` / `GOOGLE_API_KEY`.
  * @throws RangeError at creation when a retry option is negative.
+ * @throws InvalidModelLimitsError at creation when `limits` are invalid.
  */
 export function createGeminiAdapter(options: GeminiModelAdapterOptions): ModelAdapter {
   const policy = resolveRetryPolicy(options);
   const client = options.client ?? createClient(options);
   const modelId = options.id ?? options.model;
+  const limits = adapterLimits(options, 'gemini', modelId);
   return {
     id: modelId,
     provider: 'gemini',
+    ...(limits && { limits }),
     generate(request: ModelRequest): Promise<ModelResponse> {
       const site = {
         modelId,

@@ -5,6 +5,7 @@
  * contents it sends.
  */
 
+export type { LimitOptions } from '../shared/limit-options.js';
 export { MissingApiKeyError } from '../shared/missing-api-key-error.js';
 export type { RetryOptions } from '../shared/retry-policy.js';
 export { createGeminiAdapter } from './create-gemini-adapter.js';

@@ -1,6 +1,7 @@
 import type { ModelAdapter, ModelDelta, ModelRequest, ModelResponse } from '@flotilla/runtime';
 import OpenAI from 'openai';
 import { generateWithRetries } from '../shared/generate-with-retries.js';
+import { adapterLimits } from '../shared/limit-options.js';
 import { MissingApiKeyError } from '../shared/missing-api-key-error.js';
 import { resolveRetryPolicy } from '../shared/retry-policy.js';
 import { accumulateChatStream } from './accumulate-chat-stream.js';
@@ -28,6 +29,7 @@ import { toOpenAICallError } from './to-openai-call-error.js';
  * @throws MissingApiKeyError at creation when no API key is given or in `OPENAI_API_KEY`
  *   (OpenAI-compatible servers without auth take any string).
  * @throws RangeError at creation when a retry option is negative.
+ * @throws InvalidModelLimitsError at creation when `limits` are invalid.
  */
 export function createOpenAIAdapter(options: OpenAIModelAdapterOptions): ModelAdapter {
   const policy = resolveRetryPolicy(options);
@@ -36,9 +38,11 @@ export function createOpenAIAdapter(options: OpenAIModelAdapterOptions): ModelAd
   const modelId = options.id ?? options.model;
   const api = options.api ?? 'chat';
   const run = api === 'responses' ? generateWithResponses : generateWithChat;
+  const limits = adapterLimits(options, provider, modelId);
   return {
     id: modelId,
     provider,
+    ...(limits && { limits }),
     generate(request: ModelRequest): Promise<ModelResponse> {
       const site = {
         provider,

@@ -5,6 +5,7 @@
  * Responses API (`api: 'responses'`); `toOpenAIMessages` shows the exact messages it sends.
  */
 
+export type { LimitOptions } from '../shared/limit-options.js';
 export { MissingApiKeyError } from '../shared/missing-api-key-error.js';
 export type { RetryOptions } from '../shared/retry-policy.js';
 export { createOpenAIAdapter } from './create-openai-adapter.js';

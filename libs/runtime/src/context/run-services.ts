@@ -8,6 +8,7 @@ import type { TokenUsage } from '@flotilla/ir';
 import type { Logger } from 'pino';
 import type { RunEventSink } from '../events/run-event.js';
 import type { JsonLimits } from '../json/json-bounds.js';
+import type { RunModelBudgets } from '../limits/fleet-model-budgets.js';
 import type { FleetMemo } from '../memo/fleet-memo.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { RunResources } from '../resources/run-resources.js';
@@ -95,6 +96,11 @@ export interface RunServices {
    * embedded mode: progress is then only emitted as an event.
    */
   progress?: RunProgressStore;
+  /**
+   * The fleet-wide rate limit budgets model calls draw on (models with `limits`, or in the
+   * worker's `modelLimits`). Absent in embedded mode: calls then go without a budget.
+   */
+  modelBudgets?: RunModelBudgets;
   /** For a child run: where its root invocation sits in the tree. Absent for root runs. */
   placement?: RunPlacement;
 }

@@ -140,6 +140,20 @@ export interface ProgressEvent extends RunEventBase {
   value: unknown;
 }
 
+/**
+ * A model call waits for its provider/model's fleet-wide rate limit budget (`limits`) before it
+ * goes: `reason` `limit` (the rpm / tpm spacing) or `retry-after` (a 429 paused the budget for
+ * the whole fleet). The run is not failing; its record shows `waitingFor: { kind: 'rate-limit' }`
+ * while a longer wait lasts.
+ */
+export interface RateLimitWaitEvent extends RunEventBase {
+  type: 'rate-limit-wait';
+  provider: string;
+  modelId: string;
+  waitMs: number;
+  reason: 'limit' | 'retry-after';
+}
+
 /** Every event a run publishes, discriminated by `type`. */
 export type RunEvent =
   | RunStartEvent
@@ -154,7 +168,8 @@ export type RunEvent =
   | ChildStartEvent
   | ChildEndEvent
   | RunSuspendedEvent
-  | ProgressEvent;
+  | ProgressEvent
+  | RateLimitWaitEvent;
 
 /** The `type` of every {@link RunEvent}. */
 export type RunEventType = RunEvent['type'];

@@ -41,6 +41,7 @@ const FIELDS: Record<string, readonly string[]> = {
   'child-start': ['agentId', 'childCallPath', 'childRunId'],
   'child-end': ['agentId', 'childCallPath', 'ok', 'replayed', 'error', 'childRunId'],
   'run-suspended': ['pendingChildren', 'usage', 'modelCalls'],
+  'rate-limit-wait': ['provider', 'modelId', 'waitMs', 'reason'],
 };
 const COMMON = ['runId', 'callPath'];
 const OUTCOME = ['status', 'output', 'error', 'usage', 'modelCalls'] as const;
