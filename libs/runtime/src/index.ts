@@ -77,6 +77,17 @@ export {
   RunTimeoutError,
   UnknownAgentError,
 } from './errors/run-errors.js';
+export {
+  ApprovalAlreadyAnsweredError,
+  DurableWaitUnavailableError,
+  InvalidSignalPayloadError,
+  InvalidWaitError,
+  RunAlreadyEndedError,
+  SignalTimeoutError,
+  ToolCallRejectedError,
+  UnknownApprovalError,
+  WaitInsideToolError,
+} from './errors/wait-errors.js';
 export { ConcurrencyKeyError } from './gate/concurrency-key-error.js';
 export type { EquipFleetMemoOptions } from './hooks/equip-fleet-memo.js';
 export { equipFleetMemo } from './hooks/equip-fleet-memo.js';
@@ -162,5 +173,13 @@ export type {
 } from './tools/tool-call-loop-middleware.js';
 export type { ContentPart, ImageContent, ToolContent, VideoContent } from './tools/tool-content.js';
 export { isToolContent, TOOL_CONTENT_KEY, toolContent } from './tools/tool-content.js';
-export type { ToolContext, ToolDefinition, ToolMiddleware, ToolRunContext } from './tools/tool-definition.js';
+export type {
+  NeedsApproval,
+  ToolContext,
+  ToolDefinition,
+  ToolMiddleware,
+  ToolRunContext,
+} from './tools/tool-definition.js';
 export { augmentTool, defineTool } from './tools/tool-definition.js';
+export { MAX_SLEEP_MS, type SleepDuration, sleep } from './waits/sleep.js';
+export { type WaitForSignalOptions, waitForSignal } from './waits/wait-for-signal.js';

@@ -22,6 +22,18 @@ export interface RunKeys {
   children: string;
   /** `equipMemory` values of one agent invocation: hash of key → JSON. */
   memoryOf(callPath: string): string;
+  /** Signals of one name, in arrival order: list of `{ id, payload }` JSON (`waits/`). */
+  signalsOf(name: string): string;
+  /** Signal ids seen (a repeated id is ignored): set. */
+  signalIds: string;
+  /** How many signals of each name waits took: hash of name → count. */
+  signalCursors: string;
+  /** The JSON Schema the run's waits on each signal name expect: hash of name → JSON. */
+  signalSchemas: string;
+  /** Approvals the run asked for: hash of tool call id → `{ tool, args, callPath }` JSON. */
+  approvalRequests: string;
+  /** Answers to them: hash of tool call id → `{ approved, args?, reason? }` JSON (first answer wins). */
+  approvals: string;
 }
 
 export interface ConversationKeys {
@@ -49,6 +61,12 @@ export function runKeys(prefix: string, runId: string): RunKeys {
     memoryIndex: `${base}:memory-index`,
     children: `${base}:children`,
     memoryOf: (callPath) => `${base}:memory:${callPath}`,
+    signalsOf: (name) => `${base}:signals:${name}`,
+    signalIds: `${base}:signal-ids`,
+    signalCursors: `${base}:signal-cursors`,
+    signalSchemas: `${base}:signal-schemas`,
+    approvalRequests: `${base}:approval-requests`,
+    approvals: `${base}:approvals`,
   };
 }
 

@@ -45,8 +45,22 @@ const runRecordShape = {
     .openapi({ description: "The tenant whose run it is (a named token's tenant)" }),
   waitingFor: z.object({ kind: z.string(), detail: z.string() }).optional().openapi({
     description:
-      "What the run waits for at the waiting gate: kind 'conversation', 'worker', 'concurrency' (its agent's cap) or 'rate-limit' (a model call waits for its fleet-wide budget)",
+      "What the run waits for: kind 'conversation', 'worker', 'concurrency' (its agent's cap), 'rate-limit' (a model call waits for its fleet-wide budget), 'approval', 'signal' or 'sleep'",
   }),
+  waits: z
+    .array(
+      z.object({
+        waitingFor: z.object({ kind: z.string(), detail: z.string() }),
+        wakeAt: z.number().optional(),
+        info: z.record(z.string(), z.unknown()).optional(),
+      }),
+    )
+    .optional()
+    .openapi({
+      description:
+        'While the run waits on durable waits: each of them, with what a person needs to answer it ' +
+        '(approval: `{ callId, tool, args }`, signal: `{ name, schema? }`, sleep: `{ until }`)',
+    }),
   parentRunId: z.string().optional(),
   rootRunId: z.string().optional(),
   callPath: z.string().optional(),

@@ -15,6 +15,7 @@ import type { RunState } from '../context/run-state.js';
 import { durableStep } from '../engine/durable-step.js';
 import { AbortError } from '../errors/run-errors.js';
 import { deserializeError, serializeError } from '../errors/serialize-error.js';
+import { abortReason, whenAborted } from '../shared/when-aborted.js';
 
 /** One child call, positioned and fingerprinted. */
 export interface PositionedChildCall {
@@ -113,25 +114,6 @@ function waitForChildRun(call: PositionedChildCall, childRunId: string): Promise
 }
 
 /**
- * One promise per signal, resolved when it aborts: a fan-out of many pending children adds one
- * abort listener to its agent's signal, not one per child (which also tripped Node's
- * MaxListenersExceededWarning past 10). Each waiting call chains its own AbortError on it.
- */
-const abortPromises = new WeakMap<AbortSignal, Promise<void>>();
-
-function whenAborted(signal: AbortSignal): Promise<void> {
-  let aborted = abortPromises.get(signal);
-  if (!aborted) {
-    aborted = new Promise<void>((resolve) => {
-      if (signal.aborted) resolve();
-      else signal.addEventListener('abort', () => resolve(), { once: true });
-    });
-    abortPromises.set(signal, aborted);
-  }
-  return aborted;
-}
-
-/**
  * Child runs retried at this position so far. Attempt n (n ≥ 1) is recorded at
  * `<position>/attempt:<n>` when attempt n − 1 failed transiently; first write wins, so two
  * executions racing agree on the attempt and thus on the child run id.
@@ -153,11 +135,4 @@ async function recordAttempt(run: RunState, position: string, attempt: number, f
 
 function attemptPosition(position: string, attempt: number): string {
   return `${position}/attempt:${attempt}`;
-}
-
-function abortReason(signal: AbortSignal): string {
-  const reason: unknown = signal.reason;
-  if (typeof reason === 'string') return reason;
-  if (reason instanceof Error) return reason.message;
-  return 'Cancelled';
 }

@@ -6,6 +6,7 @@
 
 import { AbortError } from '../errors/run-errors.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
+import { abortReason } from '../shared/when-aborted.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { AgentMemory } from './agent-memory.js';
 import { Draft } from './draft.js';
@@ -126,11 +127,4 @@ export function linkSignal(parent: AbortSignal, child: AbortController): () => v
   const onAbort = () => child.abort(parent.reason);
   parent.addEventListener('abort', onAbort, { once: true });
   return () => parent.removeEventListener('abort', onAbort);
-}
-
-function abortReason(signal: AbortSignal): string {
-  const reason: unknown = signal.reason;
-  if (typeof reason === 'string') return reason;
-  if (reason instanceof Error) return reason.message;
-  return 'Cancelled';
 }

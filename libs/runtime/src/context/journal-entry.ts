@@ -5,6 +5,8 @@ import type { SerializedError } from '../errors/serialize-error.js';
  * The kinds of durable effect the journal records. `conversation-load` pins the conversation
  * version a run started from, so a replay reads the same history even after its own appends.
  * `progress` marks a `reportProgress` call as done, so a replay does not emit it again.
+ * `approval`, `signal` and `sleep` hold the outcome of a durable wait (`waits/`): a person's
+ * answer, the signal taken (or its timeout), a sleep's due time.
  */
 export type JournalEntryKind =
   | 'model-turn'
@@ -14,7 +16,10 @@ export type JournalEntryKind =
   | 'reborn'
   | 'conversation-load'
   | 'conversation-append'
-  | 'progress';
+  | 'progress'
+  | 'approval'
+  | 'signal'
+  | 'sleep';
 
 /** One durable effect recorded at a deterministic position, e.g. `root/agent:writer:0/g0/model:2`. */
 export interface JournalEntry {

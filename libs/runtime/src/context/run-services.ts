@@ -7,6 +7,7 @@
 import type { TokenUsage } from '@flotilla/ir';
 import type { Logger } from 'pino';
 import type { RunEventSink } from '../events/run-event.js';
+import type { ParkedWait } from '../gate/waiting-for.js';
 import type { JsonLimits } from '../json/json-bounds.js';
 import type { RunModelBudgets } from '../limits/fleet-model-budgets.js';
 import type { FleetMemo } from '../memo/fleet-memo.js';
@@ -14,7 +15,7 @@ import type { ModelAdapter } from '../model/model-adapter.js';
 import type { RunResources } from '../resources/run-resources.js';
 import type { ConversationStore } from '../store/conversation-store.js';
 import type { ChildRunner, RunPlacement } from './child-runner.js';
-import type { RunJournal } from './journal-entry.js';
+import type { JournalEntry, RunJournal } from './journal-entry.js';
 
 export type { JournalEntry, JournalEntryKind, RunJournal } from './journal-entry.js';
 
@@ -103,6 +104,8 @@ export interface RunServices {
   modelBudgets?: RunModelBudgets;
   /** For a child run: where its root invocation sits in the tree. Absent for root runs. */
   placement?: RunPlacement;
+  /** Durable waits on a worker (signals, approvals; see {@link RunWaits}). Absent in embedded mode. */
+  waits?: RunWaits;
 }
 
 /**
@@ -118,5 +121,57 @@ export interface RunOutcome {
    * every durable operation waited on these child runs. `output` is then `undefined`; replay
    * the run once they end.
    */
-  suspended?: { pendingChildren: string[] };
+  suspended?: RunSuspension;
+}
+
+/**
+ * Why an execution suspended: the child runs it waits on, and its other waits (approvals,
+ * signals, sleeps: `engine/suspend-until.ts`). A worker moves a run with pending children to
+ * waiting-children (their end resumes it); a run with waits only is parked in BullMQ's delayed
+ * set until `wakeAt` (the earliest due wait) or a wake-up (`waits/wake-run.ts`).
+ */
+export interface RunSuspension {
+  pendingChildren: string[];
+  /** @default none */
+  waits?: ParkedWait[];
+  /** The earliest `wakeAt` of `waits`, when one is due by itself (epoch ms). */
+  wakeAt?: number;
+}
+
+/**
+ * The run's side of durable waits on a worker (Redis, in the run's `{r:…}` keys): signals
+ * queued per name, approvals asked and answered. Its presence also says the run can park
+ * (suspend on a wait and be replayed later); absent in embedded mode, where `suspendUntil`
+ * sleeps in-process and signals and approvals are refused.
+ */
+export interface RunWaits {
+  /**
+   * Takes the next signal `name` into the journal at `position` (atomically: a signal is taken
+   * once, by one wait), or returns the entry already there; `undefined` when none is queued.
+   */
+  takeSignal(name: string, position: string, fingerprint: string): Promise<JournalEntry | undefined>;
+  /** Keeps the JSON Schema a wait on `name` expects, so a sender is checked against it. */
+  expectSignal(name: string, schema: Record<string, unknown> | undefined): Promise<void>;
+  /** The answer to the approval of tool call `callId`, if one came. */
+  approvalOf(callId: string): Promise<ApprovalAnswer | undefined>;
+  /** Stores the request of an approval; `true` the first time (emit `approval-requested` then). */
+  requestApproval(callId: string, request: ApprovalRequest): Promise<boolean>;
+}
+
+/** What a person is asked to approve: one tool call. */
+export interface ApprovalRequest {
+  callId: string;
+  tool: string;
+  args: unknown;
+  /** The agent invocation that made the call. */
+  callPath: string;
+}
+
+/** A person's answer to an approval (`client.approve`). */
+export interface ApprovalAnswer {
+  approved: boolean;
+  /** Replacement arguments for the tool (checked against its schema). @default the model's */
+  args?: unknown;
+  /** Why; the model sees it when the call was rejected. */
+  reason?: string;
 }

@@ -7,6 +7,7 @@ import type { TokenUsage } from '@flotilla/ir';
 import { addUsage, emptyUsage } from '@flotilla/ir';
 import { FanOutLimitExceededError } from '../errors/agent-errors.js';
 import type { RunEvent, RunEventInput } from '../events/run-event.js';
+import type { ParkedWait } from '../gate/waiting-for.js';
 import { InFlightSteps } from './in-flight-steps.js';
 import type { JournalEntry, RunServices } from './run-services.js';
 
@@ -22,10 +23,12 @@ export class RunState {
   private liveModelCalls = 0;
   private readonly pendingWrites = new Set<Promise<void>>();
   private writeFailure: unknown;
-  /** Durable operations in flight; the run suspends when all of them wait on child runs. */
+  /** Durable operations in flight; the run suspends when all of them wait (on child runs, or `suspendUntil`). */
   readonly steps = new InFlightSteps();
   /** Run ids of the child runs this execution waits on. */
   readonly pendingChildren = new Set<string>();
+  /** What else this execution waits on (`engine/suspend-until.ts`): approvals, signals, sleeps. */
+  readonly pendingWaits: ParkedWait[] = [];
   private childCalls = 0;
   private suspendedAt: number | undefined;
 

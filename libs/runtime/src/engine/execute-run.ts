@@ -6,10 +6,11 @@
  * generation loop), so the engine never imports the layer above it.
  */
 import type { AgentDefinition } from '../context/agent-definition.js';
-import type { RunOutcome, RunServices } from '../context/run-services.js';
+import type { RunOutcome, RunServices, RunSuspension } from '../context/run-services.js';
 import { RunState } from '../context/run-state.js';
 import { AbortError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
+import { earliestWakeAt } from './suspend-until.js';
 
 /** Runs the root invocation of a run to its result (the agent layer's `invokeAgent`). */
 export type InvokeRootAgent = (options: {
@@ -60,14 +61,30 @@ export async function executeDefinition(
 
 const SUSPENDED = Symbol('suspended');
 
-/** Every durable operation waits on a child run: abandon this execution (see {@link RunState.suspend}). */
+/**
+ * Every durable operation waits on a child run or a `suspendUntil` wait: abandon this execution
+ * (see {@link RunState.suspend}).
+ */
 function suspend(run: RunState, callPath: string, invocation: Promise<unknown>): RunOutcome {
   const pendingChildren = [...run.pendingChildren];
-  run.emit({ type: 'run-suspended', callPath, pendingChildren, ...usageOf(run) });
+  const waits = [...run.pendingWaits];
+  const suspended: RunSuspension = { pendingChildren };
+  if (waits.length > 0) {
+    suspended.waits = waits;
+    const wakeAt = earliestWakeAt(waits);
+    if (wakeAt !== undefined) suspended.wakeAt = wakeAt;
+  }
+  run.emit({
+    type: 'run-suspended',
+    callPath,
+    pendingChildren,
+    ...(waits.length > 0 && { waitingFor: waits.map((wait) => wait.waitingFor) }),
+    ...usageOf(run),
+  });
   run.suspend();
   // The abandoned handler never settles normally; a late cancel may still reject it.
   invocation.catch(() => {});
-  return { output: undefined, usage: run.usage, modelCalls: run.modelCalls, suspended: { pendingChildren } };
+  return { output: undefined, usage: run.usage, modelCalls: run.modelCalls, suspended };
 }
 
 function usageOf(source: { usage: RunOutcome['usage']; modelCalls: number }) {

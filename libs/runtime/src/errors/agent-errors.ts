@@ -47,7 +47,7 @@ export class InvalidToolDefinitionError extends FlotillaError {
   /** The tool's name as given (`<unnamed>` when it has none). */
   readonly toolName: string;
   /** The missing or wrong field. */
-  readonly field: 'name' | 'parameters' | 'handler' | 'timeoutMs';
+  readonly field: 'name' | 'parameters' | 'handler' | 'timeoutMs' | 'needsApproval';
 
   constructor(toolName: string, field: InvalidToolDefinitionError['field'], site: string) {
     super(`${site}: tool "${toolName}" ${REMEDY[field]}`);
@@ -63,6 +63,8 @@ const REMEDY: Record<InvalidToolDefinitionError['field'], string> = {
     'a JSON Schema (`inputSchema`) is not accepted: convert it to zod, or wrap the tool with `defineTool`.',
   handler: 'needs `handler`, a function `(args, context) => result` that runs the tool.',
   timeoutMs: 'has an invalid `timeoutMs`: give a whole number of milliseconds ≥ 1, or leave it out.',
+  needsApproval:
+    'has an invalid `needsApproval`: give `true`, `false` or a function `(args) => boolean`, or leave it out.',
 };
 
 /**

@@ -8,6 +8,7 @@
  */
 import type { FinishReason, TokenUsage } from '@flotilla/ir';
 import type { SerializedError } from '../errors/serialize-error.js';
+import type { WaitingFor } from '../gate/waiting-for.js';
 
 /** Fields shared by every {@link RunEvent}. */
 export interface RunEventBase {
@@ -125,6 +126,8 @@ export interface RunSuspendedEvent extends RunEventBase {
   type: 'run-suspended';
   /** Run ids of the child runs waited on. */
   pendingChildren: string[];
+  /** What else the run waits for (approvals, signals, sleeps). @default none */
+  waitingFor?: WaitingFor[];
   usage: TokenUsage;
   modelCalls: number;
 }
@@ -155,6 +158,42 @@ export interface RateLimitWaitEvent extends RunEventBase {
 }
 
 /** Every event a run publishes, discriminated by `type`. */
+/**
+ * A tool call needs a person's approval (`equipTool(tool, { needsApproval })`): the run waits
+ * (no slot held) until `client.approve(runId, toolCallId, …)`. Emitted once per call.
+ */
+export interface ApprovalRequestedEvent extends RunEventBase {
+  type: 'approval-requested';
+  toolCallId: string;
+  tool: string;
+  args: unknown;
+}
+
+/** The run went on with a person's answer to an approval (emitted once, when the run takes it). */
+export interface ApprovalResolvedEvent extends RunEventBase {
+  type: 'approval-resolved';
+  toolCallId: string;
+  tool: string;
+  approved: boolean;
+  /** Set when the person replaced the model's arguments. */
+  args?: unknown;
+  reason?: string;
+}
+
+/** A `waitForSignal` took a signal (emitted once, when the run takes it; a replay does not again). */
+export interface SignalReceivedEvent extends RunEventBase {
+  type: 'signal-received';
+  name: string;
+  signalId: string;
+  payload: unknown;
+}
+
+/** A durable `sleep` began: the run holds no slot until `until` (epoch ms). */
+export interface SleepStartedEvent extends RunEventBase {
+  type: 'sleep-started';
+  until: number;
+}
+
 export type RunEvent =
   | RunStartEvent
   | RunEndEvent
@@ -169,6 +208,10 @@ export type RunEvent =
   | ChildEndEvent
   | RunSuspendedEvent
   | ProgressEvent
+  | ApprovalRequestedEvent
+  | ApprovalResolvedEvent
+  | SignalReceivedEvent
+  | SleepStartedEvent
   | RateLimitWaitEvent;
 
 /** The `type` of every {@link RunEvent}. */

@@ -40,7 +40,11 @@ const FIELDS: Record<string, readonly string[]> = {
   reborn: ['agentId', 'generation'],
   'child-start': ['agentId', 'childCallPath', 'childRunId'],
   'child-end': ['agentId', 'childCallPath', 'ok', 'replayed', 'error', 'childRunId'],
-  'run-suspended': ['pendingChildren', 'usage', 'modelCalls'],
+  'run-suspended': ['pendingChildren', 'waitingFor', 'usage', 'modelCalls'],
+  'approval-requested': ['toolCallId', 'tool', 'args'],
+  'approval-resolved': ['toolCallId', 'tool', 'approved', 'args', 'reason'],
+  'signal-received': ['name', 'signalId', 'payload'],
+  'sleep-started': ['until'],
   'rate-limit-wait': ['provider', 'modelId', 'waitMs', 'reason'],
 };
 const COMMON = ['runId', 'callPath'];

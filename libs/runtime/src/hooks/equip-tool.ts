@@ -5,7 +5,7 @@ import {
   SchemaConversionError,
 } from '../errors/agent-errors.js';
 import type { EquippedTool } from '../tools/equipped-tool.js';
-import type { ToolDefinition, ToolMiddleware } from '../tools/tool-definition.js';
+import type { NeedsApproval, ToolDefinition, ToolMiddleware } from '../tools/tool-definition.js';
 import { requireOpenDraft } from './require-draft.js';
 
 /** Options of {@link equipTool}. */
@@ -14,6 +14,11 @@ export interface EquipToolOptions {
   middleware?: ToolMiddleware[];
   /** The handler's time limit, over the tool's own `timeoutMs` (see `ToolDefinition.timeoutMs`). @default the tool's */
   timeoutMs?: number;
+  /**
+   * Whether a call needs a person's approval, over the tool's own `needsApproval` (see
+   * `ToolDefinition.needsApproval`). @default the tool's
+   */
+  needsApproval?: NeedsApproval;
 }
 
 /**
@@ -33,6 +38,8 @@ export function equipTool<S extends z.ZodType>(
   const equipped = equippedTool(tool, options.middleware ?? []);
   const timeoutMs = options.timeoutMs ?? tool.timeoutMs;
   if (timeoutMs !== undefined) equipped.timeoutMs = assertTimeout(tool.name, timeoutMs);
+  const needsApproval = options.needsApproval ?? (tool.needsApproval as NeedsApproval | undefined);
+  if (needsApproval !== undefined) equipped.needsApproval = assertNeedsApproval(tool.name, needsApproval);
   context.draft.tools.set(tool.name, equipped);
 }
 
@@ -46,6 +53,12 @@ export function assertToolDefinition(tool: ToolDefinition<z.ZodType>, site: stri
   if (toolName === '<unnamed>') throw new InvalidToolDefinitionError(toolName, 'name', site);
   if (!isZodSchema(parameters)) throw new InvalidToolDefinitionError(toolName, 'parameters', site);
   if (typeof handler !== 'function') throw new InvalidToolDefinitionError(toolName, 'handler', site);
+}
+
+function assertNeedsApproval(toolName: string, needsApproval: unknown): NeedsApproval {
+  if (typeof needsApproval === 'boolean' || typeof needsApproval === 'function')
+    return needsApproval as NeedsApproval;
+  throw new InvalidToolDefinitionError(toolName, 'needsApproval', 'equipTool');
 }
 
 function assertTimeout(toolName: string, timeoutMs: number): number {

@@ -26,6 +26,9 @@ const journalEntrySchema = z.object({
     'conversation-load',
     'conversation-append',
     'progress',
+    'approval',
+    'signal',
+    'sleep',
   ]),
   fingerprint: z.string(),
   outcome: z.union([

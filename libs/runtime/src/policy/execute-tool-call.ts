@@ -10,14 +10,16 @@ import { errorGuard, FlotillaError } from '@flotilla/ir';
 import { type AgentContext, linkSignal } from '../context/agent-context.js';
 import { executeToolDurably } from '../engine/tool-execution.js';
 import { InvalidToolOutputError, ToolTimeoutError } from '../errors/policy-errors.js';
-import { AbortError, NonDeterminismError } from '../errors/run-errors.js';
+import { AbortError, AttemptSupersededError, NonDeterminismError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
+import { ToolCallRejectedError } from '../errors/wait-errors.js';
 import { DEFAULT_JSON_LIMITS, inspectJson, type JsonLimits, jsonBoundsError } from '../json/json-bounds.js';
 import { setLongTimer } from '../shared/long-timer.js';
 import type { EquippedTool } from '../tools/equipped-tool.js';
 import type { ToolOutput } from '../tools/tool-call-loop-middleware.js';
 import { isToolContent } from '../tools/tool-content.js';
 import type { ToolContext, ToolRunContext } from '../tools/tool-definition.js';
+import { awaitApproval } from '../waits/await-approval.js';
 
 /** The output of one call and whether the tool succeeded. */
 export interface ToolCallResult {
@@ -48,7 +50,7 @@ export async function executeToolCall(
   let replayed = false;
   try {
     const tool = findTool(tools, name);
-    const args = parseArguments(tool, call);
+    const args = await approvedArguments(context, tool, call, parseArguments(tool, call), position);
     const result = await runChain(context, tool, call, args, position, (fromJournal) => {
       replayed = fromJournal;
     });
@@ -57,7 +59,8 @@ export async function executeToolCall(
     return { output: { callId: call.id, content: serializeResult(result) }, ok: true };
   } catch (error) {
     // Engine failures are not the tool's: they end the run instead of going back to the model.
-    if (AbortError.is(error) || NonDeterminismError.is(error)) throw error;
+    if (AbortError.is(error) || NonDeterminismError.is(error) || AttemptSupersededError.is(error))
+      throw error;
     context.run.emit({ type: 'tool-result', ...event, ok: false, error: serializeError(error), replayed });
     context.run.services.logger?.warn({ err: error, tool: name }, 'tool call failed');
     return { output: { callId: call.id, content: errorContent(name, error) }, ok: false };
@@ -71,6 +74,37 @@ function findTool(tools: ReadonlyMap<string, EquippedTool>, name: string): Equip
   throw new ToolCallFailure(`Tool "${name}" not found. Available tools: ${available}`);
 }
 
+/**
+ * The arguments the handler runs with: the model's, or, for a tool that needs approval, the
+ * ones a person approved (edited ones are checked against the schema like the model's).
+ * @throws ToolCallRejectedError when the person rejected the call (the model sees it, with the reason)
+ */
+async function approvedArguments(
+  context: AgentContext,
+  tool: EquippedTool,
+  call: ToolCall,
+  args: unknown,
+  position: string,
+): Promise<unknown> {
+  if (!needsApproval(tool, args)) return args;
+  const toolName = tool.definition.name;
+  const answer = await awaitApproval(context, { toolName, callId: call.id, args, position });
+  if (!answer.approved) throw new ToolCallRejectedError(toolName, answer.reason);
+  return answer.args === undefined ? args : validArguments(tool, answer.args);
+}
+
+function needsApproval(tool: EquippedTool, args: unknown): boolean {
+  const { needsApproval: rule } = tool;
+  if (typeof rule !== 'function') return rule === true;
+  try {
+    return rule(args) === true;
+  } catch (error) {
+    throw new ToolCallFailure(
+      `Tool "${tool.definition.name}" execution failed: its needsApproval check threw: ${describeError(error)}`,
+    );
+  }
+}
+
 function parseArguments(tool: EquippedTool, call: ToolCall): unknown {
   const name = tool.definition.name;
   const text = call.function.arguments.trim() === '' ? '{}' : call.function.arguments;
@@ -80,6 +114,11 @@ function parseArguments(tool: EquippedTool, call: ToolCall): unknown {
   } catch (error) {
     throw new ToolCallFailure(`Invalid JSON arguments for tool "${name}": ${(error as Error).message}`);
   }
+  return validArguments(tool, json);
+}
+
+function validArguments(tool: EquippedTool, json: unknown): unknown {
+  const name = tool.definition.name;
   const parsed = tool.definition.parameters.safeParse(json);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
@@ -197,6 +236,7 @@ function serializeResult(result: unknown): ToolOutput['content'] {
 }
 
 function errorContent(toolName: string, error: unknown): string {
+  if (ToolCallRejectedError.is(error)) return JSON.stringify({ rejected: true, message: error.message });
   const message =
     error instanceof ToolCallFailure
       ? error.message

@@ -8,7 +8,12 @@ import { DEFAULT_EVENT_STREAM_MAX_LENGTH } from '../events/redis-run-event-sink.
 import { parseStreamEntries, type StreamedRunEvent } from '../events/redis-run-event-stream.js';
 import type { RunEndEvent } from '../events/run-event.js';
 import { decodeRunTimeline, encodeRunTimeline, type RunEndOutcome } from '../events/run-timeline.js';
-import { type WaitingFor, waitingForSchema } from '../gate/waiting-for.js';
+import {
+  type ParkedWait,
+  parkedWaitsSchema,
+  type WaitingFor,
+  waitingForSchema,
+} from '../gate/waiting-for.js';
 import { runKeys } from '../keys.js';
 import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
 import { compactEventsScript } from './lua/compact-events-2.lua.js';
@@ -20,6 +25,7 @@ import { parkRunScript } from './lua/park-run-1.lua.js';
 import { recordProgressScript } from './lua/record-progress-1.lua.js';
 import { startRunScript } from './lua/start-run-1.lua.js';
 import { suspendRunScript } from './lua/suspend-run-1.lua.js';
+import { wakeRunScript } from './lua/wake-run-1.lua.js';
 import { RedisRunIndex } from './run-index.js';
 import type { RunRecord } from './run-record.js';
 import {
@@ -250,25 +256,44 @@ export class RedisRunRecords {
   }
 
   /**
-   * Marks the run `waiting` (suspended on child runs) and adds this execution's usage to the
-   * totals the record carries; `false` when the run had already ended (e.g. cancelled).
+   * Marks the run `waiting` (suspended on child runs, or on durable waits: `execution.suspended.waits`,
+   * which set `waitingFor` and `waits`) and adds this execution's usage to the totals the
+   * record carries; `false` when the run had already ended (e.g. cancelled).
    * `carried`: the record's totals from this execution's `start` (saves reading them again).
    * @default read from the record. `attempt`: the suspending attempt's token. @default none
    * @throws AttemptSupersededError when a newer attempt than `attempt` owns the run
    */
   async suspend(
     runId: string,
-    execution: { usage: TokenUsage; modelCalls: number },
+    execution: { usage: TokenUsage; modelCalls: number; suspended?: { waits?: ParkedWait[] } },
     carried?: RunTotals,
     attempt?: string,
   ): Promise<boolean> {
     // Only the run's own execution writes its totals, so `carried` is still what the record holds.
     const prior = carried ?? (await this.#totals(runKeys(this.#prefix, runId).record));
     const totals = sumTotals(prior, execution);
-    const call = suspendRunArgs(runKeys(this.#prefix, runId), totals, Date.now(), attempt);
+    const waits = execution.suspended?.waits;
+    const call = suspendRunArgs(runKeys(this.#prefix, runId), totals, Date.now(), attempt, waits);
     const reply = await suspendRunScript.run(this.#redis, call.keys, call.args);
     if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, 'a suspension');
     return reply === 1;
+  }
+
+  /**
+   * How often something the run waits for arrived (signals, approvals, `addWake`): a worker
+   * reads it before an execution and again after parking it, to replay at once when it changed
+   * (`worker/park-until-woken.ts`).
+   */
+  async wakes(runId: string): Promise<number> {
+    return Number((await this.#redis.hget(runKeys(this.#prefix, runId).record, 'wakes')) ?? 0);
+  }
+
+  /**
+   * Counts a wake-up of a parked run (then promote its job: `waits/wake-run.ts`). Scripts that
+   * store what a run waits for (a signal, an approval) count it themselves, in the same step.
+   */
+  async addWake(runId: string): Promise<void> {
+    await wakeRunScript.run(this.#redis, [runKeys(this.#prefix, runId).record], []);
   }
 
   /**
@@ -355,6 +380,8 @@ function toRecord(runId: string, fields: Record<string, string>): RunRecord {
   if (fields.scheduleId) record.scheduleId = fields.scheduleId;
   const waitingFor = parseOr(fields.waitingFor, waitingForSchema);
   if (waitingFor) record.waitingFor = waitingFor;
+  const waits = parseOr(fields.waits, parkedWaitsSchema);
+  if (waits && waits.length > 0) record.waits = waits as ParkedWait[];
   if (fields.parentRunId) record.parentRunId = fields.parentRunId;
   if (fields.rootRunId) record.rootRunId = fields.rootRunId;
   if (fields.callPath) record.callPath = fields.callPath;

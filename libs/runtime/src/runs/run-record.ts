@@ -1,6 +1,6 @@
 import type { TokenUsage } from '@flotilla/ir';
 import type { SerializedError } from '../errors/serialize-error.js';
-import type { WaitingFor } from '../gate/waiting-for.js';
+import type { ParkedWait, WaitingFor } from '../gate/waiting-for.js';
 import type { RunStatus } from './run-status.js';
 
 /** What is known about one run; read it with `client.getRun(runId)`. Times are epoch ms. */
@@ -18,11 +18,20 @@ export interface RunRecord {
   /** For a schedule's firing (`client.schedule`): the schedule's id. Filter with `listRuns({ scheduleId })`. */
   scheduleId?: string;
   /**
-   * While the run is `queued` at the waiting gate (not holding a worker slot): what it waits
-   * for, e.g. `{ kind: 'conversation', detail: 'c1 (after run r7)' }` behind the run ahead of it
-   * on its conversation. Cleared when it starts.
+   * While the run is `queued` at the waiting gate, or `waiting` on a durable wait (not holding
+   * a worker slot): what it waits for, e.g. `{ kind: 'conversation', detail: 'c1 (after run r7)' }`
+   * behind the run ahead of it on its conversation, or `{ kind: 'approval', detail: … }`.
+   * Cleared when it starts.
    */
   waitingFor?: WaitingFor;
+  /**
+   * While the run is `waiting` on durable waits of its code: every one of them (several when
+   * parallel tool calls each await approval), with what a person needs to answer it — for
+   * `approval` `info: { callId, tool, args }`, for `signal` `info: { name, schema? }`, for
+   * `sleep` `info: { until }` — and when each is due by itself (`wakeAt`). `waitingFor` sums
+   * them up. Cleared when the run goes on.
+   */
+  waits?: ParkedWait[];
   /** For a child run: the run whose agent called it. */
   parentRunId?: string;
   /** For a child run: the root of its tree. */

@@ -5,6 +5,7 @@
 import type { TokenUsage } from '@flotilla/ir';
 import type { SerializedError } from '../errors/serialize-error.js';
 import type { RunEndEvent } from '../events/run-event.js';
+import { type ParkedWait, summarizeWaits } from '../gate/waiting-for.js';
 import type { RunKeys } from '../keys.js';
 import type { TerminalRunStatus } from './run-status.js';
 
@@ -52,18 +53,27 @@ export function createRunArgs(keys: RunKeys, run: NewRun, now: number): RunScrip
 }
 
 /**
- * KEYS and ARGV of `suspend-run-1`: the run's usage totals after this execution's share, and
- * the suspending attempt's token (`''`: not fenced).
+ * KEYS and ARGV of `suspend-run-1`: the run's usage totals after this execution's share, the
+ * suspending attempt's token (`''`: not fenced), and its durable waits (none: child runs only).
  */
 export function suspendRunArgs(
   keys: RunKeys,
   totals: { usage: TokenUsage; modelCalls: number },
   now: number,
   attempt = '',
+  waits: readonly ParkedWait[] = [],
 ): RunScriptCall {
+  const waitingFor = summarizeWaits(waits);
   return {
     keys: [keys.record],
-    args: [JSON.stringify(totals.usage), String(totals.modelCalls), String(now), attempt],
+    args: [
+      JSON.stringify(totals.usage),
+      String(totals.modelCalls),
+      String(now),
+      attempt,
+      waitingFor ? JSON.stringify(waitingFor) : '',
+      waitingFor ? JSON.stringify(waits) : '',
+    ],
   };
 }
 

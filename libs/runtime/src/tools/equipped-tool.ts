@@ -3,7 +3,7 @@
  * (`equipTool` middlewares outside, the tool's own inside) and its IR form for the model.
  */
 import type { ToolDefinition as IrToolDefinition } from '@flotilla/ir';
-import type { ToolDefinition, ToolMiddleware } from './tool-definition.js';
+import type { NeedsApproval, ToolDefinition, ToolMiddleware } from './tool-definition.js';
 
 /** A tool ready for the loop. */
 export interface EquippedTool {
@@ -14,4 +14,6 @@ export interface EquippedTool {
   ir: IrToolDefinition;
   /** The handler's time limit (`equipTool` option, else the definition's). @default none */
   timeoutMs?: number;
+  /** Whether a call needs a person's approval (`equipTool` option, else the definition's). @default no */
+  needsApproval?: NeedsApproval;
 }

@@ -55,7 +55,20 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
    * result is ignored. `equipTool(tool, { timeoutMs })` overrides it. @default none
    */
   timeoutMs?: number;
+  /**
+   * Whether a call needs a person's approval before the handler runs (`true`, or a function of
+   * the validated arguments). The run then records `approval-requested`, waits holding no
+   * worker slot, and goes on with `client.approve(runId, toolCallId, { approved, args?, reason? })`:
+   * approved, the handler runs once (with the edited `args` when given); rejected, it never runs
+   * and the model gets a result saying so, with the reason. `equipTool(tool, { needsApproval })`
+   * overrides it. Only on a worker: embedded runs fail the call with `DurableWaitUnavailableError`.
+   * @default false
+   */
+  needsApproval?: NeedsApproval<z.infer<Schema>>;
 }
+
+/** Whether a tool call needs a person's approval: always, or decided from its arguments. */
+export type NeedsApproval<Args = unknown> = boolean | ((args: Args) => boolean);
 
 /**
  * Defines a tool with its argument type inferred from the schema (an identity function that

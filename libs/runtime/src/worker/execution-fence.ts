@@ -81,6 +81,17 @@ export function fenceServices(services: RunServices, fence: ExecutionFence): Run
   };
   if (progress)
     fenced.progress = { record: (value) => fence.write('a progress report', () => progress.record(value)) };
+  const { waits } = services;
+  if (waits) {
+    fenced.waits = {
+      takeSignal: (name, position, fingerprint) =>
+        fence.write('a signal take', () => waits.takeSignal(name, position, fingerprint)),
+      expectSignal: (name, schema) => fence.write('a signal schema', () => waits.expectSignal(name, schema)),
+      approvalOf: (callId) => waits.approvalOf(callId),
+      requestApproval: (callId, request) =>
+        fence.write('an approval request', () => waits.requestApproval(callId, request)),
+    };
+  }
   if (children) {
     fenced.children = {
       maxChildrenPerRun: children.maxChildrenPerRun,

@@ -13,7 +13,7 @@ import type { AnyAgent } from '../context/agent-definition.js';
 import { currentAgentContext } from '../context/context-store.js';
 import { exposedDescriptors } from '../context/exposed-descriptors.js';
 import type { RunJournal } from '../context/journal-entry.js';
-import type { RunOutcome, RunServices } from '../context/run-services.js';
+import type { RunOutcome, RunServices, RunSuspension } from '../context/run-services.js';
 import {
   AbortError,
   AttemptSupersededError,
@@ -56,12 +56,14 @@ import { fireSchedule } from '../schedules/fire-schedule.js';
 import { SCHEDULE_JOB_NAME } from '../schedules/schedule-job.js';
 import { inSpan, SpanAttribute } from '../shared/tracing.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
+import { RedisRunWaits } from '../waits/redis-run-waits.js';
 import type { CancelListener } from './cancel-listener.js';
 import { type CapHold, ConcurrencyCaps } from './concurrency-caps.js';
 import { ConversationWriters, conversationOf } from './conversation-writers.js';
 import { ExecutionFence, fenceServices } from './execution-fence.js';
 import { callPathOf } from './job-call-path.js';
 import type { JobLeases } from './job-leases.js';
+import { parkUntilWoken } from './park-until-woken.js';
 import { hasAttemptsLeft, retryDelayMs } from './root-run-retry.js';
 import { RunAttempt } from './run-attempt.js';
 import { RunEndCapturingSink } from './run-end-capturing-sink.js';
@@ -391,7 +393,12 @@ export class RunProcessor {
       if (ended === 'left') return;
       ending = ended;
     } catch (error) {
-      if (error instanceof WaitingChildrenError || attempt.superseded || AttemptSupersededError.is(error))
+      if (
+        error instanceof WaitingChildrenError ||
+        error instanceof DelayedError ||
+        attempt.superseded ||
+        AttemptSupersededError.is(error)
+      )
         throw error;
       if (RunHandedBackError.is(error)) {
         await job.moveToWait(token);
@@ -461,6 +468,8 @@ export class RunProcessor {
   async #runUntilEnded(run: JobRun): Promise<RunEnding | 'left'> {
     const { records } = this.#deps;
     for (;;) {
+      // Read before the execution looks at anything: a wake-up after it is seen when parking.
+      const wakesBefore = await records.wakes(run.runId);
       const outcome = await this.#executeWithResources(run);
       if (!outcome.suspended) {
         // The record stores the output: bounded like every other value (lenient: a Date is its text).
@@ -472,8 +481,13 @@ export class RunProcessor {
           modelCalls: outcome.modelCalls,
         };
       }
-      if (!(await records.suspend(run.runId, outcome, run.carried.totals, run.attempt.token))) return 'left';
-      if (await this.#moveToWaitingChildren(run, outcome)) throw new WaitingChildrenError();
+      const suspension = keepingConversation(outcome.suspended, run.decoded.conversationId);
+      const suspended = { ...outcome, suspended: suspension };
+      if (!(await records.suspend(run.runId, suspended, run.carried.totals, run.attempt.token)))
+        return 'left';
+      if (suspension.pendingChildren.length > 0) {
+        if (await this.#moveToWaitingChildren(run, outcome)) throw new WaitingChildrenError();
+      } else if (await this.#park(run, suspension, wakesBefore)) throw new DelayedError();
       const { runId, attempt } = run;
       const resumed = await records.start({
         runId,
@@ -539,6 +553,21 @@ export class RunProcessor {
     return outcome;
   }
 
+  /**
+   * Parks a run that waits on durable waits only (`park-until-woken.ts`); `false` when one is
+   * due or was woken already, so the run replays right away.
+   */
+  async #park(run: JobRun, suspension: RunSuspension, wakesBefore: number): Promise<boolean> {
+    await run.sink.flush();
+    // While it waits no worker watches its deadline: a delayed job does.
+    if (run.deadline !== undefined) await this.#addDeadlineJob(run.job, run.deadline);
+    const { job, token } = run;
+    const parked = await parkUntilWoken({ job, token, records: this.#deps.records, suspension, wakesBefore });
+    if (parked)
+      run.logger.info({ waitingFor: suspension.waits?.map((wait) => wait.waitingFor) }, 'run parked');
+    return parked;
+  }
+
   /** `false` when every child already ended, so the run replays right away. */
   async #moveToWaitingChildren(run: JobRun, outcome: RunOutcome): Promise<boolean> {
     await run.sink.flush();
@@ -579,6 +608,7 @@ export class RunProcessor {
         runId,
         attempt: run.attempt.token,
       }),
+      waits: new RedisRunWaits({ redis, prefix: config.prefix, runId, attempt: run.attempt.token }),
       signal: run.controller.signal,
       logger: run.logger,
       limits: jsonLimitsOf(config),
@@ -747,6 +777,22 @@ export class RunProcessor {
     if (ending.status === 'failed') logger.error({ ...fields, err: ending.error }, 'run failed');
     else logger.info(fields, `run ${ending.status}`);
   }
+}
+
+/**
+ * The waits of a run that holds its conversation while it waits (its job stays first in the
+ * conversation's line): each says so, so the run list tells why the runs behind it wait.
+ */
+function keepingConversation(suspension: RunSuspension, conversationId: string | undefined): RunSuspension {
+  if (conversationId === undefined || !suspension.waits) return suspension;
+  const waits = suspension.waits.map((wait) => ({
+    ...wait,
+    waitingFor: {
+      ...wait.waitingFor,
+      detail: `${wait.waitingFor.detail} (keeps conversation ${conversationId})`,
+    },
+  }));
+  return { ...suspension, waits };
 }
 
 /** How long after a suspended run's deadline its deadline job fires (see `#expire`). */

@@ -37,7 +37,7 @@ ${refuseSupersededAttempt('KEYS[1]', 'ARGV[11]')}
 local status = redis.call('HGET', KEYS[1], 'status')
 if status == 'succeeded' or status == 'failed' or status == 'cancelled' then return 0 end
 redis.call('HSET', KEYS[1], 'status', ARGV[1], 'endedAt', ARGV[2], 'usage', ARGV[5], 'modelCalls', ARGV[6])
-redis.call('HDEL', KEYS[1], 'waitingFor')
+redis.call('HDEL', KEYS[1], 'waitingFor', 'waits')
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'output', ARGV[3]) end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'error', ARGV[4]) end
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'event', ARGV[7])

@@ -7,7 +7,7 @@ export const startRunScript = new LuaScript(
   1,
   `--[[
   A worker starts (or, after a crash, restarts) a run: status running, startedAt kept from the
-  first start, attempts + 1, waitingFor (set while parked at the waiting gate) cleared.
+  first start, attempts + 1, waitingFor and waits (set while parked or suspended) cleared.
   Resuming a run that suspended on child runs (status waiting) is not a new attempt. A record
   missing because the job was added without the client is created on the way. The record takes
   the attempt's token (the attempt fence, attempt-fence.lua.ts): from then on writes of any
@@ -38,7 +38,7 @@ if not status then
   redis.call('HSET', KEYS[1], 'runId', ARGV[1], 'agentId', ARGV[2], 'createdAt', ARGV[3], 'modelCalls', 0)
 end
 redis.call('HSET', KEYS[1], 'status', 'running', 'attempt', ARGV[4])
-redis.call('HDEL', KEYS[1], 'waitingFor')
+redis.call('HDEL', KEYS[1], 'waitingFor', 'waits')
 redis.call('HSETNX', KEYS[1], 'startedAt', ARGV[3])
 if status == 'waiting' then
   return { 1, tonumber(redis.call('HGET', KEYS[1], 'attempts') or '1') }

@@ -6,8 +6,10 @@ export const suspendRunScript = new LuaScript(
   'suspend-run-1',
   1,
   `--[[
-  A run's execution suspended on child runs: status waiting, and the usage totals carried to
-  the executions that follow (the worker adds this execution's share before calling). A run
+  A run's execution suspended on child runs or durable waits: status waiting, what it waits for
+  (waitingFor, and every wait in waits; both cleared when none is given, and by start-run-1),
+  and the usage totals carried to the executions that follow (the worker adds this execution's
+  share before calling). A run
   that already ended (a cancel won the race) is left as it is, and so is one a newer attempt
   owns (attempt-fence.lua.ts).
   Input:
@@ -16,6 +18,8 @@ export const suspendRunScript = new LuaScript(
     ARGV[2] modelCalls total
     ARGV[3] now, epoch ms
     ARGV[4] attempt token ('' = not fenced)
+    ARGV[5] waitingFor JSON { kind, detail } ('' = none: waits on child runs only)
+    ARGV[6] waits JSON, a list of { waitingFor, wakeAt?, info? } ('' = none)
   Output:
     1  suspended
     0  the run had already ended; nothing written
@@ -26,6 +30,11 @@ local status = redis.call('HGET', KEYS[1], 'status')
 if status == 'succeeded' or status == 'failed' or status == 'cancelled' then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'waiting', 'usage', ARGV[1], 'modelCalls', ARGV[2],
   'suspendedAt', ARGV[3])
+if ARGV[5] ~= '' then
+  redis.call('HSET', KEYS[1], 'waitingFor', ARGV[5], 'waits', ARGV[6])
+else
+  redis.call('HDEL', KEYS[1], 'waitingFor', 'waits')
+end
 return 1
 `,
 );
