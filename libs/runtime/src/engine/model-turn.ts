@@ -6,6 +6,7 @@
  */
 import type { AgentContext } from '../context/agent-context.js';
 import { DEFAULT_JSON_LIMITS } from '../json/json-bounds.js';
+import type { BudgetWait } from '../limits/await-model-budget.js';
 import { checkModelResponse } from '../model/check-model-response.js';
 import type { ModelAdapter, ModelRequest, ModelResponse } from '../model/model-adapter.js';
 import { ModelCallError } from '../model/model-call-error.js';
@@ -14,6 +15,7 @@ import { SpanAttribute } from '../shared/tracing.js';
 import type { DurableResult } from './durable-step.js';
 import { durableStep } from './durable-step.js';
 import { hashJson } from './fingerprint.js';
+import { suspendUntil } from './suspend-until.js';
 
 /** One model turn to serve. */
 export interface ModelTurn {
@@ -125,8 +127,19 @@ async function generateWithinBudget(
         },
       }
     : request;
+  // A long wait parks the run (no slot held) where it can be replayed; the turn looks again then.
+  const park = context.run.services.waits
+    ? (wait: BudgetWait, wakeAt: number) =>
+        suspendUntil(context, {
+          waitingFor: {
+            kind: 'rate-limit',
+            detail: `${wait.provider}/${wait.modelId} (${wait.reason}, ${wait.waitMs} ms)`,
+          },
+          wakeAt,
+        })
+    : undefined;
   for (let round = 1; ; round++) {
-    await budget.acquire();
+    await budget.acquireOrPark(park);
     try {
       const response = await model.generate({ ...watched, budget });
       await budget.settle(response.usage);

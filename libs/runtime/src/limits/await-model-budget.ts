@@ -1,10 +1,11 @@
 /**
  * `awaitModelBudget`: the one place a model call waits for its provider/model's fleet-wide
  * budget. It reserves a time to go (`ModelBudgets.reserve`, one round trip) and sleeps until
- * then; a time further away than {@link RESERVE_HORIZON_MS} is not reserved, the call sleeps
- * towards it and asks again. The wait happens in the worker slot (see the runtime README,
- * "Schedules and limits"); it ends early when the run is cancelled or times out (`signal`), and
- * past the limits' `maxWaitMs` the call fails with `RateLimitWaitError`.
+ * then; a time further away than {@link RESERVE_HORIZON_MS} is not reserved: with `park` (a
+ * model call on a worker) the run is parked without its slot (`engine/suspend-until.ts`) and
+ * looks again when it is replayed near that time, else the call sleeps towards it in its slot
+ * and asks again. A wait ends early when the run is cancelled or times out (`signal`), and past
+ * the limits' `maxWaitMs` the call fails with `RateLimitWaitError`.
  */
 import { abortableDelay } from '../shared/abortable-delay.js';
 import type { BudgetedModel, ModelBudgets } from './model-budgets.js';
@@ -36,6 +37,11 @@ export interface ModelBudgetCall {
   onWait?: (wait: BudgetWait) => Promise<void> | void;
   /** Called once after the call waited (not when it went at once). */
   onWaitEnd?: () => Promise<void> | void;
+  /**
+   * Parks the run until `wakeAt` instead of a long wait in the slot (it does not resolve on a
+   * worker: the run is replayed later and the call asks again). @default waits in the slot
+   */
+  park?: (wait: BudgetWait, wakeAt: number) => Promise<void>;
 }
 
 /**
@@ -59,13 +65,19 @@ export async function awaitModelBudget(call: ModelBudgetCall): Promise<void> {
       if (reservation.waitMs === 0) return;
       if (spent + reservation.waitMs > call.limits.maxWaitMs)
         throw new RateLimitWaitError(`${call.model.provider}/${call.model.id}`, spent);
-      waited = true;
-      await call.onWait?.({
+      const wait: BudgetWait = {
         provider: call.model.provider,
         modelId: call.model.id,
         waitMs: reservation.waitMs,
         reason: reservation.pausedMs > 0 ? 'retry-after' : 'limit',
-      });
+      };
+      // A long wait holds no slot: the run parks and asks again when it is replayed.
+      if (!reservation.reserved && call.park) {
+        await call.park(wait, Date.now() + reservation.waitMs - RESERVE_HORIZON_MS / 2);
+        continue;
+      }
+      waited = true;
+      await call.onWait?.(wait);
       // Unreserved: sleep towards the time, leaving a horizon to reserve it then.
       const sleepMs = reservation.reserved
         ? reservation.waitMs

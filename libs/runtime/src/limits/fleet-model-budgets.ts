@@ -17,6 +17,8 @@ export const MARKED_WAIT_MS = 250;
 
 /** One model call's budget: {@link ModelBudget} plus the correction by its real usage. */
 export interface CallBudget extends ModelBudget {
+  /** Like `acquire`, but a long wait parks the run (`park`) instead of holding the slot. */
+  acquireOrPark(park: ((wait: BudgetWait, wakeAt: number) => Promise<void>) | undefined): Promise<void>;
   settle(usage: TokenUsage): Promise<void>;
 }
 
@@ -92,26 +94,29 @@ export class FleetModelBudgets implements RunModelBudgets {
     const tokens = estimateRequestTokens(request);
     const budgeted = { provider: model.provider, id: model.id };
     let marked = false;
+    const acquireOrPark = (park: ((wait: BudgetWait, wakeAt: number) => Promise<void>) | undefined) =>
+      awaitModelBudget({
+        ...{ budgets, model: budgeted, limits, tokens, signal: request.signal },
+        ...(park && { park }),
+        onWait: async (wait) => {
+          report(wait);
+          if (marked || wait.waitMs < MARKED_WAIT_MS) return;
+          marked = true;
+          await records.markWaiting(
+            runId,
+            { kind: 'rate-limit', detail: describeWait(wait, limits) },
+            attempt,
+          );
+        },
+        onWaitEnd: async () => {
+          if (!marked) return;
+          marked = false;
+          await records.markWaiting(runId, undefined, attempt);
+        },
+      });
     return {
-      acquire: () =>
-        awaitModelBudget({
-          ...{ budgets, model: budgeted, limits, tokens, signal: request.signal },
-          onWait: async (wait) => {
-            report(wait);
-            if (marked || wait.waitMs < MARKED_WAIT_MS) return;
-            marked = true;
-            await records.markWaiting(
-              runId,
-              { kind: 'rate-limit', detail: describeWait(wait, limits) },
-              attempt,
-            );
-          },
-          onWaitEnd: async () => {
-            if (!marked) return;
-            marked = false;
-            await records.markWaiting(runId, undefined, attempt);
-          },
-        }),
+      acquire: () => acquireOrPark(undefined),
+      acquireOrPark,
       pause: (retryAfterMs) => budgets.pause(budgeted, retryAfterMs),
       settle: (usage) => budgets.settle(budgeted, limits, tokens, usage.totalTokens),
     };
