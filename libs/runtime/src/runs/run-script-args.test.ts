@@ -57,10 +57,10 @@ describe('run script argument builders', () => {
     ]);
   });
 
-  it('sends the usage totals a suspended run carries', () => {
+  it('sends the usage totals a suspended run carries (and no durable waits for child runs only)', () => {
     expect(suspendRunArgs(keys, { usage, modelCalls: 3 }, 9)).toEqual({
       keys: ['p:run:{r:r1}:record'],
-      args: [JSON.stringify(usage), '3', '9', ''],
+      args: [JSON.stringify(usage), '3', '9', '', '', ''],
     });
   });
 
