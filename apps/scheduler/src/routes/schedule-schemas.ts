@@ -3,7 +3,7 @@ import { ID_PATTERN, ID_RULE } from '@flotilla/runtime/internals';
 import { z } from '@hono/zod-openapi';
 
 /** `POST /schedules`: the runtime's one schedule schema (the client checks it once more, with the cron/everyMs rule). */
-export const scheduleBodySchema = scheduleRequestSchema.openapi('ScheduleRequest');
+export const scheduleBodySchema = scheduleRequestSchema;
 
 /** Every field of {@link ScheduleInfo}, typed against it (a new field fails the build until described). */
 const scheduleShape = {
