@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error a plain ESM helper shared with bench/rate-limits.mjs
 import { startFakeOpenAIProvider } from '../../bench/fake-openai-provider.mjs';
 import { useRedis } from '../support/redis.js';
+import { waitUntil } from '../support/wait-until.js';
 
 const redis = useRedis(import.meta.filename);
 
@@ -115,6 +116,44 @@ describe('when a 429 comes back', () => {
     expect(statuses).toEqual(statuses.map(() => 'succeeded'));
     expect(provider.stats.rateLimited - before.rateLimited).toBeGreaterThan(0);
     expect(provider.stats.ok - before.ok).toBe(30);
+  });
+});
+
+describe('when the budget is further away than a short wait', () => {
+  it('parks the run without its slot (waiting, waitingFor rate-limit) and runs it when its time comes', async () => {
+    const prefix = `${redis.prefix}-parked`;
+    // 6 per minute: the second call's time is 10 s away, past the 5 s a call waits in its slot.
+    const model = createOpenAIAdapter({
+      model: 'slow-model',
+      provider: 'fake',
+      apiKey: 'test',
+      baseURL: provider.baseURL,
+      limits: { rpm: 6 },
+    });
+    const worker = createWorker({
+      agents: [Asker],
+      models: { limited: model },
+      connection: redis.url,
+      prefix,
+      logger: pino({ level: 'silent' }),
+    });
+    workers.push(worker);
+    await worker.waitUntilReady();
+    const client = createClient({ connection: redis.url, prefix });
+    clients.push(client);
+    const first = await client.submit('asker', { n: 1 });
+    await first.result();
+    const second = await client.submit('asker', { n: 2 });
+    const parked = await waitUntil(
+      async () => {
+        const record = await client.getRun(second.id);
+        return record?.waitingFor?.kind === 'rate-limit' && record.status === 'waiting' ? record : undefined;
+      },
+      { what: 'the second run parked for the rate limit' },
+    );
+    expect(parked.waitingFor?.detail).toMatch(/^fake\/slow-model/);
+    await expect(second.result()).resolves.toBeDefined();
+    expect((await client.getRun(second.id))?.status).toBe('succeeded');
   });
 });
 
