@@ -23,6 +23,7 @@ import { compactEventsScript } from './lua/compact-events-2.lua.js';
 import { createRunScript } from './lua/create-run-1.lua.js';
 import { finishRunScript } from './lua/finish-run-4.lua.js';
 import { markUnservedScript } from './lua/mark-unserved-1.lua.js';
+import { markWaitingScript } from './lua/mark-waiting-1.lua.js';
 import { parkRunScript } from './lua/park-run-1.lua.js';
 import { recordProgressScript } from './lua/record-progress-1.lua.js';
 import { startRunScript } from './lua/start-run-1.lua.js';
@@ -167,6 +168,19 @@ export class RedisRunRecords {
     const agentId = String(reply[1] ?? '');
     await this.#countWait(() => this.waiting.enter(runId, { kind: waitingFor.kind, agentId }));
     return true;
+  }
+
+  /**
+   * Says on a running run's record what it waits for inside its execution (`undefined` clears
+   * it): a model call waiting for its fleet-wide rate limit budget. `false` when the run is not
+   * running. @throws AttemptSupersededError when a newer attempt than `attempt` owns the run
+   */
+  async markWaiting(runId: string, waitingFor: WaitingFor | undefined, attempt = ''): Promise<boolean> {
+    const { record } = runKeys(this.#prefix, runId);
+    const text = waitingFor === undefined ? '' : JSON.stringify(waitingFor);
+    const reply = await markWaitingScript.run(this.#redis, [record], [text, attempt]);
+    if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, 'a wait on its record');
+    return reply === 1;
   }
 
   /**
@@ -434,6 +448,7 @@ function toRecord(runId: string, fields: Record<string, string>): RunRecord {
   };
   if (fields.tenant) record.tenant = fields.tenant;
   if (fields.conversationId) record.conversationId = fields.conversationId;
+  if (fields.scheduleId) record.scheduleId = fields.scheduleId;
   const waitingFor = parseOr(fields.waitingFor, waitingForSchema);
   if (waitingFor) record.waitingFor = waitingFor;
   const waits = parseOr(fields.waits, parkedWaitsSchema);
