@@ -173,14 +173,22 @@ export class RedisRunRecords {
   /**
    * Says on a running run's record what it waits for inside its execution (`undefined` clears
    * it): a model call waiting for its fleet-wide rate limit budget. `false` when the run is not
-   * running. @throws AttemptSupersededError when a newer attempt than `attempt` owns the run
+   * running. The run counts as waiting for that kind (the waiting-runs gauge) until it is cleared.
+   * @throws AttemptSupersededError when a newer attempt than `attempt` owns the run
    */
   async markWaiting(runId: string, waitingFor: WaitingFor | undefined, attempt = ''): Promise<boolean> {
     const { record } = runKeys(this.#prefix, runId);
     const text = waitingFor === undefined ? '' : JSON.stringify(waitingFor);
     const reply = await markWaitingScript.run(this.#redis, [record], [text, attempt]);
     if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, 'a wait on its record');
-    return reply === 1;
+    if (!Array.isArray(reply)) return false;
+    const agentId = String(reply[1] ?? '');
+    await this.#countWait(() =>
+      waitingFor === undefined
+        ? this.waiting.leave(runId)
+        : this.waiting.enter(runId, { kind: waitingFor.kind, agentId }),
+    );
+    return true;
   }
 
   /**
@@ -215,8 +223,10 @@ export class RedisRunRecords {
       'waitingFor',
       'agentId',
     );
-    // Parked runs are queued; runs suspended on a durable wait are waiting (with a waitingFor).
-    if ((status !== 'queued' && status !== 'waiting') || waitingFor === null) return undefined;
+    // Parked runs are queued; runs suspended on a durable wait are waiting (with a waitingFor);
+    // running runs waiting inside their execution (`markWaiting`: a rate limit) are running.
+    if (waitingFor === null || (status !== 'queued' && status !== 'waiting' && status !== 'running'))
+      return undefined;
     const kind = parseOr(waitingFor, z.object({ kind: z.string().max(200) }))?.kind;
     return kind === undefined ? undefined : { kind, agentId: agentId ?? '' };
   };

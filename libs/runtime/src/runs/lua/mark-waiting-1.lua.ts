@@ -16,7 +16,7 @@ export const markWaitingScript = new LuaScript(
     ARGV[2] attempt token
 
   Output:
-    1  written
+    {1, agentId}  written (the agent id, for the count of waiting runs)
     0  the run is not running; nothing written
     ${ATTEMPT_SUPERSEDED}  a newer attempt owns the run; nothing written
 ]]
@@ -24,6 +24,6 @@ ${refuseSupersededAttempt('KEYS[1]', 'ARGV[2]')}
 if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 0 end
 if ARGV[1] == '' then redis.call('HDEL', KEYS[1], 'waitingFor')
 else redis.call('HSET', KEYS[1], 'waitingFor', ARGV[1]) end
-return 1
+return {1, redis.call('HGET', KEYS[1], 'agentId') or ''}
 `,
 );
