@@ -142,6 +142,37 @@ describe('flotilla workers', () => {
   });
 });
 
+describe('flotilla schedules', () => {
+  it('sets a schedule, lists it as a table and as JSON, and removes it (then 404)', async () => {
+    const set = await flotilla([
+      'schedules',
+      'set',
+      'cli-nightly',
+      'research',
+      '{"question":"q"}',
+      '--cron',
+      '0 3 * * *',
+    ]);
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({
+      id: 'cli-nightly',
+      agentId: 'research',
+      cron: '0 3 * * *',
+    });
+    const table = await flotilla(['schedules', 'list']);
+    expect(table.code).toBe(0);
+    const [header, row] = table.stdout.trimEnd().split('\n');
+    expect(header?.split(/\s+/)).toEqual(['SCHEDULE', 'AGENT', 'WHEN', 'NEXT', 'SERVED']);
+    expect(row).toMatch(/^cli-nightly\s+research\s+cron 0 3 \* \* \*/);
+    const json = await flotilla(['schedules', 'list', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual([expect.objectContaining({ id: 'cli-nightly', served: true })]);
+    expect((await flotilla(['schedules', 'remove', 'cli-nightly'])).code).toBe(0);
+    const again = await flotilla(['schedules', 'remove', 'cli-nightly']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('ScheduleNotFoundError');
+  });
+});
+
 describe('flotilla without a command', () => {
   it('prints the usage on stderr and exits 2', async () => {
     const result = await flotilla([]);

@@ -25,6 +25,7 @@ export { InvalidSubmitRequestError } from './client/invalid-submit-request-error
 export { InvalidTenantError } from './client/invalid-tenant-error.js';
 export { InvalidConfigError } from './config/invalid-config-error.js';
 export type {
+  AgentConcurrency,
   AgentConfig,
   AgentFunction,
   AgentMiddleware,
@@ -103,6 +104,7 @@ export {
   UnknownApprovalError,
   WaitInsideToolError,
 } from './errors/wait-errors.js';
+export { ConcurrencyKeyError } from './gate/concurrency-key-error.js';
 export { equipContextBudget } from './hooks/equip-context-budget.js';
 export type { EquipFleetMemoOptions } from './hooks/equip-fleet-memo.js';
 export { equipFleetMemo } from './hooks/equip-fleet-memo.js';
@@ -128,10 +130,19 @@ export { runInfo } from './hooks/run-info.js';
 export { InvalidRunInputError } from './jobs/job-data-errors.js';
 export { NotJsonError, PayloadTooLargeError, ValueTooDeepError } from './json/json-bounds-errors.js';
 export { NonPortableJsonError } from './json/non-portable-json-error.js';
+export { InvalidModelLimitsError } from './limits/invalid-model-limits-error.js';
+export {
+  type ModelLimits,
+  modelLimitsSchema,
+  type ResolvedModelLimits,
+  resolveModelLimits,
+} from './limits/model-limits.js';
+export { RateLimitWaitError } from './limits/rate-limit-wait-error.js';
 export { FleetMemoValueError } from './memo/fleet-memo-value-error.js';
 export { InvalidModelResponseError } from './model/invalid-model-response-error.js';
 export type {
   ModelAdapter,
+  ModelBudget,
   ModelDelta,
   ModelRequest,
   ModelResponse,
@@ -174,6 +185,7 @@ export {
   ResourceRegistryClosedError,
 } from './resources/resource-errors.js';
 export { isResourceProxy } from './resources/resource-proxy.js';
+export { InvalidScheduleError } from './schedules/invalid-schedule-error.js';
 export {
   ConversationBusyError,
   ConversationConflictError,

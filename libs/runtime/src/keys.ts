@@ -189,6 +189,8 @@ export interface RunIndexKeys {
   root(rootRunId: string): string;
   /** Runs on one conversation, by the stored conversation id. */
   conversation(conversationId: string): string;
+  /** The firings of one schedule, by the stored schedule id. */
+  schedule(scheduleId: string): string;
 }
 
 export function runIndexKeys(prefix: string, tenant: string | undefined): RunIndexKeys {
@@ -198,6 +200,7 @@ export function runIndexKeys(prefix: string, tenant: string | undefined): RunInd
     agent: (agentId) => `${base}:agent:${agentId}`,
     root: (rootRunId) => `${base}:root:${rootRunId}`,
     conversation: (conversationId) => `${base}:conv:${conversationId}`,
+    schedule: (scheduleId) => `${base}:schedule:${scheduleId}`,
   };
 }
 
@@ -240,4 +243,48 @@ export interface WaitingRunsKeys {
 export function waitingRunsKeys(prefix: string): WaitingRunsKeys {
   const base = `${prefix}:{waiting}`;
   return { runs: `${base}:runs`, since: `${base}:since`, counts: `${base}:counts` };
+}
+
+/** The part of a hash tag naming a provider/model or a cap key: no braces, bounded length. */
+function tagPart(value: string): string {
+  const encoded = encodeURIComponent(value);
+  return encoded.length <= 200 ? encoded : `${encoded.slice(0, 160)}~${simpleHash(encoded)}`;
+}
+
+/** A short, stable (non-cryptographic) hash, to keep long tag parts distinct. */
+function simpleHash(text: string): string {
+  let hash = 2166136261;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
+  return (hash >>> 0).toString(16);
+}
+
+/**
+ * The fleet-wide budget of one provider/model (`limits/model-budgets.ts`): one hash (request and
+ * token schedules, a pause) under its own tag `{l:<provider>/<modelId>}`.
+ */
+export function modelBudgetKey(prefix: string, provider: string, modelId: string): string {
+  return `${prefix}:limit:{l:${tagPart(`${provider}/${modelId}`)}}`;
+}
+
+/** Keys of one concurrency cap (`gate/concurrency-gate.ts`): an agent and a cap key. */
+export interface ConcurrencyCapKeys {
+  /** Sorted set of the run ids holding a place → when their lease lapses (Redis time, ms). */
+  holders: string;
+  /** Sorted set of the run ids parked at the cap → when they first waited (to wake the oldest first). */
+  waiters: string;
+}
+
+/** Both keys under the cap's own tag `{k:<agentId>/<key>}`, so one script keeps them consistent. */
+export function concurrencyCapKeys(prefix: string, agentId: string, capKey: string): ConcurrencyCapKeys {
+  const base = `${prefix}:cap:{k:${tagPart(`${agentId}/${capKey}`)}}`;
+  return { holders: `${base}:holders`, waiters: `${base}:waiters` };
+}
+
+/**
+ * The schedules of one tenant (or of none): a hash of stored schedule id → its definition
+ * (JSON), under `{s:<tenant>}`. BullMQ's job schedulers live in each agent's queue; this is the
+ * list that finds them across agents.
+ */
+export function scheduleIndexKey(prefix: string, tenant: string | undefined): string {
+  return `${prefix}:schedules:{s:${tenant ?? '~'}}`;
 }

@@ -3,6 +3,7 @@ import { ApiRequestError } from './api-request-error.js';
 import { runsCommand } from './runs-command.js';
 import { SchedulerApi, type SubmitBody } from './scheduler-api.js';
 import { SchedulerUnreachableError } from './scheduler-unreachable-error.js';
+import { schedulesCommand } from './schedules-command.js';
 import { UsageError } from './usage-error.js';
 import { workersTable } from './workers-table.js';
 
@@ -36,6 +37,7 @@ Commands:
       --agent <agentId>          runs of this agent
       --root <runId>             the runs of this tree (the root included)
       --conversation <id>        runs on this conversation
+      --schedule <id>            the firings of this schedule
       --tenant <tenant>          this tenant's runs (a token without a tenant only)
       --limit <n>                at most n runs (1 to 1000, default 50)
       --cursor <cursor>          the next page (printed after a full page)
@@ -57,6 +59,16 @@ Commands:
       --id <id>                  the signal's id: a repeated id is ignored
   conversation <id>              print a stored conversation
       --version <n>              at this version (default: the latest)
+  schedules list                 a table of the schedules (when, next firing, whether a worker
+                                 serves the agent); --json for the list as JSON
+  schedules set <id> <agentId> [input]
+                                 create or replace a schedule firing runs of agentId with input
+      --cron <pattern>           on a cron pattern (5 fields, or 6 with seconds)
+      --every <ms>               or every <ms> milliseconds
+      --start-at <time>          no firing before this time (epoch ms or ISO date)
+      --timezone <zone>          the IANA time zone of --cron (default UTC)
+      --conversation <id>        every firing continues this conversation
+  schedules remove <id>          remove a schedule (no more firings)
   workers                        print the live workers as a table (agents, concurrency, active
                                  runs, heartbeat age); --json for the list as JSON
 
@@ -134,6 +146,8 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     case 'conversation':
       print(await api.getConversation(argument(rest, 'conversationId'), version(values.version)));
       return 0;
+    case 'schedules':
+      return schedulesCommand(api, rest, values, { stdout: io.stdout, parseJson: json });
     case 'workers': {
       const workers = await api.listWorkers();
       if (values.json) print(workers);
@@ -202,6 +216,11 @@ function parseCommandLine(argv: readonly string[]) {
         args: { type: 'string' },
         reason: { type: 'string' },
         id: { type: 'string' },
+        schedule: { type: 'string' },
+        cron: { type: 'string' },
+        every: { type: 'string' },
+        'start-at': { type: 'string' },
+        timezone: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

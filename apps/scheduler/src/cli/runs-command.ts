@@ -10,6 +10,7 @@ export interface RunsOptions {
   agent?: string | undefined;
   root?: string | undefined;
   conversation?: string | undefined;
+  schedule?: string | undefined;
   tenant?: string | undefined;
   limit?: string | undefined;
   cursor?: string | undefined;
@@ -47,6 +48,7 @@ async function list(
     agentId: options.agent,
     rootRunId: options.root,
     conversationId: options.conversation,
+    scheduleId: options.schedule,
     tenant: options.tenant,
     limit: options.limit,
     cursor: options.cursor,

@@ -4,6 +4,7 @@ import type {
   RunList,
   RunRecord,
   RunTree,
+  ScheduleInfo,
   StoredConversation,
   WorkerInfo,
 } from '@flotilla/runtime/client';
@@ -119,6 +120,21 @@ export class SchedulerApi {
   ): Promise<unknown> {
     const path = `/runs/${encodeURIComponent(runId)}/approvals/${encodeURIComponent(callId)}`;
     return this.#json('POST', path, answer);
+  }
+
+  async listSchedules(): Promise<ScheduleInfo[]> {
+    return ((await this.#json('GET', '/schedules')) as { schedules: ScheduleInfo[] }).schedules;
+  }
+
+  async saveSchedule(body: Record<string, unknown>): Promise<ScheduleInfo> {
+    return (await this.#json('POST', '/schedules', body)) as ScheduleInfo;
+  }
+
+  async removeSchedule(id: string): Promise<{ id: string; removed: boolean }> {
+    return (await this.#json('DELETE', `/schedules/${encodeURIComponent(id)}`)) as {
+      id: string;
+      removed: boolean;
+    };
   }
 
   async listWorkers(): Promise<WorkerInfo[]> {

@@ -193,3 +193,14 @@ export class DashboardNotBuiltError extends FlotillaError {
     );
   }
 }
+
+/** No schedule has this id (for the caller's tenant). Answered with HTTP 404. */
+export class ScheduleNotFoundError extends FlotillaError {
+  static override readonly errorName = 'ScheduleNotFoundError';
+  static override readonly is = errorGuard(this);
+  readonly scheduleId: string;
+  constructor(scheduleId: string) {
+    super(`No schedule "${scheduleId}". GET /schedules lists the schedules.`);
+    this.scheduleId = scheduleId;
+  }
+}

@@ -7,6 +7,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   InvalidRequestError: 400,
   InvalidSubmitRequestError: 400,
   InvalidRunQueryError: 400,
+  InvalidScheduleError: 400,
   // A tenant's view asked for another tenant's runs.
   InvalidTenantError: 400,
   InvalidLastEventIdError: 400,
@@ -25,6 +26,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   DashboardNotBuiltError: 404,
   RunNotFoundError: 404,
   ConversationNotFoundError: 404,
+  ScheduleNotFoundError: 404,
   ConversationVersionNotFoundError: 404,
   // The run asked no approval of that tool call.
   UnknownApprovalError: 404,

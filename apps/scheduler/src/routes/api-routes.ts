@@ -2,6 +2,7 @@ import { answerApproval } from './answer-approval.js';
 import type { ApiRoute } from './api-route.js';
 import { cancelRun } from './cancel-run.js';
 import { compileConversation } from './compile-conversation.js';
+import { createSchedule } from './create-schedule.js';
 import { getConversation } from './get-conversation.js';
 import { getFleet } from './get-fleet.js';
 import { getHealth } from './get-health.js';
@@ -10,6 +11,8 @@ import { getRun } from './get-run.js';
 import { getRunTree } from './get-run-tree.js';
 import { getWorkers } from './get-workers.js';
 import { listRuns } from './list-runs.js';
+import { listSchedules } from './list-schedules.js';
+import { removeSchedule } from './remove-schedule.js';
 import { sendSignal } from './send-signal.js';
 import { streamRunEvents } from './stream-run-events.js';
 import { submitRun } from './submit-run.js';
@@ -30,4 +33,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   getMetrics,
   getWorkers,
   getFleet,
+  createSchedule,
+  listSchedules,
+  removeSchedule,
 ];

@@ -22,6 +22,7 @@ const listRunsQuery = z.strictObject({
   agentId: text('Only runs of this agent'),
   rootRunId: text('Only the runs of this tree (the root included)'),
   conversationId: text('Only runs on this conversation'),
+  scheduleId: text('Only the firings of this schedule'),
   tenant: text("Only this tenant's runs (a token without a tenant only)"),
   createdAfter: time('Only runs created after this epoch ms (exclusive)'),
   createdBefore: time('Only runs created before this epoch ms (exclusive)'),
@@ -36,7 +37,7 @@ const listRunsQuery = z.strictObject({
 });
 
 /**
- * `GET /runs?status&agentId&rootRunId&conversationId&tenant&createdAfter&createdBefore&limit&cursor`
+ * `GET /runs?status&agentId&rootRunId&conversationId&scheduleId&tenant&createdAfter&createdBefore&limit&cursor`
  * → 200 `{ runs, nextCursor? }`, newest first, from the run list indexes. A named token with a
  * tenant lists its tenant's runs only (its ids); `tenant` is for the token without one.
  */

@@ -36,13 +36,16 @@ const runRecordShape = {
   agentId: z.string(),
   status: z.enum(['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled']),
   conversationId: z.string().optional(),
+  scheduleId: z.string().optional().openapi({
+    description: "For a schedule's firing: the schedule's id (filter with `GET /runs?scheduleId`)",
+  }),
   tenant: z
     .string()
     .optional()
     .openapi({ description: "The tenant whose run it is (a named token's tenant)" }),
   waitingFor: z.object({ kind: z.string(), detail: z.string() }).optional().openapi({
     description:
-      'What a queued or waiting run waits for (its conversation, a worker, an approval, a signal, a sleep)',
+      "What the run waits for: kind 'conversation', 'worker', 'concurrency' (its agent's cap), 'rate-limit' (a model call waits for its fleet-wide budget), 'approval', 'signal' or 'sleep'",
   }),
   waits: z
     .array(

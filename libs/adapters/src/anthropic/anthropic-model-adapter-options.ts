@@ -1,10 +1,11 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ThinkingConfigParam } from '@anthropic-ai/sdk/resources/messages';
 import type { CompileWarning } from '@flotilla/ir';
+import type { LimitOptions } from '../shared/limit-options.js';
 import type { RetryOptions } from '../shared/retry-policy.js';
 
-/** Options of {@link createAnthropicAdapter}. Retry options: see {@link RetryOptions}. */
-export interface AnthropicModelAdapterOptions extends RetryOptions {
+/** Options of {@link createAnthropicAdapter}. Retry options: see {@link RetryOptions}; fleet-wide `limits`: see {@link LimitOptions}. */
+export interface AnthropicModelAdapterOptions extends RetryOptions, LimitOptions {
   /** The model, e.g. `claude-sonnet-4-5`; sent as `model`. Also accepted as `modelId` (the seed API's name). */
   model: string;
   /** The adapter id recorded in events and conversation headers. @default model */

@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { estimateTokens } from '@flotilla/ir';
 import type { ModelAdapter, ModelDelta, ModelRequest, ModelResponse } from '@flotilla/runtime';
 import { generateWithRetries } from '../shared/generate-with-retries.js';
+import { adapterLimits } from '../shared/limit-options.js';
 import { MissingApiKeyError } from '../shared/missing-api-key-error.js';
 import { type WithModelAlias, withModelName } from '../shared/model-name-option.js';
 import { resolveRetryPolicy } from '../shared/retry-policy.js';
@@ -26,15 +27,18 @@ import { toAnthropicCallError } from './to-anthropic-call-error.js';
  * @throws MissingApiKeyError at creation when no API key is given or in `ANTHROPIC_API_KEY`.
  * @throws RangeError at creation when a retry option is negative.
  * @throws InvalidAdapterOptionsError at creation when neither `model` nor its alias `modelId` names the model.
+ * @throws InvalidModelLimitsError at creation when `limits` are invalid.
  */
 export function createAnthropicAdapter(given: WithModelAlias<AnthropicModelAdapterOptions>): ModelAdapter {
   const options = withModelName<AnthropicModelAdapterOptions>(given, 'anthropic');
   const policy = resolveRetryPolicy(options);
   const client = options.client ?? createClient(options);
   const modelId = options.id ?? options.model;
+  const limits = adapterLimits(options, 'anthropic', modelId);
   return {
     id: modelId,
     provider: 'anthropic',
+    ...(limits && { limits }),
     generate(request: ModelRequest): Promise<ModelResponse> {
       const site = { modelId, signal: request.signal };
       return generateWithRetries(request, policy, {

@@ -5,6 +5,7 @@
  * `toAnthropicMessages` shows the exact messages it sends.
  */
 
+export type { LimitOptions } from '../shared/limit-options.js';
 export { MissingApiKeyError } from '../shared/missing-api-key-error.js';
 export type { WithModelAlias } from '../shared/model-name-option.js';
 export { InvalidAdapterOptionsError } from '../shared/model-name-option.js';

@@ -1,9 +1,10 @@
 import type { CompileWarning } from '@flotilla/ir';
 import type { GenerateContentConfig, GoogleGenAI } from '@google/genai';
+import type { LimitOptions } from '../shared/limit-options.js';
 import type { RetryOptions } from '../shared/retry-policy.js';
 
-/** Options of {@link createGeminiAdapter}. Retry options: see {@link RetryOptions}. */
-export interface GeminiModelAdapterOptions extends RetryOptions {
+/** Options of {@link createGeminiAdapter}. Retry options: see {@link RetryOptions}; fleet-wide `limits`: see {@link LimitOptions}. */
+export interface GeminiModelAdapterOptions extends RetryOptions, LimitOptions {
   /** The model, e.g. `gemini-2.5-flash`. Also accepted as `modelId` (the seed API's name). */
   model: string;
   /** The adapter id recorded in events and conversation headers. @default model */

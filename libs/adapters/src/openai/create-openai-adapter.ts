@@ -1,6 +1,7 @@
 import type { ModelAdapter, ModelDelta, ModelRequest, ModelResponse } from '@flotilla/runtime';
 import OpenAI from 'openai';
 import { generateWithRetries } from '../shared/generate-with-retries.js';
+import { adapterLimits } from '../shared/limit-options.js';
 import { MissingApiKeyError } from '../shared/missing-api-key-error.js';
 import { type WithModelAlias, withModelName } from '../shared/model-name-option.js';
 import { resolveRetryPolicy } from '../shared/retry-policy.js';
@@ -31,6 +32,7 @@ import { toOpenAICallError } from './to-openai-call-error.js';
  *   (OpenAI-compatible servers without auth take any string).
  * @throws RangeError at creation when a retry option is negative.
  * @throws InvalidAdapterOptionsError at creation when neither `model` nor its alias `modelId` names the model.
+ * @throws InvalidModelLimitsError at creation when `limits` are invalid.
  */
 export function createOpenAIAdapter(given: WithModelAlias<OpenAIModelAdapterOptions>): ModelAdapter {
   const options = withModelName<OpenAIModelAdapterOptions>(given, 'openai');
@@ -40,9 +42,11 @@ export function createOpenAIAdapter(given: WithModelAlias<OpenAIModelAdapterOpti
   const modelId = options.id ?? options.model;
   const api = options.api ?? 'chat';
   const run = api === 'responses' ? generateWithResponses : generateWithChat;
+  const limits = adapterLimits(options, provider, modelId);
   return {
     id: modelId,
     provider,
+    ...(limits && { limits }),
     generate(request: ModelRequest): Promise<ModelResponse> {
       const site = {
         provider,

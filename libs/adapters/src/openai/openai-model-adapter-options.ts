@@ -1,9 +1,10 @@
 import type { CompileWarning } from '@flotilla/ir';
 import type OpenAI from 'openai';
+import type { LimitOptions } from '../shared/limit-options.js';
 import type { RetryOptions } from '../shared/retry-policy.js';
 
-/** Options of {@link createOpenAIAdapter}. Retry options: see {@link RetryOptions}. */
-export interface OpenAIModelAdapterOptions extends RetryOptions {
+/** Options of {@link createOpenAIAdapter}. Retry options: see {@link RetryOptions}; fleet-wide `limits`: see {@link LimitOptions}. */
+export interface OpenAIModelAdapterOptions extends RetryOptions, LimitOptions {
   /** The model, e.g. `gpt-4.1-mini`; sent as `model`. `createOpenAIAdapter` also takes it as `modelId` (the seed API's name). */
   model: string;
   /** The adapter id recorded in events and conversation headers. @default model */

@@ -35,5 +35,6 @@ export function generateWithRetries(
     signal: request.signal,
     toError,
     canRetry: () => !streamed,
+    budget: request.budget,
   });
 }

@@ -5,6 +5,7 @@
  */
 
 import type {
+  AgentConcurrency,
   AgentConfig,
   AgentDefinition,
   AgentFunction,
@@ -25,7 +26,7 @@ const DEFINITION_CONFIG = Symbol.for('@flotilla/runtime/agent-config/v1');
 /**
  * Creates an agent.
  * @throws Error when `config.id` is missing or blank, `config.retry.attempts` is not a whole number ≥ 1,
- *   or `config.timeoutMs` is not a whole number ≥ 1
+ *   `config.timeoutMs` is not a whole number ≥ 1, or `config.concurrency` has a bad `limit` or `key`
  * @example
  * const Summarizer = createAgent({
  *   id: 'summarizer',
@@ -94,7 +95,29 @@ function resolveDefinition<Props, Result>(config: AgentConfig<Props, Result>): A
     middlewares: (config.middlewares ?? []) as AgentDefinition['middlewares'],
     retry: resolveRetry(config.id, config.retry),
     timeoutMs: resolveTimeout(config.id, config.timeoutMs),
+    concurrency: resolveConcurrency(config.id, config.concurrency as AgentConcurrency | undefined),
   };
+}
+
+function resolveConcurrency(
+  agentId: string,
+  concurrency: AgentConcurrency | undefined,
+): AgentConcurrency | undefined {
+  if (concurrency === undefined) return undefined;
+  if (!Number.isInteger(concurrency.limit) || concurrency.limit < 1 || concurrency.limit > 1_000_000) {
+    throw new InvalidAgentConfigError(
+      'concurrency.limit',
+      `Agent "${agentId}": concurrency.limit must be a whole number from 1 to 1000000, got ${concurrency.limit}.`,
+    );
+  }
+  const { key } = concurrency;
+  if (key !== undefined && key !== 'tenant' && typeof key !== 'function') {
+    throw new InvalidAgentConfigError(
+      'concurrency.key',
+      `Agent "${agentId}": concurrency.key must be 'tenant' or a function of the input, got ${typeof key}.`,
+    );
+  }
+  return concurrency;
 }
 
 function resolveRetry(agentId: string, retry: AgentRetryPolicy | undefined): AgentRetryPolicy | undefined {

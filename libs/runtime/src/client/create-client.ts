@@ -16,7 +16,6 @@ import { SharedEventReader } from '../events/shared-event-reader.js';
 import { ConversationGate } from '../gate/conversation-gate.js';
 import type { OnConflict } from '../gate/waiting-for.js';
 import { AgentQueues, runJobFinder } from '../jobs/agent-queues.js';
-import { ENDED_JOB_RETENTION } from '../jobs/ended-job-retention.js';
 import { idSchema, runIdSchema, TENANT_RULE, tenantSchema } from '../jobs/id-rule.js';
 import { QUEUE_DEPTH_STATES, type QueueDepth, queueDepthOf } from '../jobs/queue-depth.js';
 import { encodeRunJobData } from '../jobs/run-job-data.js';
@@ -26,6 +25,8 @@ import { RedisRunRecords } from '../runs/redis-run-records.js';
 import { runHasEnded } from '../runs/run-has-ended.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isTerminalStatus } from '../runs/run-status.js';
+import { RedisSchedules, type ScheduleInfo } from '../schedules/redis-schedules.js';
+import { parseScheduleRequest, type ScheduleRequest } from '../schedules/schedule-request.js';
 import { redactingLogOptions } from '../shared/redact-secrets.js';
 import type { LoadConversationOptions, StoredConversation } from '../store/conversation-store.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
@@ -33,6 +34,7 @@ import { ConversationBusyError } from '../store/store-errors.js';
 import { type ApprovalOutcome, answerApproval } from '../waits/answer-approval.js';
 import { type SignalOptions, type SignalReceipt, sendSignal } from '../waits/send-signal.js';
 import { cancelRunTree } from './cancel-run-tree.js';
+import { enqueueRun } from './enqueue-run.js';
 import { InvalidRunQueryError } from './invalid-run-query-error.js';
 import { InvalidTenantError } from './invalid-tenant-error.js';
 import { listStoredRuns, type RunList } from './list-runs.js';
@@ -40,7 +42,7 @@ import { type ListRunsQuery, parseListRunsQuery } from './list-runs-query.js';
 import { eventsConnectionName, MissingRunHandle, RedisRunHandle, type RunHandle } from './run-handle.js';
 import { DEFAULT_RUN_TREE_NODES, MAX_RUN_TREE_NODES, type RunTree, readRunTree } from './run-tree.js';
 import { submissionHashOf } from './submission-hash.js';
-import { parseSubmitRequest, type submitRequestSchema } from './submit-request.js';
+import { parseSubmitRequest, startTimeOf, type submitRequestSchema } from './submit-request.js';
 
 /** Options of {@link createClient}; unset ones come from the environment, then defaults. */
 export interface CreateClientOptions {
@@ -86,8 +88,11 @@ export interface CreateClientOptions {
 /** Options of {@link FlotillaClient.submit}: the optional fields of a submission (see `submitRequestSchema`). */
 export type SubmitOptions = Pick<
   z.input<typeof submitRequestSchema>,
-  'runId' | 'conversationId' | 'onConflict' | 'scope' | 'timeoutMs'
->;
+  'runId' | 'conversationId' | 'onConflict' | 'scope' | 'timeoutMs' | 'delayMs'
+> & {
+  /** Start the run no earlier than this time (epoch ms or a Date); not with `delayMs`. @default now */
+  runAt?: number | Date;
+};
 
 /**
  * Submits runs and reads, waits for and cancels them. Every call waits for Redis at most
@@ -119,13 +124,29 @@ export interface FlotillaClient {
     input: unknown,
     options?: SubmitOptions,
   ): Promise<RunHandle<Output>>;
+  /**
+   * Saves a schedule: runs of `agentId` with `input` fired on a cron pattern (`cron`, in
+   * `timezone`, default UTC) or every `everyMs`, from `startAt` on, each continuing
+   * `conversationId` when given. Idempotent upsert by `id` (saving it again replaces it). On
+   * BullMQ's job schedulers: each firing is a normal run with its own record, `scheduleId` set,
+   * run id `<id>-<due time ms>` (`listRuns({ scheduleId })` lists them). A schedule whose agent
+   * no live worker serves is saved and shows `served: false`; its next firing waits in the
+   * agent's queue and runs late when a worker comes; firings due meanwhile are not made up.
+   * @throws InvalidScheduleError naming the field when the schedule breaks a rule (nothing is written)
+   */
+  schedule(schedule: ScheduleRequest): Promise<ScheduleInfo>;
+  /** The saved schedules (of this client's tenant), by id, with their next firing and whether a worker serves them. */
+  listSchedules(): Promise<ScheduleInfo[]>;
+  /** Removes a schedule: no more firings (runs already fired go on). `false` when there was no such schedule. */
+  removeSchedule(id: string): Promise<boolean>;
   /** A handle on an existing run (nothing is checked until it is used: then `RunNotFoundError`). */
   run<Output = unknown>(runId: string): RunHandle<Output>;
   /** The run's record, or `undefined` when there is none (or `runId` is not a valid run id). */
   getRun(runId: string): Promise<RunRecord | undefined>;
   /**
    * A page of runs, newest first, from the run list indexes: filter by `status`, `agentId`,
-   * `rootRunId` (a whole tree, the root included), `conversationId` and created time; `limit`
+   * `rootRunId` (a whole tree, the root included), `conversationId`, `scheduleId` (a schedule's
+   * firings) and created time; `limit`
    * (1 to 1000, default 50) runs at most; pass `nextCursor` back as `cursor` for the next page
    * (no `nextCursor`: nothing more). A page can hold fewer than `limit` runs and still have a
    * `nextCursor` when its filters match few of the runs walked (at most 5000 per call). Runs
@@ -284,6 +305,8 @@ interface ClientConnections {
   conversations: RedisConversationStore;
   /** The line of writers of each conversation (one writer per conversation). */
   gate: ConversationGate;
+  /** The schedules (BullMQ job schedulers in the agent queues, listed per tenant). */
+  schedules: RedisSchedules;
   /** One blocking XREAD for every event reader (`shareEventReads`), or none. */
   sharedReader: SharedEventReader | undefined;
   /** One blocking XREAD for every `result()` (the shared reader when there is one). */
@@ -330,9 +353,10 @@ function openConnections(
   });
   const registry = new WorkerRegistry(redis, config.prefix);
   const served = new ServedAgents(registry);
+  const schedules = new RedisSchedules({ redis, prefix: config.prefix, queues, served });
   return {
     ...{ config, redis, queues, records, conversations, gate, sharedReader, resultReader, bound, logger },
-    ...{ registry, served },
+    ...{ registry, served, schedules },
   };
 }
 
@@ -343,6 +367,7 @@ function namedFor(tenant: string | undefined, record: RunRecord): RunRecord {
   if (record.parentRunId !== undefined) named.parentRunId = unqualifyId(record.parentRunId);
   if (record.rootRunId !== undefined) named.rootRunId = unqualifyId(record.rootRunId);
   if (record.conversationId !== undefined) named.conversationId = unqualifyId(record.conversationId);
+  if (record.scheduleId !== undefined) named.scheduleId = unqualifyId(record.scheduleId);
   return named;
 }
 
@@ -405,8 +430,14 @@ class RedisFlotillaClient implements FlotillaClient {
     input: unknown,
     options: SubmitOptions = {},
   ): Promise<RunHandle<Output>> {
+    const runAt = options.runAt instanceof Date ? options.runAt.getTime() : options.runAt;
     const request = parseSubmitRequest(
-      { ...options, agentId: typeof agent === 'string' ? agent : agent.id, input },
+      {
+        ...options,
+        ...(runAt !== undefined && { runAt }),
+        agentId: typeof agent === 'string' ? agent : agent.id,
+        input,
+      },
       jsonLimitsOf(this.config),
     );
     const { agentId } = request;
@@ -415,50 +446,44 @@ class RedisFlotillaClient implements FlotillaClient {
     const conversationId =
       request.conversationId === undefined ? undefined : this.#stored(request.conversationId);
     const submissionHash = submissionHashOf(request);
-    const deadline = request.timeoutMs === undefined ? undefined : Date.now() + request.timeoutMs;
+    // A delayed run's deadline counts from when it may start.
+    const startAt = startTimeOf(request);
+    const deadline = request.timeoutMs === undefined ? undefined : startAt + request.timeoutMs;
     const data = encodeRunJobData(request.input, { ...request, conversationId, deadline });
     if (data.input === undefined)
       throw new TypeError('The run input has no JSON form; pass JSON values only.');
     await boundedRequest(this.#bound, async () => {
-      const created = await this.#records.create({
+      const onConflict: OnConflict = request.onConflict ?? 'enqueue';
+      const enqueued = await enqueueRun(this.#enqueueServices(), {
         runId: storedRunId,
         agentId,
         conversationId,
         tenant: this.tenant,
         submissionHash,
+        data,
+        onConflict,
+        delayMs: startAt - Date.now(),
       });
-      if (created === 'conflict') throw new RunIdConflictError(runId);
-      // A record created just now is queued (no job exists yet to start it): no need to read it.
-      // Adding again while queued is safe (BullMQ ignores an existing job id) and repairs a
-      // submit that crashed (or lost Redis) between the record and the job; so is registering
-      // on the conversation again (a run in line keeps its place).
-      if (created !== 'created' && (await this.#records.get(storedRunId))?.status !== 'queued') return;
-      let ahead: string[] = [];
-      if (conversationId !== undefined) {
-        const onConflict: OnConflict = request.onConflict ?? 'enqueue';
-        const registration = await this.#gate.register(conversationId, storedRunId, onConflict);
-        if (registration.kind === 'busy') {
-          await this.#rejectBusy(
-            storedRunId,
-            agentId,
-            request.conversationId ?? conversationId,
-            unqualifyId(registration.holderRunId),
-          );
-          return;
-        }
-        if (registration.kind === 'registered') ahead = registration.ahead;
+      if (enqueued.kind === 'conflict') throw new RunIdConflictError(runId);
+      if (enqueued.kind === 'busy') {
+        await this.#rejectBusy(
+          storedRunId,
+          agentId,
+          request.conversationId ?? conversationId ?? '',
+          unqualifyId(enqueued.holderRunId),
+        );
+        return;
       }
-      await this.#queues.queueFor(agentId).add(agentId, data, {
-        jobId: storedRunId,
-        attempts: 1,
-        ...ENDED_JOB_RETENTION,
-      });
-      // Said on the record (not a failure): the run starts once a worker serving it comes up.
-      if (!(await this.#shared.served.serves(agentId)))
-        await this.#records.markUnserved(storedRunId, agentId);
-      for (const other of ahead) await this.#interrupt(other, runId, request.onConflict ?? 'interrupt');
+      if (enqueued.kind !== 'queued') return;
+      for (const other of enqueued.ahead)
+        await this.#interrupt(other, runId, request.onConflict ?? 'interrupt');
     });
     return this.run<Output>(runId);
+  }
+
+  #enqueueServices() {
+    const { records, gate, queues, served } = this.#shared;
+    return { records, gate, queues, served };
   }
 
   /** `reject`: the run ends `failed` before any job exists, so nothing runs and nothing waits. */
@@ -508,6 +533,20 @@ class RedisFlotillaClient implements FlotillaClient {
     });
   }
 
+  async schedule(schedule: ScheduleRequest): Promise<ScheduleInfo> {
+    const checked = parseScheduleRequest(schedule, jsonLimitsOf(this.config));
+    return boundedRequest(this.#bound, () => this.#shared.schedules.upsert(this.tenant, checked));
+  }
+
+  listSchedules(): Promise<ScheduleInfo[]> {
+    return boundedRequest(this.#bound, () => this.#shared.schedules.list(this.tenant));
+  }
+
+  async removeSchedule(id: string): Promise<boolean> {
+    if (!idSchema.safeParse(id).success) return false;
+    return boundedRequest(this.#bound, () => this.#shared.schedules.remove(this.tenant, id));
+  }
+
   listWorkers(): Promise<WorkerInfo[]> {
     return boundedRequest(this.#bound, () => this.#shared.registry.list());
   }
@@ -555,6 +594,7 @@ class RedisFlotillaClient implements FlotillaClient {
     if (checked.rootRunId !== undefined) stored.rootRunId = qualifyId(tenant, checked.rootRunId);
     if (checked.conversationId !== undefined)
       stored.conversationId = qualifyId(tenant, checked.conversationId);
+    if (checked.scheduleId !== undefined) stored.scheduleId = qualifyId(tenant, checked.scheduleId);
     const list = await boundedRequest(this.#bound, () =>
       listStoredRuns(this.#records, this.config.prefix, tenant, stored),
     );

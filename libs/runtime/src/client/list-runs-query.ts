@@ -28,6 +28,8 @@ export const listRunsQuerySchema = z.strictObject(
     rootRunId: runIdSchema.optional(),
     /** Only runs on this conversation. */
     conversationId: idSchema.optional(),
+    /** Only the firings of this schedule (`client.schedule`). */
+    scheduleId: idSchema.optional(),
     /** Only this tenant's runs (the client without a tenant only; a tenant's view lists its own). */
     tenant: tenantSchema.optional(),
     /** Only runs created after this time (epoch ms, exclusive). */
@@ -45,7 +47,7 @@ export const listRunsQuerySchema = z.strictObject(
   },
   {
     error:
-      'the query must be an object of status?, agentId?, rootRunId?, conversationId?, tenant?, createdAfter?, createdBefore?, limit?, cursor?',
+      'the query must be an object of status?, agentId?, rootRunId?, conversationId?, scheduleId?, tenant?, createdAfter?, createdBefore?, limit?, cursor?',
   },
 );
 

@@ -1,7 +1,7 @@
 /**
  * `client.listRuns`: a page of a tenant's runs, newest first, from the run list indexes
  * (`runs/run-index.ts`), never a SCAN over keys. The most selective index the query names is
- * walked (tree, then conversation, then agent, then all runs); every entry is checked against
+ * walked (tree, then conversation, then schedule, then agent, then all runs); every entry is checked against
  * its record, so the other filters (status above all, which changes as a run goes) are applied
  * to what the record says now, and entries of expired records are skipped and pruned.
  */
@@ -40,9 +40,11 @@ export async function listStoredRuns(
       ? keys.root(query.rootRunId)
       : query.conversationId !== undefined
         ? keys.conversation(query.conversationId)
-        : query.agentId !== undefined
-          ? keys.agent(query.agentId)
-          : keys.all;
+        : query.scheduleId !== undefined
+          ? keys.schedule(query.scheduleId)
+          : query.agentId !== undefined
+            ? keys.agent(query.agentId)
+            : keys.all;
   const from = query.createdAfter === undefined ? '-' : `[${timeBound(query.createdAfter + 1)}`;
   let before =
     query.after ?? (query.createdBefore === undefined ? undefined : timeBound(query.createdBefore));
@@ -100,6 +102,7 @@ function matches(record: RunRecord, tenant: string | undefined, query: CheckedRu
   if (query.status !== undefined && record.status !== query.status) return false;
   if (query.agentId !== undefined && record.agentId !== query.agentId) return false;
   if (query.conversationId !== undefined && record.conversationId !== query.conversationId) return false;
+  if (query.scheduleId !== undefined && record.scheduleId !== query.scheduleId) return false;
   if (query.rootRunId !== undefined && (record.rootRunId ?? record.runId) !== query.rootRunId) return false;
   return true;
 }

@@ -11,6 +11,9 @@ import { scopeSchema } from '../jobs/run-job-data.js';
 import { checkJsonBounds, DEFAULT_JSON_LIMITS, type JsonLimits } from '../json/json-bounds.js';
 import { InvalidSubmitRequestError } from './invalid-submit-request-error.js';
 
+/** The longest a submission may delay its run (a year). */
+export const MAX_START_DELAY_MS = 365 * 24 * 3600 * 1000;
+
 export const submitRequestSchema = z.object(
   {
     /** The agent to run (BullMQ job name). */
@@ -34,17 +37,28 @@ export const submitRequestSchema = z.object(
     /** Scope layers for every agent of the run, outermost first (JSON objects). */
     scope: scopeSchema.optional(),
     /**
-     * The run's deadline, in ms from now: past it the run (and its child runs) ends `failed` with
+     * The run's deadline, in ms from now (from its start time with `delayMs` / `runAt`): past it the run (and its child runs) ends `failed` with
      * `RunTimeoutError`. The agent's own `timeoutMs`, if smaller, wins. @default the agent's, else none
      */
     timeoutMs: z
       .int({ error: 'must be a whole number of milliseconds ≥ 1' })
       .min(1, { error: 'must be a whole number of milliseconds ≥ 1' })
       .optional(),
+    /**
+     * Start the run no earlier than this many ms from now (its job waits in BullMQ's delayed set,
+     * its record says `queued`). Not with `runAt`. @default 0
+     */
+    delayMs: z
+      .int({ error: 'must be a whole number of milliseconds ≥ 0' })
+      .min(0, { error: 'must be a whole number of milliseconds ≥ 0' })
+      .max(MAX_START_DELAY_MS, { error: 'must be at most a year' })
+      .optional(),
+    /** Start the run no earlier than this time (epoch ms; a time past starts it now). Not with `delayMs`. */
+    runAt: z.int({ error: 'must be a time in epoch milliseconds' }).min(0).max(8.64e15).optional(),
   },
   {
     error:
-      'the submission must be an object: { agentId, input, runId?, conversationId?, onConflict?, scope?, timeoutMs? }',
+      'the submission must be an object: { agentId, input, runId?, conversationId?, onConflict?, scope?, timeoutMs?, delayMs?, runAt? }',
   },
 );
 
@@ -66,9 +80,19 @@ export function parseSubmitRequest(value: unknown, limits: JsonLimits = DEFAULT_
   if (parsed.data.onConflict !== undefined && parsed.data.conversationId === undefined) {
     throw new InvalidSubmitRequestError('onConflict', '`onConflict` applies to runs with a `conversationId`');
   }
+  if (parsed.data.delayMs !== undefined && parsed.data.runAt !== undefined)
+    throw new InvalidSubmitRequestError('runAt', 'give `delayMs` or `runAt`, not both');
+  if (parsed.data.runAt !== undefined && parsed.data.runAt - Date.now() > MAX_START_DELAY_MS)
+    throw new InvalidSubmitRequestError('runAt', 'must be at most a year from now');
   // Lenient: the job carries what JSON.stringify writes (a Date as its text), as it always did.
   checkJsonBounds(parsed.data.input, 'the run input', limits, { lenient: true });
   if (parsed.data.scope !== undefined)
     checkJsonBounds(parsed.data.scope, 'the run scope', limits, { lenient: true });
   return parsed.data;
+}
+
+/** When a checked submission's run may start (epoch ms): now, `delayMs` from now, or `runAt`. */
+export function startTimeOf(request: Pick<SubmitRequest, 'delayMs' | 'runAt'>, now = Date.now()): number {
+  if (request.runAt !== undefined) return Math.max(now, request.runAt);
+  return now + (request.delayMs ?? 0);
 }

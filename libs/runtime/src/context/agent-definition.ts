@@ -59,6 +59,23 @@ export interface AgentConfig<Props, Result> {
    * child runs. Embedded runs (`runAgent`) have no deadline. @default none
    */
   timeoutMs?: number;
+  /**
+   * A fleet-wide cap on how many runs of this agent execute at once (on workers): runs over
+   * the cap wait at the waiting gate without holding a worker slot (`waitingFor: { kind:
+   * 'concurrency' }`), and a run that ends (or suspends) wakes the next. `key` caps each group
+   * separately: `'tenant'` (per tenant) or a function of the run's input (e.g. a customer id),
+   * whose answer (1 to 200 characters) names the group. A dead worker's place lapses after about
+   * twice the worker's `lockDurationMs`. Embedded runs are not capped. @default no cap
+   */
+  concurrency?: AgentConcurrency<Props>;
+}
+
+/** A concurrency cap; see {@link AgentConfig.concurrency}. */
+export interface AgentConcurrency<Props = unknown> {
+  /** How many runs (of one key) may execute at once, fleet-wide (a whole number ≥ 1). */
+  limit: number;
+  /** What groups runs under one cap: `'tenant'`, or a function of the input. @default one cap for the agent */
+  key?: 'tenant' | ((input: Props, run: { tenant?: string }) => string);
 }
 
 /** The retry policy of an agent's runs on workers; see {@link AgentConfig.retry}. */
@@ -80,6 +97,7 @@ export interface AgentDefinition {
   middlewares: AgentMiddleware[];
   retry: AgentRetryPolicy | undefined;
   timeoutMs: number | undefined;
+  concurrency: AgentConcurrency | undefined;
 }
 
 /** Removes the reborn signal from a handler's return type. */

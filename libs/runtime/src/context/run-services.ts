@@ -10,6 +10,7 @@ import type { OffloadedOutputs } from '../budget/offloaded-outputs.js';
 import type { RunEventSink } from '../events/run-event.js';
 import type { ParkedWait } from '../gate/waiting-for.js';
 import type { JsonLimits } from '../json/json-bounds.js';
+import type { RunModelBudgets } from '../limits/fleet-model-budgets.js';
 import type { FleetMemo } from '../memo/fleet-memo.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { RunResources } from '../resources/run-resources.js';
@@ -102,6 +103,11 @@ export interface RunServices {
    * blobs on a worker, so any worker can page through them). Absent: an in-memory store per run.
    */
   outputs?: OffloadedOutputs;
+  /**
+   * The fleet-wide rate limit budgets model calls draw on (models with `limits`, or in the
+   * worker's `modelLimits`). Absent in embedded mode: calls then go without a budget.
+   */
+  modelBudgets?: RunModelBudgets;
   /** For a child run: where its root invocation sits in the tree. Absent for root runs. */
   placement?: RunPlacement;
   /** Durable waits on a worker (signals, approvals; see {@link RunWaits}). Absent in embedded mode. */

@@ -6,13 +6,16 @@
  */
 import type { AgentContext } from '../context/agent-context.js';
 import { DEFAULT_JSON_LIMITS } from '../json/json-bounds.js';
+import type { BudgetWait } from '../limits/await-model-budget.js';
 import { checkModelResponse } from '../model/check-model-response.js';
 import type { ModelAdapter, ModelRequest, ModelResponse } from '../model/model-adapter.js';
+import { ModelCallError } from '../model/model-call-error.js';
 import { observeModelCall } from '../shared/observation-channels.js';
 import { SpanAttribute } from '../shared/tracing.js';
 import type { DurableResult } from './durable-step.js';
 import { durableStep } from './durable-step.js';
 import { hashJson } from './fingerprint.js';
+import { suspendUntil } from './suspend-until.js';
 
 /** One model turn to serve. */
 export interface ModelTurn {
@@ -68,7 +71,7 @@ async function callModel(context: AgentContext, turn: ModelTurn): Promise<ModelR
   const observed = { agentId: context.definition.id, provider: turn.model.provider, model: turn.model.id };
   try {
     const response = checkModelResponse(
-      await turn.model.generate({ ...turn.request, signal: context.signal }),
+      await generateWithinBudget(context, turn.model, { ...turn.request, signal: context.signal }),
       turn.model,
       context.run.services.limits ?? DEFAULT_JSON_LIMITS,
     );
@@ -89,5 +92,66 @@ async function callModel(context: AgentContext, turn: ModelTurn): Promise<ModelR
       completionTokens: 0,
     });
     throw error;
+  }
+}
+
+/** How many times a call rate limited (429) past its adapter's own retries is tried again. */
+const MAX_RATE_LIMITED_ROUNDS = 10;
+
+/** The pause after a 429 that names no `retry-after`. */
+const DEFAULT_RATE_LIMIT_PAUSE_MS = 1000;
+
+/**
+ * Calls the model within its fleet-wide budget when it has limits (`RunServices.modelBudgets`):
+ * waits for the budget before the call (an event per wait), corrects it by the real usage, and
+ * on a 429 that outlasted the adapter's retries pauses the budget for the fleet and tries again
+ * (waiting, not failing), at most {@link MAX_RATE_LIMITED_ROUNDS} times.
+ */
+async function generateWithinBudget(
+  context: AgentContext,
+  model: ModelAdapter,
+  request: ModelRequest,
+): Promise<ModelResponse> {
+  const budget = context.run.services.modelBudgets?.budgetFor(model, request, (wait) =>
+    context.run.emit({ type: 'rate-limit-wait', callPath: context.callPath, ...wait }),
+  );
+  if (!budget) return model.generate(request);
+  let streamed = false;
+  const onDelta = request.onDelta;
+  const watched: ModelRequest = onDelta
+    ? {
+        ...request,
+        onDelta: (delta) => {
+          streamed = true;
+          onDelta(delta);
+        },
+      }
+    : request;
+  // A long wait parks the run (no slot held) where it can be replayed; the turn looks again then.
+  const park = context.run.services.waits
+    ? (wait: BudgetWait, wakeAt: number) =>
+        suspendUntil(context, {
+          waitingFor: {
+            kind: 'rate-limit',
+            detail: `${wait.provider}/${wait.modelId} (${wait.reason}, ${wait.waitMs} ms)`,
+          },
+          wakeAt,
+        })
+    : undefined;
+  for (let round = 1; ; round++) {
+    await budget.acquireOrPark(park);
+    try {
+      const response = await model.generate({ ...watched, budget });
+      await budget.settle(response.usage);
+      return response;
+    } catch (error) {
+      const rateLimited = ModelCallError.is(error) && error.status === 429;
+      if (!rateLimited || streamed || round >= MAX_RATE_LIMITED_ROUNDS || request.signal?.aborted)
+        throw error;
+      const retryAfterSeconds = (error as ModelCallError).retryAfterSeconds;
+      await budget.pause(
+        retryAfterSeconds === undefined ? DEFAULT_RATE_LIMIT_PAUSE_MS : retryAfterSeconds * 1000,
+      );
+    }
   }
 }

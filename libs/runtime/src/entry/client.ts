@@ -43,6 +43,7 @@ export type {
   ModelTurnEndEvent,
   ModelTurnStartEvent,
   ProgressEvent,
+  RateLimitWaitEvent,
   RebornEvent,
   RunEndEvent,
   RunEvent,
@@ -69,6 +70,15 @@ export type { QueueDepth } from '../jobs/queue-depth.js';
 export type { WorkerInfo } from '../registry/worker-registry.js';
 export type { RunRecord } from '../runs/run-record.js';
 export { isTerminalStatus, type RunStatus, type TerminalRunStatus } from '../runs/run-status.js';
+export { InvalidScheduleError } from '../schedules/invalid-schedule-error.js';
+export type { ScheduleInfo } from '../schedules/redis-schedules.js';
+export {
+  MAX_SCHEDULE_ID_LENGTH,
+  parseScheduleRequest,
+  type ScheduleDefinition,
+  type ScheduleRequest,
+  scheduleRequestSchema,
+} from '../schedules/schedule-request.js';
 export type {
   ConversationBase,
   ConversationHeader,

@@ -184,6 +184,20 @@ export interface ToolOutputOffloadedEvent extends RunEventBase {
 }
 
 /**
+ * A model call waits for its provider/model's fleet-wide rate limit budget (`limits`) before it
+ * goes: `reason` `limit` (the rpm / tpm spacing) or `retry-after` (a 429 paused the budget for
+ * the whole fleet). The run is not failing; its record shows `waitingFor: { kind: 'rate-limit' }`
+ * while a longer wait lasts.
+ */
+export interface RateLimitWaitEvent extends RunEventBase {
+  type: 'rate-limit-wait';
+  provider: string;
+  modelId: string;
+  waitMs: number;
+  reason: 'limit' | 'retry-after';
+}
+
+/**
  * A tool call needs a person's approval (`equipTool(tool, { needsApproval })`): the run waits
  * (no slot held) until `client.approve(runId, toolCallId, …)`. Emitted once per call.
  */
@@ -240,7 +254,8 @@ export type RunEvent =
   | ApprovalRequestedEvent
   | ApprovalResolvedEvent
   | SignalReceivedEvent
-  | SleepStartedEvent;
+  | SleepStartedEvent
+  | RateLimitWaitEvent;
 
 /** The `type` of every {@link RunEvent}. */
 export type RunEventType = RunEvent['type'];

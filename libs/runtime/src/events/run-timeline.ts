@@ -45,6 +45,7 @@ const FIELDS: Record<string, readonly string[]> = {
   'approval-resolved': ['toolCallId', 'tool', 'approved', 'args', 'reason'],
   'signal-received': ['name', 'signalId', 'payload'],
   'sleep-started': ['until'],
+  'rate-limit-wait': ['provider', 'modelId', 'waitMs', 'reason'],
 };
 const COMMON = ['runId', 'callPath'];
 const OUTCOME = ['status', 'output', 'error', 'usage', 'modelCalls'] as const;

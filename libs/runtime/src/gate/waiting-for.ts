@@ -3,9 +3,11 @@
  * slot holds no slot, waits in one keyed mechanism, and says on its record what it waits for.
  * Each kind of wait is one `kind` here: `conversation` (a run ahead on the conversation),
  * `worker` (no live worker serves the run's agent; its job waits in the agent's queue, see
- * `jobs/agent-queues.ts`), and the durable waits of a run's own code (`engine/suspend-until.ts`):
- * `approval` (a tool call awaits a person), `signal` (`waitForSignal`) and `sleep`. Concurrency
- * caps and rate limits are meant to be added as kinds, reusing the same parking.
+ * `jobs/agent-queues.ts`), `concurrency` (the agent's concurrency cap is full, see
+ * `gate/concurrency-gate.ts`), `rate-limit` (a model call waits for its provider/model's
+ * fleet-wide budget, see `limits/await-model-budget.ts`), and the durable waits of a run's own
+ * code (`engine/suspend-until.ts`): `approval` (a tool call awaits a person), `signal`
+ * (`waitForSignal`) and `sleep`.
  */
 import { z } from 'zod';
 
@@ -14,7 +16,15 @@ import { z } from 'zod';
  * record schema, the waiting-run counts and their metric labels follow), then parked with
  * `parkAtGate` / `RedisRunRecords.park`.
  */
-export const WAIT_KINDS = ['conversation', 'worker', 'approval', 'signal', 'sleep'] as const;
+export const WAIT_KINDS = [
+  'conversation',
+  'worker',
+  'concurrency',
+  'rate-limit',
+  'approval',
+  'signal',
+  'sleep',
+] as const;
 
 /** What kinds of thing a run can wait for at the gate. */
 export type WaitKind = (typeof WAIT_KINDS)[number];
@@ -32,9 +42,12 @@ export interface WaitingFor {
   kind: WaitKind;
   /**
    * For `conversation`: the conversation id and the run ahead of it, as `<conversationId> (after
-   * run <runId>)`; for `worker`: the agent id no live worker serves; for `approval`, `signal`
-   * and `sleep`: what the run's code waits for (the tool call, the signal name, the due time),
-   * and the conversation it keeps while it waits, if any.
+   * run <runId>)`; for `worker`: the agent id no live worker serves; for `concurrency`: the
+   * agent, its cap key and limit, as `<agentId> key <key> (limit <n>)`; for `rate-limit`: the
+   * provider/model and why, as `openai/gpt-4.1-mini (rpm 600, tpm 100000)` or
+   * `… (paused by a 429 for 2000 ms)`; for `approval`, `signal` and `sleep`: what the run's code
+   * waits for (the tool call, the signal name, the due time), and the conversation it keeps
+   * while it waits, if any.
    */
   detail: string;
 }

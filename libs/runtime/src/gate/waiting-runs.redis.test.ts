@@ -1,7 +1,7 @@
 /**
  * The fleet-wide count of waiting runs against a real Redis, through the record transitions
- * that set and clear `waitingFor` (park, markUnserved, a durable wait's suspend, start, a
- * cancel's finish), and its
+ * that set and clear `waitingFor` (park, markUnserved, markWaiting, a durable wait's suspend,
+ * start, a cancel's finish), and its
  * repair: entries whose record no longer waits are pruned, entries written again meanwhile kept.
  * Reads raw keys to simulate a crash between a record write and its count write.
  */
@@ -79,6 +79,21 @@ describe('the count of waiting runs', () => {
     );
     expect(await records().get(runId)).not.toHaveProperty('waitingFor');
     expect(await countsOf(agentId)).toEqual({});
+  });
+
+  it('counts a running run whose model call waits for its rate limit, and a run parked at its cap', async () => {
+    const agentId = `agent-${randomUUID()}`;
+    const [running, capped] = [await queuedRun(agentId), await queuedRun(agentId)];
+    await records().start({ runId: running, agentId, attempt: 'a1' });
+    const wait = { kind: 'rate-limit' as const, detail: 'openai/gpt-4.1-mini (rpm 60)' };
+    expect(await records().markWaiting(running, wait, 'a1')).toBe(true);
+    await records().park(capped, { kind: 'concurrency', detail: `${agentId} key all (limit 1)` });
+    expect(await countsOf(agentId)).toEqual({ 'rate-limit': 1, concurrency: 1 });
+    // The pruner sees a running run marked waiting as still waiting: its entry stays.
+    await records().waiting.prune({ currentWait: records().currentWait, minAgeMs: 0 });
+    expect(await countsOf(agentId)).toEqual({ 'rate-limit': 1, concurrency: 1 });
+    expect(await records().markWaiting(running, undefined, 'a1')).toBe(true);
+    expect(await countsOf(agentId)).toEqual({ concurrency: 1 });
   });
 
   it('leaves a run that ended uncounted: an ended run is not parked', async () => {

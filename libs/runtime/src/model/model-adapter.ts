@@ -8,6 +8,7 @@
  * still resolves with the complete message.
  */
 import type { FinishReason, Message, TokenUsage, ToolDefinition } from '@flotilla/ir';
+import type { ModelLimits } from '../limits/model-limits.js';
 
 export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
 
@@ -26,6 +27,20 @@ export interface ModelRequest {
   signal?: AbortSignal;
   /** Streaming consumer; when present the adapter should stream and report each delta. */
   onDelta?: (delta: ModelDelta) => void;
+  /**
+   * The fleet-wide budget of this provider/model, when it has `limits` (set by the runtime,
+   * which acquires it before the first attempt). An adapter that retries acquires it again
+   * before each retry and pauses it on a 429 instead of sleeping on its own.
+   */
+  budget?: ModelBudget;
+}
+
+/** A provider/model's fleet-wide budget as one model call sees it (see `ModelRequest.budget`). */
+export interface ModelBudget {
+  /** Waits (without failing) until the fleet's budget lets one more request go. */
+  acquire(): Promise<void>;
+  /** The provider answered 429: pauses the budget for the whole fleet for `retryAfterMs`. */
+  pause(retryAfterMs: number): Promise<void>;
 }
 
 export type ModelDelta =
@@ -45,6 +60,12 @@ export interface ModelAdapter {
   readonly id: string;
   /** The provider, e.g. `openai`, `gemini`, `mock`. */
   readonly provider: string;
+  /**
+   * Requests and tokens per minute for this provider/model, shared by every worker of the fleet
+   * (a worker's `modelLimits` table can give them too). Calls wait for the budget instead of
+   * failing. @default none
+   */
+  readonly limits?: ModelLimits;
   generate(request: ModelRequest): Promise<ModelResponse>;
   /**
    * The prompt tokens a request with `messages` and `tools` would cost on this model, for the

@@ -23,6 +23,7 @@ import { compactEventsScript } from './lua/compact-events-2.lua.js';
 import { createRunScript } from './lua/create-run-1.lua.js';
 import { finishRunScript } from './lua/finish-run-4.lua.js';
 import { markUnservedScript } from './lua/mark-unserved-1.lua.js';
+import { markWaitingScript } from './lua/mark-waiting-1.lua.js';
 import { parkRunScript } from './lua/park-run-1.lua.js';
 import { recordProgressScript } from './lua/record-progress-1.lua.js';
 import { startRunScript } from './lua/start-run-1.lua.js';
@@ -170,6 +171,27 @@ export class RedisRunRecords {
   }
 
   /**
+   * Says on a running run's record what it waits for inside its execution (`undefined` clears
+   * it): a model call waiting for its fleet-wide rate limit budget. `false` when the run is not
+   * running. The run counts as waiting for that kind (the waiting-runs gauge) until it is cleared.
+   * @throws AttemptSupersededError when a newer attempt than `attempt` owns the run
+   */
+  async markWaiting(runId: string, waitingFor: WaitingFor | undefined, attempt = ''): Promise<boolean> {
+    const { record } = runKeys(this.#prefix, runId);
+    const text = waitingFor === undefined ? '' : JSON.stringify(waitingFor);
+    const reply = await markWaitingScript.run(this.#redis, [record], [text, attempt]);
+    if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, 'a wait on its record');
+    if (!Array.isArray(reply)) return false;
+    const agentId = String(reply[1] ?? '');
+    await this.#countWait(() =>
+      waitingFor === undefined
+        ? this.waiting.leave(runId)
+        : this.waiting.enter(runId, { kind: waitingFor.kind, agentId }),
+    );
+    return true;
+  }
+
+  /**
    * Marks a queued run whose agent no live worker serves: `waitingFor: { kind: 'worker' }`
    * until a worker starts it. `false` when the run is not queued or already waits for something.
    */
@@ -201,8 +223,10 @@ export class RedisRunRecords {
       'waitingFor',
       'agentId',
     );
-    // Parked runs are queued; runs suspended on a durable wait are waiting (with a waitingFor).
-    if ((status !== 'queued' && status !== 'waiting') || waitingFor === null) return undefined;
+    // Parked runs are queued; runs suspended on a durable wait are waiting (with a waitingFor);
+    // running runs waiting inside their execution (`markWaiting`: a rate limit) are running.
+    if (waitingFor === null || (status !== 'queued' && status !== 'waiting' && status !== 'running'))
+      return undefined;
     const kind = parseOr(waitingFor, z.object({ kind: z.string().max(200) }))?.kind;
     return kind === undefined ? undefined : { kind, agentId: agentId ?? '' };
   };
@@ -434,6 +458,7 @@ function toRecord(runId: string, fields: Record<string, string>): RunRecord {
   };
   if (fields.tenant) record.tenant = fields.tenant;
   if (fields.conversationId) record.conversationId = fields.conversationId;
+  if (fields.scheduleId) record.scheduleId = fields.scheduleId;
   const waitingFor = parseOr(fields.waitingFor, waitingForSchema);
   if (waitingFor) record.waitingFor = waitingFor;
   const waits = parseOr(fields.waits, parkedWaitsSchema);

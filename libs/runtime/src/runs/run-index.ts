@@ -21,6 +21,8 @@ export interface IndexedRun {
   conversationId?: string | undefined;
   /** For a child run: the stored id of its tree's root. */
   rootRunId?: string | undefined;
+  /** For a schedule's firing: the stored schedule id. */
+  scheduleId?: string | undefined;
 }
 
 /** Digits of a created time in an index member: epoch ms fit in 15 until the year 33658. */
@@ -70,6 +72,7 @@ export class RedisRunIndex {
     // A tree's index holds its child runs; the root is its own record (no key per root run).
     if (run.rootRunId !== undefined) indexes.push(keys.root(run.rootRunId));
     if (run.conversationId !== undefined) indexes.push(keys.conversation(run.conversationId));
+    if (run.scheduleId !== undefined) indexes.push(keys.schedule(run.scheduleId));
     const oldest = `(${timeBound(Date.now() - this.#keySeconds * 1000)}`;
     const pipeline = this.#redis.pipeline();
     for (const key of indexes)

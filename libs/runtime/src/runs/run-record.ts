@@ -15,6 +15,8 @@ export interface RunRecord {
    */
   tenant?: string;
   conversationId?: string;
+  /** For a schedule's firing (`client.schedule`): the schedule's id. Filter with `listRuns({ scheduleId })`. */
+  scheduleId?: string;
   /**
    * While the run is `queued` at the waiting gate, or `waiting` on a durable wait (not holding
    * a worker slot): what it waits for, e.g. `{ kind: 'conversation', detail: 'c1 (after run r7)' }`

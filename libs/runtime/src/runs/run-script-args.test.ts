@@ -19,13 +19,18 @@ describe('run script argument builders', () => {
   it('sends an empty conversation id, tenant and submission hash when there are none', () => {
     expect(createRunArgs(keys, { runId: 'r1', agentId: 'a' }, 7)).toEqual({
       keys: ['p:run:{r:r1}:record'],
-      args: ['r1', 'a', '', '7', '', ''],
+      args: ['r1', 'a', '', '7', '', '', ''],
     });
+  });
+
+  it("sends a schedule's firing its schedule id", () => {
+    const run = { runId: 's1-1700000000000', agentId: 'a', scheduleId: 's1' };
+    expect(createRunArgs(keys, run, 7).args).toEqual(['s1-1700000000000', 'a', '', '7', '', '', 's1']);
   });
 
   it("sends a submitted run's tenant and submission hash", () => {
     const run = { runId: 'acme~r1', agentId: 'a', tenant: 'acme', submissionHash: 'h' };
-    expect(createRunArgs(keys, run, 7).args).toEqual(['acme~r1', 'a', '', '7', 'acme', 'h']);
+    expect(createRunArgs(keys, run, 7).args).toEqual(['acme~r1', 'a', '', '7', 'acme', 'h', '']);
   });
 
   it("appends a child run's parent, root, callPath and fingerprint", () => {
@@ -37,10 +42,22 @@ describe('run script argument builders', () => {
       callPath: 'p',
       fingerprint: 'f',
     };
-    expect(createRunArgs(keys, child, 7).args).toEqual(['r2', 'c', '', '7', '', '', 'r1', 'r1', 'p', 'f']);
+    expect(createRunArgs(keys, child, 7).args).toEqual([
+      'r2',
+      'c',
+      '',
+      '7',
+      '',
+      '',
+      '',
+      'r1',
+      'r1',
+      'p',
+      'f',
+    ]);
   });
 
-  it('sends the usage totals a suspended run carries', () => {
+  it('sends the usage totals a suspended run carries (and no durable waits for child runs only)', () => {
     expect(suspendRunArgs(keys, { usage, modelCalls: 3 }, 9)).toEqual({
       keys: ['p:run:{r:r1}:record'],
       args: [JSON.stringify(usage), '3', '9', '', '', ''],

@@ -28,6 +28,8 @@ export interface NewRun {
   tenant?: string | undefined;
   /** For a submitted run: the hash of its whole submission (`client/submission-hash.ts`). */
   submissionHash?: string | undefined;
+  /** For a schedule's firing: the stored schedule id. */
+  scheduleId?: string | undefined;
 }
 
 export function createRunArgs(keys: RunKeys, run: NewRun, now: number): RunScriptCall {
@@ -44,6 +46,7 @@ export function createRunArgs(keys: RunKeys, run: NewRun, now: number): RunScrip
       String(now),
       run.tenant ?? '',
       run.submissionHash ?? '',
+      run.scheduleId ?? '',
       ...child,
     ],
   };

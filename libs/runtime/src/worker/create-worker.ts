@@ -9,6 +9,8 @@ import type { AnyAgent } from '../context/agent-definition.js';
 import { AgentQueues, agentQueueName } from '../jobs/agent-queues.js';
 import { ENDED_JOB_RETENTION } from '../jobs/ended-job-retention.js';
 import { bullmqPrefix } from '../keys.js';
+import { resolveModelLimitsTable } from '../limits/fleet-model-budgets.js';
+import { ModelBudgets } from '../limits/model-budgets.js';
 import { createFleetMemo } from '../memo/fleet-memo.js';
 import { toModelMap } from '../model/stream-model-adapter.js';
 import { ServedAgents, WorkerRegistry } from '../registry/worker-registry.js';
@@ -48,6 +50,7 @@ export interface FlotillaWorker {
  * `RunProcessor`); it announces itself in the worker registry while it runs. Bad jobs fail their run and are logged; the worker
  * keeps serving.
  * @throws InvalidConfigError when an option or environment variable is invalid
+ * @throws InvalidModelLimitsError when an entry of `modelLimits` is invalid
  * @throws Error when two agents share an id
  * @example
  * const worker = createWorker({ agents: [Summarizer], models: { gpt: openai('gpt-4.1-mini') } });
@@ -115,11 +118,13 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
   const registry = new WorkerRegistry(redis, config.prefix);
   const resources = workerResources(options, redis, config.prefix, logger);
   const leases = new JobLeases(config.lockDurationMs);
+  const modelLimits = resolveModelLimitsTable(options.modelLimits);
   const processor = new RunProcessor({
     redis,
     config,
     agents,
     models: toModelMap(options.models),
+    modelBudgets: { budgets: new ModelBudgets({ redis, prefix: config.prefix }), table: modelLimits },
     records,
     cancels,
     fleetMemo,

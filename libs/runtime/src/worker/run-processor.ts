@@ -8,13 +8,13 @@ import { executeRun } from '../agent/execute-run.js';
 import { RedisOffloadedOutputs } from '../budget/offloaded-outputs.js';
 import { RedisChildRunner } from '../children/redis-child-runner.js';
 import { cancelRunTree } from '../client/cancel-run-tree.js';
+import type { EnqueueServices } from '../client/enqueue-run.js';
 import { type FlotillaConfig, jsonLimitsOf } from '../config/flotilla-config.js';
 import type { AnyAgent } from '../context/agent-definition.js';
 import { currentAgentContext } from '../context/context-store.js';
 import { exposedDescriptors } from '../context/exposed-descriptors.js';
 import type { RunJournal } from '../context/journal-entry.js';
 import type { RunOutcome, RunServices, RunSuspension } from '../context/run-services.js';
-import { rootCallPath } from '../engine/execute-run.js';
 import {
   AbortError,
   AttemptSupersededError,
@@ -24,6 +24,7 @@ import {
 } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
 import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
+import { ConcurrencyGate } from '../gate/concurrency-gate.js';
 import { ConversationGate } from '../gate/conversation-gate.js';
 import { type AgentQueues, runJobFinder } from '../jobs/agent-queues.js';
 import {
@@ -33,13 +34,16 @@ import {
   deadlineJobId,
 } from '../jobs/deadline-job.js';
 import { keepsFailedJob } from '../jobs/ended-job-retention.js';
-import { isValidId, isValidRunId, MAX_CALL_PATH_LENGTH } from '../jobs/id-rule.js';
+import { isValidId, isValidRunId } from '../jobs/id-rule.js';
 import { InvalidRunInputError } from '../jobs/job-data-errors.js';
 import { type DecodedRunJob, decodeRunJobData } from '../jobs/run-job-data.js';
 import { tenantOfId } from '../jobs/tenant-ids.js';
 import { RedisRunJournal } from '../journal/redis-run-journal.js';
 import { checkJsonBounds } from '../json/json-bounds.js';
 import { runKeys } from '../keys.js';
+import { FleetModelBudgets } from '../limits/fleet-model-budgets.js';
+import { ModelBudgets } from '../limits/model-budgets.js';
+import type { ResolvedModelLimits } from '../limits/model-limits.js';
 import type { FleetMemo } from '../memo/fleet-memo.js';
 import { RedisRunMemoryStore } from '../memory/redis-run-memory-store.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
@@ -49,14 +53,18 @@ import type { RedisRunRecords, RunTotals } from '../runs/redis-run-records.js';
 import { runHasEnded } from '../runs/run-has-ended.js';
 import type { RunEnding } from '../runs/run-script-args.js';
 import { isTerminalStatus } from '../runs/run-status.js';
+import { fireSchedule } from '../schedules/fire-schedule.js';
+import { SCHEDULE_JOB_NAME } from '../schedules/schedule-job.js';
 import { anyKeyExists } from '../shared/any-key-exists.js';
 import { inSpan, SpanAttribute } from '../shared/tracing.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import { RedisRunWaits } from '../waits/redis-run-waits.js';
 import { traceAttempt } from './attempt-trace.js';
 import type { CancelListener } from './cancel-listener.js';
+import { type CapHold, ConcurrencyCaps } from './concurrency-caps.js';
 import { ConversationWriters, conversationOf } from './conversation-writers.js';
 import { ExecutionFence, fenceServices } from './execution-fence.js';
+import { callPathOf } from './job-call-path.js';
 import type { JobLeases } from './job-leases.js';
 import { parkUntilWoken } from './park-until-woken.js';
 import { hasAttemptsLeft, retryDelayMs } from './root-run-retry.js';
@@ -72,6 +80,8 @@ export interface RunProcessorDependencies {
   config: FlotillaConfig;
   agents: ReadonlyMap<string, AnyAgent>;
   models: ReadonlyMap<string, ModelAdapter>;
+  /** The fleet-wide model budgets and the worker's `modelLimits` table. @default no limits but the adapters' own */
+  modelBudgets?: { budgets: ModelBudgets; table: ReadonlyMap<string, ResolvedModelLimits> };
   records: RedisRunRecords;
   cancels: CancelListener;
   /** Shared by every run of the worker (MCP `tools/list` and other fleet-wide values). */
@@ -148,21 +158,47 @@ export class RunProcessor {
   readonly #handBacks = new Map<string, AbortController>();
   /** One writer per conversation: the gate runs with a conversationId pass before they execute. */
   readonly #writers: ConversationWriters;
+  /** The fleet-wide model budgets (every run's model calls draw on them). */
+  readonly #modelBudgets: { budgets: ModelBudgets; table: ReadonlyMap<string, ResolvedModelLimits> };
+  /** Concurrency caps: a run of a capped agent executes only with a place under its cap. */
+  readonly #caps: ConcurrencyCaps;
+  /** What a schedule's firing needs to enqueue its run. */
+  readonly #enqueueServices: EnqueueServices;
 
   constructor(dependencies: RunProcessorDependencies) {
     this.#deps = dependencies;
     const { redis, config, queues, records } = dependencies;
     const findJob = runJobFinder(records, queues);
-    this.#writers = new ConversationWriters({
-      gate: new ConversationGate({ redis, prefix: config.prefix, findJob, hasEnded: runHasEnded(records) }),
+    const gate = new ConversationGate({
+      redis,
+      prefix: config.prefix,
+      findJob,
+      hasEnded: runHasEnded(records),
+    });
+    this.#writers = new ConversationWriters({ gate, records, recheckMs: config.conversationRecheckMs });
+    this.#enqueueServices = { records, gate, queues, served: dependencies.served };
+    this.#modelBudgets = dependencies.modelBudgets ?? {
+      budgets: new ModelBudgets({ redis, prefix: config.prefix }),
+      table: new Map(),
+    };
+    this.#caps = new ConcurrencyCaps({
+      gate: new ConcurrencyGate({
+        redis,
+        prefix: config.prefix,
+        findJob,
+        // A dead worker's place lapses about when its runs' locks do (they are taken over then).
+        leaseMs: Math.max(1000, config.lockDurationMs * 2),
+      }),
       records,
       recheckMs: config.conversationRecheckMs,
+      limits: jsonLimitsOf(config),
     });
   }
 
   /** The BullMQ processor. Throws (so BullMQ marks the job failed) when the run failed. */
   async process(job: Job, token?: string): Promise<void> {
     if (job.name === DEADLINE_JOB_NAME) return this.#expire(job);
+    if (job.name === SCHEDULE_JOB_NAME) return fireSchedule(job, this.#enqueueServices, this.#deps.logger);
     const runId = job.id ?? '';
     if (!isValidRunId(job.id)) {
       // No record can be keyed by it (a 5 MB id would make 5 MB key names): the job fails alone.
@@ -175,7 +211,19 @@ export class RunProcessor {
     const agentId = isValidId(job.name) ? job.name : '';
     const logger = this.#deps.logger.child({ runId, agentId, jobId: job.id });
     const attempt = new RunAttempt(runId);
-    if ((await this.#admit({ job, token, attempt: attempt.token, logger })) === 'ended') return;
+    const admitted = await this.#admit({ job, token, attempt: attempt.token, logger });
+    if (admitted === 'ended') return;
+    try {
+      await this.#processAdmitted(job, token, attempt, logger);
+    } finally {
+      // Another attempt owns the run (and its place) once this one is superseded.
+      if (!attempt.superseded) await admitted.cap?.release();
+    }
+  }
+
+  async #processAdmitted(job: Job, token: string | undefined, attempt: RunAttempt, logger: Logger) {
+    const runId = job.id ?? '';
+    const agentId = isValidId(job.name) ? job.name : '';
     // The cancel flags are read in the same round trip as the start: Redis runs both in the
     // order sent, so the read still sees every flag set before the run was marked running.
     const [start, cancelled] = await Promise.all([
@@ -249,22 +297,35 @@ export class RunProcessor {
 
   /**
    * A root run on a conversation executes only when first in line (its attempt then holds the
-   * conversation's lease); otherwise its job is parked, with its deadline watched by a deadline
-   * job while it waits. Runs without a conversation are always `entered`.
+   * conversation's lease), and a run of a capped agent only with a place under its cap
+   * (`concurrency-caps.ts`); otherwise its job is parked, with its deadline watched by a
+   * deadline job while it waits.
    * @throws DelayedError when the job was parked
    */
-  async #admit(at: { job: Job; token: string | undefined; attempt: string; logger: Logger }) {
+  async #admit(at: {
+    job: Job;
+    token: string | undefined;
+    attempt: string;
+    logger: Logger;
+  }): Promise<'ended' | { cap: CapHold | undefined }> {
     const conversation = conversationOf(at.job);
     const agent = this.#deps.agents.get(at.job.name);
-    // An unknown agent fails at once below, without touching the conversation.
-    if (!conversation || !agent) return 'entered';
-    return this.#writers.admit(at, conversation, async () => {
+    // An unknown agent fails at once below, without touching the conversation or a cap.
+    if (!agent) return { cap: undefined };
+    const onParked = async () => {
       const raw = (at.job.data as { deadline?: unknown } | undefined)?.deadline;
       const deadline = deadlineOf(at.job, agent, {
         deadline: Number.isSafeInteger(raw) ? (raw as number) : undefined,
       } as DecodedRunJob);
       if (deadline !== undefined) await this.#addDeadlineJob(at.job, deadline);
-    });
+    };
+    if (conversation && (await this.#writers.admit(at, conversation, onParked)) === 'ended') return 'ended';
+    const cap = await this.#caps.admit(at, agent, onParked);
+    if (cap === 'ended') {
+      await this.#writers.release(at.job);
+      return 'ended';
+    }
+    return { cap };
   }
 
   /**
@@ -280,7 +341,7 @@ export class RunProcessor {
    * BullMQ will retry, and runs already ended by the processor, are left alone.
    */
   async failOutside(job: Job | undefined, error: Error): Promise<void> {
-    if (!job?.id || job.name === DEADLINE_JOB_NAME) return;
+    if (!job?.id || job.name === DEADLINE_JOB_NAME || job.name === SCHEDULE_JOB_NAME) return;
     if (!job?.id || !isValidRunId(job.id)) return;
     const stalled = /stalled/i.test(error.message);
     if (!stalled && job.attemptsMade < (job.opts.attempts ?? 1)) return;
@@ -564,6 +625,13 @@ export class RunProcessor {
         },
       },
       models: this.#deps.models,
+      modelBudgets: new FleetModelBudgets({
+        budgets: this.#modelBudgets.budgets,
+        table: this.#modelBudgets.table,
+        records: this.#deps.records,
+        runId,
+        attempt: run.attempt.token,
+      }),
       waits: new RedisRunWaits({ redis, prefix: config.prefix, runId, attempt: run.attempt.token }),
       signal: run.controller.signal,
       logger: run.logger,
@@ -776,11 +844,4 @@ function timeoutError(job: Job, deadline: number): RunTimeoutError {
 /** Whether BullMQ will attempt the job again after this failure (its agent's `retry`). */
 function willRetry(job: Job): boolean {
   return job.attemptsMade + 1 < (job.opts.attempts ?? 1);
-}
-
-/** The callPath of the run's root invocation: the child's place in its tree, or `root/agent:<id>:0`. */
-function callPathOf(job: Job): string {
-  const child = (job.data as { child?: { callPath?: unknown } } | undefined)?.child;
-  const valid = typeof child?.callPath === 'string' && child.callPath.length <= MAX_CALL_PATH_LENGTH;
-  return valid ? (child?.callPath as string) : rootCallPath(job.name.slice(0, 200));
 }

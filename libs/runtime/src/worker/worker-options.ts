@@ -2,6 +2,7 @@ import type { Telemetry } from 'bullmq';
 import type { Logger } from 'pino';
 import type { RedisConnectionOption } from '../config/open-redis.js';
 import type { AnyAgent } from '../context/agent-definition.js';
+import type { ModelLimits } from '../limits/model-limits.js';
 import type { AnyModelAdapter } from '../model/stream-model-adapter.js';
 import type { ResourceDefinition } from '../resources/define-resource.js';
 import type { ResourceBrokerTiming } from '../resources/resource-broker.js';
@@ -17,6 +18,13 @@ export interface CreateWorkerOptions extends WorkerRunHooks {
   agents: readonly AnyAgent[] | Readonly<Record<string, AnyAgent>>;
   /** Adapters that string model ids (`createAgent({ model: 'gpt' })`) resolve to. @default none */
   models?: Readonly<Record<string, AnyModelAdapter>> | ReadonlyMap<string, AnyModelAdapter>;
+  /**
+   * Fleet-wide rate limits of models whose adapter has no `limits` of its own, keyed by
+   * `<provider>/<modelId>` (e.g. `openai/gpt-4.1-mini`) or by `<modelId>`: `{ rpm?, tpm?, burst?,
+   * maxWaitMs? }`. Give every worker the same table (the numbers of the latest call apply).
+   * @default none
+   */
+  modelLimits?: Readonly<Record<string, ModelLimits>>;
   /** A Redis URL or a connection to duplicate. @default REDIS_URL, else 'redis://127.0.0.1:6379' */
   connection?: RedisConnectionOption;
   /** For a `rediss://` URL: a PEM file of the CA(s) to trust. @default FLOTILLA_REDIS_TLS_CA_FILE, else Node's CAs */

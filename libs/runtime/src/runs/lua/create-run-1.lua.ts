@@ -17,7 +17,8 @@ export const createRunScript = new LuaScript(
     ARGV[4] now, epoch ms
     ARGV[5] tenant, or ''
     ARGV[6] submission hash, or '' (a child run)
-    ARGV[7..10] for a child run: parentRunId, rootRunId, callPath, fingerprint
+    ARGV[7] scheduleId (stored) of a schedule's firing, or ''
+    ARGV[8..11] for a child run: parentRunId, rootRunId, callPath, fingerprint
 
   Output:
     1   created
@@ -33,9 +34,10 @@ redis.call('HSET', KEYS[1], 'runId', ARGV[1], 'agentId', ARGV[2], 'status', 'que
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'conversationId', ARGV[3]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'tenant', ARGV[5]) end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'submission', ARGV[6]) end
-if ARGV[7] then
-  redis.call('HSET', KEYS[1], 'parentRunId', ARGV[7], 'rootRunId', ARGV[8], 'callPath', ARGV[9],
-    'fingerprint', ARGV[10])
+if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'scheduleId', ARGV[7]) end
+if ARGV[8] then
+  redis.call('HSET', KEYS[1], 'parentRunId', ARGV[8], 'rootRunId', ARGV[9], 'callPath', ARGV[10],
+    'fingerprint', ARGV[11])
 end
 return 1
 `,
