@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { WorkerInfo } from '@flotilla/runtime/client';
-import { eventsConnectionName, runKeys } from '@flotilla/runtime/internals';
+import { COMPACTED_STREAM_GRACE_MS, eventsConnectionName, runKeys } from '@flotilla/runtime/internals';
 import { describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { waitUntil } from '../support/wait-until.js';
@@ -149,8 +149,14 @@ describe('GET /runs/:id/events', () => {
   it('replays a finished run from its compacted timeline, and resumes after Last-Event-ID', async () => {
     const runId = await submit({ agentId: 'research', input: { question: 'What does a run keep?' } });
     await waitForRun(scheduler.url, runId, (run) => run.status === 'succeeded');
-    // The stream was replaced by the timeline when the run ended.
-    expect(await redis.redis.exists(runKeys(redis.prefix, runId).events)).toBe(0);
+    // The stream was replaced by the timeline when the run ended (the stream itself only lingers
+    // for the readers' grace).
+    const keys = runKeys(redis.prefix, runId);
+    await vi.waitFor(async () => expect(await redis.redis.exists(keys.timeline)).toBe(1), {
+      timeout: 10_000,
+    });
+    const streamTtl = await redis.redis.pttl(keys.events); // -2: already gone
+    expect(streamTtl === -2 || (streamTtl > 0 && streamTtl <= COMPACTED_STREAM_GRACE_MS)).toBe(true);
     const { events } = await readEvents(scheduler.url, runId);
     expect(events.filter((event) => event.event === 'run-end')).toHaveLength(1);
     expect(events.at(-1)?.data).toMatchObject({ status: 'succeeded', modelCalls: 3 });
