@@ -3,7 +3,7 @@
  * them be repeated: the record (idempotent by run id and submission hash), its place in its
  * conversation's line, its job in its agent's queue (BullMQ ignores an existing job id), and
  * `waitingFor: worker` while no live worker serves the agent. Used by `client.submit` and by a
- * worker firing a schedule (`schedules/fire-schedule.ts`).
+ * worker firing a schedule (`worker/fire-schedule.ts`).
  */
 import type { ConversationGate } from '../gate/conversation-gate.js';
 import type { OnConflict } from '../gate/waiting-for.js';

@@ -4,25 +4,10 @@
  */
 import { z } from 'zod';
 import { describeIssue } from '../jobs/describe-issue.js';
+import type { ModelLimits } from '../model/model-limits.js';
 import { InvalidModelLimitsError } from './invalid-model-limits-error.js';
 
-/** Requests and tokens per minute shared by every worker of the fleet; give `rpm`, `tpm` or both. */
-export interface ModelLimits {
-  /** Requests per minute, fleet-wide; requests are spaced evenly (60000 / rpm ms apart, see `burst`). */
-  rpm?: number;
-  /**
-   * Tokens per minute, fleet-wide (prompt + completion): each request draws an estimate of its
-   * tokens before it goes and is corrected by the usage the provider reports.
-   */
-  tpm?: number;
-  /** Requests that may go at once before the spacing applies. @default 1 */
-  burst?: number;
-  /**
-   * The longest one model call waits for the budget in all; past it the call fails with
-   * `RateLimitWaitError` (a run's own deadline and cancel end the wait sooner). @default 600000 (10 min)
-   */
-  maxWaitMs?: number;
-}
+export type { ModelLimits } from '../model/model-limits.js';
 
 /** {@link ModelLimits} with every default filled in. */
 export type ResolvedModelLimits = Required<Pick<ModelLimits, 'burst' | 'maxWaitMs'>> &

@@ -8,7 +8,7 @@
  * still resolves with the complete message.
  */
 import type { FinishReason, Message, TokenUsage, ToolDefinition } from '@flotilla/ir';
-import type { ModelLimits } from '../limits/model-limits.js';
+import type { ModelLimits } from './model-limits.js';
 
 export type ToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
 

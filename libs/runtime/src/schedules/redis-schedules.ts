@@ -2,7 +2,7 @@
  * Schedules on BullMQ's job schedulers (`upsertJobScheduler`), not a timer of our own. Each
  * schedule is one job scheduler in its agent's queue (id = the stored schedule id), producing a
  * `~schedule` job per firing that a worker serving the agent turns into a normal run
- * (`fire-schedule.ts`). The tenant's schedule list (`scheduleIndexKey`) finds them across
+ * (`worker/fire-schedule.ts`). The tenant's schedule list (`scheduleIndexKey`) finds them across
  * agent queues; it is written after the scheduler, so a crash between the two is repaired by
  * saving the schedule again.
  *

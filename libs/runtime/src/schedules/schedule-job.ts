@@ -1,7 +1,7 @@
 /**
  * The job a schedule's BullMQ job scheduler produces at each firing (in the agent's queue, so
  * only a worker serving the agent takes it). It is not the run: the worker turns it into a
- * normal run (`fire-schedule.ts`) with its own record and job, and the run id
+ * normal run (`worker/fire-schedule.ts`) with its own record and job, and the run id
  * `<scheduleId>-<due time>`, so a firing handled twice makes one run.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * A worker takes a schedule's firing job (`schedule-job.ts`) and turns it into a normal run:
+ * A worker takes a schedule's firing job (`schedules/schedule-job.ts`) and turns it into a normal run:
  * record (with `scheduleId`), place on its conversation, job in the agent's queue. The run id
  * is `<scheduleId>-<due time>`, so a firing handled twice (a crash, a stalled job) makes one run.
  */
@@ -7,7 +7,7 @@ import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { type EnqueueServices, enqueueRun } from '../client/enqueue-run.js';
 import { isValidId, isValidRunId } from '../jobs/id-rule.js';
-import { dueTimeOf, firingRunId, scheduleJobDataSchema } from './schedule-job.js';
+import { dueTimeOf, firingRunId, scheduleJobDataSchema } from '../schedules/schedule-job.js';
 
 /** Fires one schedule job; a job whose data is not a firing's is logged and dropped (nothing to run). */
 export async function fireSchedule(job: Job, services: EnqueueServices, logger: Logger): Promise<void> {
