@@ -1,6 +1,7 @@
 /** `flotilla schedules list | set | remove`. */
 import type { ScheduleInfo } from '@flotilla/runtime/client';
 import type { SchedulerApi } from './scheduler-api.js';
+import { textTable } from './text-table.js';
 import { UsageError } from './usage-error.js';
 
 /** The options `schedules` reads (strings as parsed from the command line). */
@@ -65,16 +66,7 @@ export function schedulesTable(schedules: readonly ScheduleInfo[]): string {
     schedule.nextRunAt === undefined ? '-' : new Date(schedule.nextRunAt).toISOString(),
     schedule.served ? 'yes' : 'no worker serves it',
   ]);
-  const table = [[...HEADERS], ...rows];
-  const widths = HEADERS.map((_, column) => Math.max(...table.map((row) => (row[column] ?? '').length)));
-  return table
-    .map((row) =>
-      row
-        .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
-        .join('  '),
-    )
-    .join('\n')
-    .concat('\n');
+  return textTable(HEADERS, rows);
 }
 
 function wholeNumber(text: string, what: string): number {

@@ -1,4 +1,5 @@
 import type { WorkerInfo } from '@flotilla/runtime/client';
+import { textTable } from './text-table.js';
 
 const HEADERS = ['WORKER', 'HOST', 'PID', 'BUILD', 'ACTIVE', 'AGENTS', 'BEAT'] as const;
 
@@ -17,14 +18,5 @@ export function workersTable(workers: readonly WorkerInfo[], now: number): strin
     worker.agents.join(','),
     `${Math.max(0, Math.round((now - worker.heartbeatAt) / 100) / 10)}s ago`,
   ]);
-  const table = [[...HEADERS], ...rows];
-  const widths = HEADERS.map((_, column) => Math.max(...table.map((row) => (row[column] ?? '').length)));
-  return table
-    .map((row) =>
-      row
-        .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
-        .join('  '),
-    )
-    .join('\n')
-    .concat('\n');
+  return textTable(HEADERS, rows);
 }
