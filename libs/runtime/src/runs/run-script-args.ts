@@ -1,5 +1,5 @@
 /**
- * Pure argument builders of the run record scripts (`create-run-1`, `start-run-1`,
+ * Pure argument builders of the run record scripts (`create-run-1`, `start-run-2`,
  * `finish-run-4`), testable without Redis.
  */
 import type { TokenUsage } from '@flotilla/ir';
@@ -89,7 +89,7 @@ export interface RunToStart {
 
 export function startRunArgs(keys: RunKeys, run: RunToStart, now: number): RunScriptCall {
   return {
-    keys: [keys.record],
+    keys: [keys.record, keys.cancel],
     args: [run.runId, run.agentId, String(now), run.attempt ?? '', run.continuing ? '1' : '0'],
   };
 }

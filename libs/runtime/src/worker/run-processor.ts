@@ -136,8 +136,11 @@ interface JobRun {
   /** The run's deadline (epoch ms), see {@link deadlineOf}. */
   deadline: number | undefined;
   logger: Logger;
-  /** The record's totals as the latest start of this job read them (for `finish`). */
-  carried: { totals: RunTotals };
+  /**
+   * The record's totals (for `finish`) and count of wake-ups (for parking, see
+   * `park-until-woken.ts`) as the latest start of this job read them.
+   */
+  carried: { totals: RunTotals; wakes: number };
 }
 
 /**
@@ -224,11 +227,12 @@ export class RunProcessor {
   async #processAdmitted(job: Job, token: string | undefined, attempt: RunAttempt, logger: Logger) {
     const runId = job.id ?? '';
     const agentId = isValidId(job.name) ? job.name : '';
-    // The cancel flags are read in the same round trip as the start: Redis runs both in the
-    // order sent, so the read still sees every flag set before the run was marked running.
-    const [start, cancelled] = await Promise.all([
+    // The run's own cancel flag is read by the start script; a child's parent's and root's flags
+    // in the same round trip: Redis runs both in the order sent, so the read still sees every
+    // flag set before the run was marked running.
+    const [start, treeCancelled] = await Promise.all([
       this.#deps.records.start({ runId, agentId, attempt: attempt.token }),
-      this.#cancelFlagSet(runId, job.data),
+      this.#ancestorCancelFlagSet(job.data),
     ]);
     if (!start.started) {
       logger.info({ status: start.status }, 'run already ended; job skipped');
@@ -259,7 +263,8 @@ export class RunProcessor {
       parent: context.active(),
     };
     try {
-      const state = { controller, cancelled, carried: { totals: start.totals } };
+      const cancelled = start.cancelled || treeCancelled;
+      const state = { controller, cancelled, carried: { totals: start.totals, wakes: start.wakes } };
       await inSpan(
         `flotilla.run ${agentId}`,
         attributes,
@@ -363,7 +368,7 @@ export class RunProcessor {
     job: Job,
     token: string | undefined,
     attempt: RunAttempt,
-    cancel: { controller: AbortController; cancelled: boolean; carried: { totals: RunTotals } },
+    cancel: { controller: AbortController; cancelled: boolean; carried: JobRun['carried'] },
     logger: Logger,
   ) {
     const { controller } = cancel;
@@ -487,8 +492,9 @@ export class RunProcessor {
   async #runUntilEnded(run: JobRun): Promise<RunEnding | 'left'> {
     const { records } = this.#deps;
     for (;;) {
-      // Read before the execution looks at anything: a wake-up after it is seen when parking.
-      const wakesBefore = await records.wakes(run.runId);
+      // Read by the start before the execution looks at anything: a wake-up after it is seen
+      // when parking.
+      const wakesBefore = run.carried.wakes;
       const outcome = await this.#executeWithResources(run);
       if (!outcome.suspended) {
         // The record stores the output: bounded like every other value (lenient: a Date is its text).
@@ -515,7 +521,9 @@ export class RunProcessor {
         continuing: true,
       });
       if (!resumed.started) return 'left';
+      // Mutated, not replaced: the job's ending reads the same object (`#execute`).
       run.carried.totals = resumed.totals;
+      run.carried.wakes = resumed.wakes;
     }
   }
 
@@ -708,15 +716,17 @@ export class RunProcessor {
   }
 
   /**
-   * A cancel may have arrived while the job waited but could not be removed; a child run also
-   * obeys its parent's and its root's cancel flags (it may have been enqueued after the cancel
-   * walked the tree). One EXISTS over every flag (one per flag on a cluster). Read from the raw job data (not yet
+   * A cancel may have arrived while the job waited but could not be removed: the start script
+   * reads the run's own flag; a child run also obeys its parent's and its root's cancel flags
+   * (it may have been enqueued after the cancel walked the tree), read here: one EXISTS over
+   * both (one per flag on a cluster), none for a root run. Read from the raw job data (not yet
    * validated): an id that is not a valid run id is simply not checked, decoding rejects the job.
    */
-  async #cancelFlagSet(runId: string, data: unknown): Promise<boolean> {
+  async #ancestorCancelFlagSet(data: unknown): Promise<boolean> {
     const { redis, config } = this.#deps;
     const child = (data as { child?: { parentRunId?: unknown; rootRunId?: unknown } } | undefined)?.child;
-    const ids = new Set([runId, child?.parentRunId, child?.rootRunId]);
+    if (child === undefined) return false;
+    const ids = new Set([child.parentRunId, child.rootRunId]);
     const flags = [...ids].flatMap((id) => (isValidRunId(id) ? [runKeys(config.prefix, id).cancel] : []));
     return anyKeyExists(redis, flags);
   }
