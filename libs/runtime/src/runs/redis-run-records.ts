@@ -246,10 +246,12 @@ export class RedisRunRecords {
    * Ends the run with `ending` and appends its `run-end` event (from `callPath`, the root
    * invocation), unless it already ended, then replaces its event stream by the compacted
    * timeline (`events/run-timeline.ts`; readers that were blocked on the stream got `run-end`
-   * first). Returns `true` when this call ended it. Flush the run's other events first, so `run-end`
+   * first). Returns `true` when this call ended it. Flush the run's other events first (or pass them as `events`), so `run-end`
    * is the last event of the stream. `carried`: the record's totals from this execution's
    * `start` (saves reading them again). @default read from the record
    * `attempt`: the ending attempt's token; @default none (a cancel, the stalled-job handler)
+   * `events`: the attempt's events not written yet (serialized, `RedisRunEventSink.drain`),
+   * appended ahead of `run-end` in the same script. @default none
    * @throws AttemptSupersededError when a newer attempt than `attempt` owns the run
    */
   async finish(
@@ -258,6 +260,7 @@ export class RedisRunRecords {
     execution: RunEnding,
     carried?: RunTotals,
     attempt?: string,
+    events?: readonly string[],
   ): Promise<boolean> {
     // Earlier executions that suspended carried their usage in the record.
     const prior = carried ?? (await this.#totals(runKeys(this.#prefix, runId).record));
@@ -277,6 +280,7 @@ export class RedisRunRecords {
       eventStreamMaxLength: this.#eventStreamMaxLength,
       retention: this.#retention,
       ...(attempt !== undefined && { attempt }),
+      ...(events !== undefined && { events }),
     });
     const reply = await finishRunScript.run(this.#redis, call.keys, call.args);
     if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, "the run's end");

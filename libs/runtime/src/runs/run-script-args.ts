@@ -120,6 +120,8 @@ export function finishRunArgs(
     retention: RunRetention;
     /** The ending attempt's token; `''` for a cancel or the stalled-job handler. @default '' */
     attempt?: string;
+    /** The attempt's events not written yet (serialized), appended ahead of `run-end`. @default none */
+    events?: readonly string[];
   },
 ): RunScriptCall {
   const output = ending.status === 'succeeded' ? JSON.stringify(ending.output ?? null) : '';
@@ -137,6 +139,7 @@ export function finishRunArgs(
       String(options.retention.recordSeconds),
       String(options.retention.journalSeconds),
       options.attempt ?? '',
+      ...(options.events ?? []),
     ],
   };
 }

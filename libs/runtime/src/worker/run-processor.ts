@@ -425,6 +425,7 @@ export class RunProcessor {
       )
         throw error;
       if (RunHandedBackError.is(error)) {
+        await sink.write();
         await job.moveToWait(token);
         logger.warn('run handed back to the queue: the worker is shutting down');
         throw new WaitingError();
@@ -440,12 +441,16 @@ export class RunProcessor {
         modelCalls: sink.runEnd?.modelCalls ?? 0,
       };
     }
-    await sink.flush();
     // Past its deadline a run is not attempted again.
     const retriable = ending.status === 'failed' && ending.error?.name !== RunTimeoutError.errorName;
-    // Handing the job to a retry writes no run key, so no script fences it: ask the record.
-    if (retriable && (willRetry(job) || root) && !(await this.#deps.records.ownedBy(runId, attempt.token)))
-      throw new AttemptSupersededError(runId, 'a retry');
+    // A run that ends here hands its unwritten events to the finish script (`#end`); one that may
+    // be attempted again writes them first.
+    if (retriable && (willRetry(job) || root)) {
+      await sink.write();
+      // Handing the job to a retry writes no run key, so no script fences it: ask the record.
+      if (!(await this.#deps.records.ownedBy(runId, attempt.token)))
+        throw new AttemptSupersededError(runId, 'a retry');
+    }
     if (retriable && willRetry(job)) {
       // Memory and journal stay: the next attempt replays from them.
       logger.warn(
@@ -457,7 +462,7 @@ export class RunProcessor {
     if (retriable && root) await this.#retryRoot({ job, token, logger }, root, ending);
     // Ended for good: the turn it was in is stored closed before the next run on its conversation.
     if (ending.status !== 'succeeded') await this.#writers.closeUnfinishedTurns(job, turns, logger);
-    await this.#end(job, { ending, carried: cancel.carried.totals, attempt }, memory, logger);
+    await this.#end(job, { ending, carried: cancel.carried.totals, attempt, sink }, memory, logger);
   }
 
   /**
@@ -585,7 +590,7 @@ export class RunProcessor {
    * due or was woken already, so the run replays right away.
    */
   async #park(run: JobRun, suspension: RunSuspension, wakesBefore: number): Promise<boolean> {
-    await run.sink.flush();
+    await run.sink.write();
     // While it waits no worker watches its deadline: a delayed job does.
     if (run.deadline !== undefined) await this.#addDeadlineJob(run.job, run.deadline);
     const { job, token } = run;
@@ -597,7 +602,7 @@ export class RunProcessor {
 
   /** `false` when every child already ended, so the run replays right away. */
   async #moveToWaitingChildren(run: JobRun, outcome: RunOutcome): Promise<boolean> {
-    await run.sink.flush();
+    await run.sink.write();
     // While it waits no worker watches its deadline: a delayed job does.
     if (run.deadline !== undefined) await this.#addDeadlineJob(run.job, run.deadline);
     const waiting = await run.job.moveToWaitingChildren(run.token ?? '');
@@ -733,7 +738,12 @@ export class RunProcessor {
 
   async #end(
     job: Job,
-    { ending, carried, attempt }: { ending: RunEnding; carried: RunTotals; attempt: RunAttempt },
+    {
+      ending,
+      carried,
+      attempt,
+      sink,
+    }: { ending: RunEnding; carried: RunTotals; attempt: RunAttempt; sink: RunEndCapturingSink },
     memory: RedisRunMemoryStore,
     logger: Logger,
   ): Promise<void> {
@@ -742,8 +752,10 @@ export class RunProcessor {
     const memoryNotDeleted = (error: unknown) => logger.warn({ err: error }, 'run memory not deleted');
     // The memory keys are read in the round trip of finish's totals read; they are deleted, and
     // the children set given its retention, only once the record ended (a retry needs the memory).
+    // The events not written yet go ahead of run-end in the finish script.
+    const events = await sink.drain();
     const [ended, memoryKeys] = await Promise.all([
-      records.finish(runId, callPathOf(job), ending, carried, attempt.token),
+      records.finish(runId, callPathOf(job), ending, carried, attempt.token, events),
       memory.keys().catch((error: unknown) => {
         memoryNotDeleted(error);
         return [];
