@@ -24,9 +24,10 @@ export class RunEndCapturingSink implements RunEventSink {
   }
 
   emit(event: RunEvent): void {
-    if (event.type !== 'run-end') return this.#inner.emit(event);
-    this.#runEnd = event;
-    this.#inner.hold();
+    if (event.type === 'run-end') {
+      this.#runEnd = event;
+      this.#inner.hold();
+    } else this.#inner.emit(event);
   }
 
   /** The engine's flush: left to the worker once the execution is over (see the class). */
