@@ -5,13 +5,16 @@
  * execution of the calling run: it reads the run's set of known children once, so a replay
  * never enqueues a known child again.
  */
+
 import { emptyUsage } from '@flotilla/ir';
 import type { JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AgentContext } from '../context/agent-context.js';
 import type { AgentDefinition } from '../context/agent-definition.js';
 import type { ChildCall, ChildResolution, ChildRunner, RunPlacement } from '../context/child-runner.js';
+import type { InheritedBudget } from '../context/run-services.js';
 import { scopeLayersOf } from '../context/scope-layers.js';
+import { effectiveBudget } from '../engine/usage-budget.js';
 import { AbortError, ForeignChildRunError, NonDeterminismError } from '../errors/run-errors.js';
 import { deserializeError, type SerializedError, serializeError } from '../errors/serialize-error.js';
 import type { AgentQueues } from '../jobs/agent-queues.js';
@@ -76,7 +79,14 @@ export class RedisChildRunner implements ChildRunner {
         `child ${call.fingerprint}`,
       );
     }
-    if (record && isTerminalStatus(record.status)) return finished(childRunId, record);
+    if (record && isTerminalStatus(record.status)) {
+      const resolution = finished(childRunId, record);
+      if (resolution.state === 'finished') {
+        const stats = await call.parent.run.treeUsage.runStats(childRunId);
+        if (stats) resolution.stats = stats;
+      }
+      return resolution;
+    }
     const known = await this.#knownChildren();
     if (known.has(childRunId)) return { state: 'pending', childRunId, enqueued: false };
     await this.#enqueue(call, childRunId);
@@ -127,6 +137,7 @@ export class RedisChildRunner implements ChildRunner {
       child: placement,
       resources: this.#options.exposedResources?.(parent),
       deadline: this.#options.deadline,
+      budget: inheritedBudgetOf(parent),
     });
     await queues.queueFor(definition.id).add(definition.id, data, {
       ...retryOptions(definition),
@@ -149,6 +160,14 @@ function retryOptions(definition: AgentDefinition): Pick<JobsOptions, 'attempts'
   const options: Pick<JobsOptions, 'attempts' | 'backoff'> = { attempts: retry.attempts };
   if (retry.backoff) options.backoff = { type: retry.backoff.type, delay: retry.backoff.delayMs };
   return options;
+}
+
+/** The limits and prices of `parent`'s chain, for the child's job (empty when none are set). */
+function inheritedBudgetOf(parent: AgentContext): InheritedBudget {
+  const { limits, prices } = effectiveBudget(parent);
+  const budget: InheritedBudget = { ...limits };
+  if (Object.keys(prices).length > 0) budget.prices = prices;
+  return budget;
 }
 
 /** Failures that are not a child's outcome: the parent starts the child again instead. */

@@ -1,5 +1,6 @@
 /** What a run's journal holds: one recorded durable effect per deterministic position. */
 import type { SerializedError } from '../errors/serialize-error.js';
+import type { UsageStats } from '../usage/usage-stats.js';
 
 /**
  * The kinds of durable effect the journal records. `conversation-load` pins the conversation
@@ -8,7 +9,8 @@ import type { SerializedError } from '../errors/serialize-error.js';
  * `context-summary` records a summary the context budget had written (`equipContextBudget`), so
  * a replay or another worker never summarises the same history again.
  * `approval`, `signal` and `sleep` hold the outcome of a durable wait (`waits/`): a person's
- * answer, the signal taken (or its timeout), a sleep's due time.
+ * answer, the signal taken (or its timeout), a sleep's due time. `tool-usage` marks a
+ * `recordToolUsage` record as counted (its stats in `usage`), so a replay does not count it again.
  */
 export type JournalEntryKind =
   | 'model-turn'
@@ -22,7 +24,8 @@ export type JournalEntryKind =
   | 'context-summary'
   | 'approval'
   | 'signal'
-  | 'sleep';
+  | 'sleep'
+  | 'tool-usage';
 
 /** One durable effect recorded at a deterministic position, e.g. `root/agent:writer:0/g0/model:2`. */
 export interface JournalEntry {
@@ -32,6 +35,11 @@ export interface JournalEntry {
   outcome: { ok: true; value: unknown /* JSON */ } | { ok: false; error: SerializedError };
   /** Epoch milliseconds. */
   at: number;
+  /**
+   * The usage the step spent (a live model call, a summary, a child run's whole usage), so a
+   * replay rebuilds `getUsageStats()` without recording it again. @default none
+   */
+  usage?: UsageStats;
 }
 
 /** The durable log of one run. */

@@ -4,6 +4,7 @@
  * model registry and the cancel signal. The worker (H4b) builds Redis-backed services; embedded
  * mode builds in-memory ones. The engine never touches Redis directly.
  */
+
 import type { TokenUsage } from '@flotilla/ir';
 import type { Logger } from 'pino';
 import type { OffloadedOutputs } from '../budget/offloaded-outputs.js';
@@ -15,6 +16,8 @@ import type { FleetMemo } from '../memo/fleet-memo.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { RunResources } from '../resources/run-resources.js';
 import type { ConversationStore } from '../store/conversation-store.js';
+import type { BudgetLimits, PriceTable } from '../usage/budget-options.js';
+import type { TreeUsage } from '../usage/tree-usage.js';
 import type { ChildRunner, RunPlacement } from './child-runner.js';
 import type { JournalEntry, RunJournal } from './journal-entry.js';
 
@@ -112,6 +115,21 @@ export interface RunServices {
   placement?: RunPlacement;
   /** Durable waits on a worker (signals, approvals; see {@link RunWaits}). Absent in embedded mode. */
   waits?: RunWaits;
+  /**
+   * The spend of the run's whole tree, which `equipBudget` limits are checked against (Redis,
+   * under the root run's tag, on a worker). Absent: the run is its own tree, counted in memory.
+   */
+  treeUsage?: TreeUsage;
+  /**
+   * For a child run: the limits and prices its ancestors' `equipBudget` set, from its job data.
+   * @default none
+   */
+  budget?: InheritedBudget;
+}
+
+/** What a child run inherits from its ancestors' `equipBudget` (travels in its job data). */
+export interface InheritedBudget extends BudgetLimits {
+  prices?: PriceTable;
 }
 
 /**

@@ -12,6 +12,7 @@ import type { RunState } from '../context/run-state.js';
 import { NonDeterminismError } from '../errors/run-errors.js';
 import { deserializeError, serializeError } from '../errors/serialize-error.js';
 import { inSpan, SpanAttribute } from '../shared/tracing.js';
+import type { UsageStats } from '../usage/usage-stats.js';
 
 /** One durable effect to serve from the journal or execute. */
 export interface DurableStep<T> {
@@ -23,6 +24,10 @@ export interface DurableStep<T> {
   execute: () => Promise<T>;
   /** Whether a failure is recorded (replayed as the same error) or left for a retry. @default never */
   recordFailure?: (error: unknown) => boolean;
+  /** The usage the step spent, stored with its outcome (success or recorded failure). @default none */
+  usage?: () => UsageStats | undefined;
+  /** Called with the recorded entry before a replay serves it (to rebuild usage). @default none */
+  onReplay?: (recorded: JournalEntry) => void;
   /** The step's span name and attributes. @default `flotilla.<kind>`, none */
   span?: { name: string; attributes?: Attributes; describe?: (value: T) => Attributes };
 }
@@ -63,7 +68,10 @@ async function serveStep<T>(
   recorded: JournalEntry | undefined,
 ): Promise<DurableResult<T>> {
   const { run } = context;
-  if (recorded) return { value: replayEntry<T>(recorded, step), replayed: true };
+  if (recorded) {
+    const value = replayEntry<T>(recorded, step, step.onReplay);
+    return { value, replayed: true };
+  }
   // An abandoned (suspended) execution must not do or record anything more.
   if (run.suspended) return new Promise<never>(() => {});
   context.throwIfAborted();
@@ -87,14 +95,17 @@ async function executeAndRecord<T>(
   } catch (error) {
     if (step.recordFailure?.(error)) {
       await run.flushWrites();
-      await run.record(step.position, entry(step, { ok: false, error: serializeError(error) }));
+      await run.record(
+        step.position,
+        entry(step, { ok: false, error: serializeError(error) }, step.usage?.()),
+      );
     }
     throw error;
   }
   // Memory written during the step must be stored before the step counts as done.
   await run.flushWrites();
   const stored = toJson(value);
-  await run.record(step.position, entry(step, { ok: true, value: stored }));
+  await run.record(step.position, entry(step, { ok: true, value: stored }, step.usage?.()));
   return { value: stored as T, replayed: false };
 }
 
@@ -105,6 +116,7 @@ async function executeAndRecord<T>(
 export function replayEntry<T>(
   recorded: JournalEntry,
   step: Pick<DurableStep<T>, 'kind' | 'fingerprint' | 'position'>,
+  onReplay?: (recorded: JournalEntry) => void,
 ): T {
   if (recorded.kind !== step.kind || recorded.fingerprint !== step.fingerprint) {
     throw new NonDeterminismError(
@@ -113,6 +125,7 @@ export function replayEntry<T>(
       `${step.kind} ${step.fingerprint}`,
     );
   }
+  onReplay?.(recorded);
   if (!recorded.outcome.ok) throw deserializeError(recorded.outcome.error);
   return recorded.outcome.value as T;
 }
@@ -120,8 +133,11 @@ export function replayEntry<T>(
 function entry(
   step: Pick<DurableStep<unknown>, 'kind' | 'fingerprint'>,
   outcome: JournalEntry['outcome'],
+  usage?: UsageStats,
 ): JournalEntry {
-  return { kind: step.kind, fingerprint: step.fingerprint, outcome, at: Date.now() };
+  const recorded: JournalEntry = { kind: step.kind, fingerprint: step.fingerprint, outcome, at: Date.now() };
+  if (usage !== undefined) recorded.usage = usage;
+  return recorded;
 }
 
 /**

@@ -5,6 +5,7 @@
  * non-deterministic text, so they are not hashed.
  */
 import type { AgentContext } from '../context/agent-context.js';
+import { BudgetExceededError } from '../errors/budget-errors.js';
 import { DEFAULT_JSON_LIMITS } from '../json/json-bounds.js';
 import type { BudgetWait } from '../limits/await-model-budget.js';
 import { checkModelResponse } from '../model/check-model-response.js';
@@ -12,10 +13,12 @@ import type { ModelAdapter, ModelRequest, ModelResponse } from '../model/model-a
 import { ModelCallError } from '../model/model-call-error.js';
 import { observeModelCall } from '../shared/observation-channels.js';
 import { SpanAttribute } from '../shared/tracing.js';
+import type { UsageStats } from '../usage/usage-stats.js';
 import type { DurableResult } from './durable-step.js';
 import { durableStep } from './durable-step.js';
 import { hashJson } from './fingerprint.js';
 import { suspendUntil } from './suspend-until.js';
+import { checkTreeBudget, replayModelUsage, spendLiveCall } from './usage-budget.js';
 
 /** One model turn to serve. */
 export interface ModelTurn {
@@ -37,6 +40,7 @@ export async function modelTurnDurably(
   const position = context.nextPosition('model');
   const base = { callPath: context.callPath, position, turnIndex: turn.turnIndex };
   run.emit({ type: 'model-turn-start', ...base, modelId: turn.model.id, provider: turn.model.provider });
+  const spent: { stats?: UsageStats } = {};
   const result = await durableStep(context, {
     kind: 'model-turn',
     position,
@@ -57,10 +61,18 @@ export async function modelTurnDurably(
       }),
     },
     // The answer is an outside value: checked before it is journaled or read (a replay reads a checked one).
-    execute: () => callModel(context, turn),
+    execute: async () => {
+      // The usage budget: refused before the call (journaled, so a replay refuses it too).
+      await checkTreeBudget(context, turn.model, turn.request);
+      const response = await callModel(context, turn);
+      await spendLiveCall(context, turn.model, response.usage, spent);
+      return response;
+    },
+    recordFailure: (error) => BudgetExceededError.is(error),
+    usage: () => spent.stats,
+    onReplay: (recorded) => replayModelUsage(context, turn.model, recorded),
   });
   const { usage, finishReason } = result.value;
-  if (!result.replayed) run.addModelCall(usage);
   run.emit({ type: 'model-turn-end', ...base, usage, finishReason, replayed: result.replayed });
   return result;
 }

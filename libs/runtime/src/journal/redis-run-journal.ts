@@ -4,6 +4,7 @@ import type { JournalEntry, RunJournal } from '../context/run-services.js';
 import { AttemptSupersededError, JournalCorruptedError } from '../errors/run-errors.js';
 import { runKeys } from '../keys.js';
 import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
+import { usageStatsSchema } from '../usage/usage-stats.js';
 import { recordJournalScript } from './lua/record-journal-2.lua.js';
 
 const serializedErrorSchema: z.ZodType<unknown> = z.lazy(() =>
@@ -30,6 +31,7 @@ const journalEntrySchema = z.object({
     'approval',
     'signal',
     'sleep',
+    'tool-usage',
   ]),
   fingerprint: z.string(),
   outcome: z.union([
@@ -37,6 +39,7 @@ const journalEntrySchema = z.object({
     z.object({ ok: z.literal(false), error: serializedErrorSchema }),
   ]),
   at: z.number(),
+  usage: usageStatsSchema.optional(),
 });
 
 /**

@@ -1,0 +1,196 @@
+/**
+ * Usage budgets (`equipBudget`, `getUsageStats`, `recordToolUsage`) at the model call path:
+ * before each live model call the run tree's spend is checked against the limits this agent,
+ * its ancestors in the run and the ancestors of the run (inherited through job data) set;
+ * after it, its usage is priced, counted for the tree (once, fleet-wide) and recorded in the
+ * calling invocation (own + aggregate) and every ancestor in the run (aggregate), whose
+ * `onUpdate` callbacks run child-first. A replay rebuilds the same stats from the journal
+ * without counting, calling back or emitting anything.
+ */
+import type { TokenUsage } from '@flotilla/ir';
+import { PromptTokenCounter } from '../budget/prompt-token-counter.js';
+import type { AgentContext } from '../context/agent-context.js';
+import { runInAgentContext } from '../context/context-store.js';
+import type { JournalEntry } from '../context/journal-entry.js';
+import { BudgetExceededError } from '../errors/budget-errors.js';
+import type { ModelAdapter, ModelRequest } from '../model/model-adapter.js';
+import {
+  type BudgetLimits,
+  type BudgetUpdate,
+  costOfUsage,
+  type PriceTable,
+  priceOf,
+} from '../usage/budget-options.js';
+import {
+  addUsageStats,
+  checkCosts,
+  cloneUsageStats,
+  MICRO_USD,
+  modelCallStats,
+  type UsageStats,
+} from '../usage/usage-stats.js';
+
+/** The limits and prices a call of `context` is held to. */
+export interface EffectiveBudget {
+  limits: BudgetLimits;
+  prices: PriceTable;
+}
+
+/**
+ * The smallest limit of every `equipBudget` on the chain (this run's invocations, and the
+ * ancestors of the run through `RunServices.budget`), and the price table merged from the root
+ * down (the nearest entry wins).
+ */
+export function effectiveBudget(context: AgentContext): EffectiveBudget {
+  const inherited = context.run.services.budget;
+  const limits: BudgetLimits = {};
+  const prices: PriceTable = { ...inherited?.prices };
+  const tighten = (from: BudgetLimits | undefined) => {
+    for (const key of ['maxTokens', 'maxCostMicroUsd'] as const) {
+      const value = from?.[key];
+      if (value !== undefined) limits[key] = Math.min(limits[key] ?? value, value);
+    }
+  };
+  tighten(inherited);
+  const chain: AgentContext[] = [];
+  for (let at: AgentContext | undefined = context; at; at = at.parent) chain.unshift(at);
+  for (const level of chain) {
+    for (const budget of level.draft.budgets) {
+      tighten(budget);
+      Object.assign(prices, budget.prices);
+    }
+  }
+  return { limits, prices };
+}
+
+/**
+ * Refuses a live model call that would take the tree over a limit: spent tokens + this prompt's
+ * count (the adapter's `countTokens`, else `estimateTokens`) over `maxTokens`, or spent micro-USD
+ * + the prompt's priced count over `maxCostMicroUsd` (the completion cannot be known before).
+ * @throws BudgetExceededError without calling the model
+ */
+export async function checkTreeBudget(
+  context: AgentContext,
+  model: ModelAdapter,
+  request: Pick<ModelRequest, 'messages' | 'tools'>,
+): Promise<void> {
+  const { limits, prices } = effectiveBudget(context);
+  if (limits.maxTokens === undefined && limits.maxCostMicroUsd === undefined) return;
+  const tree = context.run.treeUsage;
+  const [spent, promptTokens] = await Promise.all([
+    tree.spent(),
+    new PromptTokenCounter(model, request.tools).counted(request.messages),
+  ]);
+  const rootRunId = tree.rootRunId;
+  if (limits.maxTokens !== undefined && spent.tokens + promptTokens > limits.maxTokens)
+    throw new BudgetExceededError({
+      kind: 'tokens',
+      limit: limits.maxTokens,
+      spent: spent.tokens,
+      estimate: promptTokens,
+      rootRunId,
+    });
+  if (limits.maxCostMicroUsd !== undefined) {
+    const price = priceOf(prices, model);
+    const estimate = price ? costOfUsage(price, { promptTokens, completionTokens: 0 }) : 0;
+    if (spent.microUsd >= limits.maxCostMicroUsd || spent.microUsd + estimate > limits.maxCostMicroUsd)
+      throw new BudgetExceededError({
+        kind: 'cost',
+        limit: limits.maxCostMicroUsd,
+        spent: spent.microUsd,
+        estimate,
+        rootRunId,
+      });
+  }
+}
+
+/**
+ * The integer costs of a call: the price table's entry for the model when there is one (it is
+ * the user's, nearest the call), else the adapter's `calculateCost`, else none.
+ * @throws InvalidCostValueError when `calculateCost` answers something that is not integer costs
+ */
+export function costsOfCall(
+  context: AgentContext,
+  model: ModelAdapter,
+  usage: TokenUsage,
+): Record<string, number> {
+  const price = priceOf(effectiveBudget(context).prices, model);
+  if (price) return { [MICRO_USD]: costOfUsage(price, usage) };
+  if (!model.calculateCost) return {};
+  return checkCosts(model.calculateCost(usage), `calculateCost of ${model.provider}/${model.id}`);
+}
+
+/**
+ * Accounts one live model call (a turn or a summary) of `context`: counts it for the tree
+ * (fleet-wide) and the run, then records it as the invocation's own usage (callbacks, event).
+ * Returns the call's stats, to journal with the step.
+ * @throws InvalidCostValueError from `calculateCost`; whatever an `onUpdate` throws
+ */
+export async function spendLiveCall(
+  context: AgentContext,
+  model: ModelAdapter,
+  usage: TokenUsage,
+  journaled: { stats?: UsageStats },
+): Promise<UsageStats> {
+  const costs = costsOfCall(context, model, usage);
+  const stats = modelCallStats(model, usage, costs);
+  journaled.stats = stats;
+  context.run.addModelCall(usage);
+  await context.run.treeUsage.add({ tokens: usage.totalTokens, microUsd: costs[MICRO_USD] ?? 0 });
+  await recordUsage(context, stats, { own: true });
+  return stats;
+}
+
+/**
+ * Records `delta` in `context` (its own usage too when `own`) and in every ancestor of the run
+ * (aggregate); then, child-first and in registration order, each level's `onUpdate` callbacks
+ * run inside their level's context with deep copies, and one `budget-update` event is emitted.
+ * @throws whatever an `onUpdate` throws (the rest of the callbacks do not run)
+ */
+export async function recordUsage(
+  context: AgentContext,
+  delta: UsageStats,
+  options: { own: boolean },
+): Promise<void> {
+  applyUsage(context, delta, options.own);
+  context.run.emit({
+    type: 'budget-update',
+    callPath: context.callPath,
+    delta: cloneUsageStats(delta),
+    own: cloneUsageStats(context.usage.own),
+    aggregate: cloneUsageStats(context.usage.aggregate),
+  });
+  for (let level: AgentContext | undefined = context; level; level = level.parent) {
+    for (const budget of [...level.draft.budgets]) {
+      const onUpdate = budget.onUpdate;
+      if (!onUpdate) continue;
+      const update: BudgetUpdate = {
+        delta: cloneUsageStats(delta),
+        aggregate: cloneUsageStats(level.usage.aggregate),
+        own: cloneUsageStats(level.usage.own),
+      };
+      await runInAgentContext(level, () => onUpdate(update));
+    }
+  }
+}
+
+/** Adds `delta` silently (a replay rebuilding what an earlier execution recorded). */
+export function applyUsage(context: AgentContext, delta: UsageStats, own: boolean): void {
+  if (own) addUsageStats(context.usage.own, delta);
+  for (let level: AgentContext | undefined = context; level; level = level.parent)
+    addUsageStats(level.usage.aggregate, delta);
+}
+
+/**
+ * Rebuilds a replayed model turn's usage: its journaled stats, or (an entry written before
+ * usage was journaled) its response's tokens without costs.
+ */
+export function replayModelUsage(context: AgentContext, model: ModelAdapter, recorded: JournalEntry): void {
+  if (recorded.usage) {
+    applyUsage(context, recorded.usage, true);
+    return;
+  }
+  if (!recorded.outcome.ok) return;
+  const usage = (recorded.outcome.value as { usage?: TokenUsage } | undefined)?.usage;
+  if (usage) applyUsage(context, modelCallStats(model, usage, {}), true);
+}
