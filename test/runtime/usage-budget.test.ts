@@ -1,0 +1,161 @@
+/**
+ * Usage budgets across a fleet: two workers, each serving one agent, so a child run always runs
+ * on the other worker. Its usage reaches the parent's `getUsageStats().aggregate` (items and
+ * costs) and `onUpdate` once, a parent that suspends and replays counts nothing twice, and the
+ * tree's spend in Redis makes the parent's next call fail with `BudgetExceededError` before its
+ * model is called, without a retry.
+ */
+import {
+  BudgetExceededError,
+  type BudgetState,
+  createAgent,
+  equipBudget,
+  equipInstruction,
+  equipTool,
+  getUsageStats,
+  promptAgent,
+} from '@flotilla/runtime';
+import { createClient, type FlotillaClient, type RunEvent } from '@flotilla/runtime/client';
+import { runKeys } from '@flotilla/runtime/internals';
+import { createMockModel, type MockUsage } from '@flotilla/runtime/testing';
+import { createWorker, type FlotillaWorker } from '@flotilla/runtime/worker';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { useRedis } from '../support/redis.js';
+
+const redis = useRedis(import.meta.filename);
+const answer = z.object({ ok: z.boolean() });
+const prices = {
+  'mock/parent-model': {
+    inputMicroUsdPerMillionTokens: 1_000_000,
+    outputMicroUsdPerMillionTokens: 2_000_000,
+  },
+  'child-model': { inputMicroUsdPerMillionTokens: 3_000_000, outputMicroUsdPerMillionTokens: 0 },
+};
+
+const parentModel = createMockModel({ id: 'parent-model' });
+const childModel = createMockModel({ id: 'child-model' });
+/** The `delta.totalTokens` of every `onUpdate` of the parent, across its executions. */
+const parentUpdates: number[] = [];
+
+/** Two model calls: one asks for the `note` tool, the next answers. */
+const Researcher = createAgent({
+  id: 'budget-researcher',
+  model: 'child-model',
+  handler: async ({ topic }: { topic: string }) => {
+    equipInstruction(`Research ${topic} and answer as JSON with a boolean "ok".`);
+    equipTool({
+      name: 'note',
+      description: 'Takes a note',
+      parameters: z.object({}),
+      handler: async () => 'noted',
+    });
+    return promptAgent(answer);
+  },
+});
+
+/** The child model's script: a tool call, then the answer. */
+function scriptChild(usage: MockUsage): void {
+  childModel.reset();
+  childModel.sequence([{ toolCalls: [{ name: 'note', arguments: {} }] }, { json: { ok: true } }]);
+  childModel.setDefaultUsage(usage);
+}
+
+const Lead = createAgent({
+  id: 'budget-lead',
+  model: 'parent-model',
+  handler: async () => {
+    equipBudget({ prices, onUpdate: ({ delta }) => void parentUpdates.push(delta.totalTokens) });
+    equipInstruction('Plan the research as JSON with a boolean "ok".');
+    await promptAgent(answer);
+    await Researcher({ topic: 'tides' }); // a child run on the other worker: this run suspends
+    return getUsageStats();
+  },
+});
+
+const Capped = createAgent({
+  id: 'budget-capped',
+  model: 'parent-model',
+  retry: { attempts: 3 },
+  handler: async () => {
+    equipBudget({ maxTokens: 1_000 });
+    await Researcher({ topic: 'budgets' });
+    equipInstruction('Summarise the research as JSON with a boolean "ok".');
+    return promptAgent(answer);
+  },
+});
+
+let parentWorker: FlotillaWorker;
+let childWorker: FlotillaWorker;
+let client: FlotillaClient;
+
+beforeAll(async () => {
+  const common = { connection: redis.url, prefix: redis.prefix, logger: pino({ level: 'silent' }) };
+  parentWorker = createWorker({ ...common, agents: [Lead, Capped], models: { 'parent-model': parentModel } });
+  childWorker = createWorker({ ...common, agents: [Researcher], models: { 'child-model': childModel } });
+  await Promise.all([parentWorker.waitUntilReady(), childWorker.waitUntilReady()]);
+  client = createClient({ connection: redis.url, prefix: redis.prefix });
+});
+afterAll(async () => {
+  await client.close();
+  await Promise.all([parentWorker.close(), childWorker.close()]);
+});
+
+describe('usage across workers', () => {
+  it('rolls a child run’s usage into the parent’s aggregate once, through a suspension and replay', async () => {
+    parentModel.reset();
+    parentModel.setDefaultResponse({ ok: true }).setDefaultUsage({ promptTokens: 100, completionTokens: 10 });
+    scriptChild({ promptTokens: 200, completionTokens: 20, details: { reasoningTokens: 5 } });
+    parentUpdates.length = 0;
+
+    const run = await client.submit(Lead, {});
+    const stats = (await run.result()) as BudgetState;
+
+    const events: RunEvent[] = [];
+    for await (const event of run.events()) events.push(event);
+    expect(events.filter((event) => event.type === 'run-suspended')).toHaveLength(1);
+    // The parent's first call was replayed after the suspension, not called or counted again.
+    expect(parentModel.calls.count).toBe(1);
+    expect(childModel.calls.count).toBe(2);
+    expect(parentUpdates).toEqual([110, 440]);
+    expect(events.filter((event) => event.type === 'budget-update')).toHaveLength(2);
+
+    // 100 × $1/M + 10 × $2/M = 120 micro-USD; the child's table entry (by model id): 200 × $3/M = 600 a call.
+    expect(stats.own).toMatchObject({
+      promptTokens: 100,
+      completionTokens: 10,
+      totalTokens: 110,
+      callCount: 1,
+    });
+    expect(stats.own.costs).toEqual({ micro_usd: 120 });
+    expect(stats.aggregate).toMatchObject({ promptTokens: 500, totalTokens: 550, callCount: 3 });
+    expect(stats.aggregate.costs).toEqual({ micro_usd: 1_320 });
+    expect(stats.aggregate.details).toEqual({ reasoningTokens: 10 });
+    expect(stats.aggregate.items).toEqual([
+      expect.objectContaining({ key: 'model:mock:parent-model', callCount: 1, totalTokens: 110 }),
+      expect.objectContaining({ key: 'model:mock:child-model', callCount: 2, totalTokens: 440 }),
+    ]);
+
+    // The tree's spend in Redis counts each live call once.
+    const spent = await redis.redis.hmget(runKeys(redis.prefix, run.id).usage, 'tokens', 'microUsd');
+    expect(spent).toEqual(['550', '1320']);
+  });
+
+  it('refuses the parent’s next call once the child (on the other worker) spent the tree’s budget', async () => {
+    parentModel.reset();
+    parentModel.setDefaultResponse({ ok: true });
+    scriptChild({ promptTokens: 450, completionTokens: 50 });
+
+    const run = await client.submit(Capped, {});
+    const error = await run.result().catch((caught: unknown) => caught);
+
+    expect(BudgetExceededError.is(error)).toBe(true);
+    expect(error).toMatchObject({ kind: 'tokens', limit: 1_000, spent: 1_000, rootRunId: run.id });
+    // The child's two calls were made (the limit travelled to it); the parent's model never was.
+    expect(childModel.calls.count).toBe(2);
+    expect(parentModel.calls.count).toBe(0);
+    // Final: the agent's retry policy does not run it again.
+    expect(await client.getRun(run.id)).toMatchObject({ status: 'failed', attempts: 1 });
+  });
+});
