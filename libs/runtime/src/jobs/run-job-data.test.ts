@@ -46,6 +46,33 @@ describe('run job data', () => {
     );
   });
 
+  it("round-trips a child run's inherited usage budget and names a bad limit or price", () => {
+    const budget = {
+      maxTokens: 5000,
+      prices: {
+        'openai/gpt-4.1': {
+          inputMicroUsdPerMillionTokens: 2_000_000,
+          outputMicroUsdPerMillionTokens: 8_000_000,
+        },
+      },
+    };
+    const data = encodeRunJobData(1, { budget });
+    expect(decodeRunJobData(JSON.parse(JSON.stringify(data)), within(10_000)).budget).toEqual(budget);
+    expect(encodeRunJobData(1, { budget: {} })).not.toHaveProperty('budget');
+    expect(() => decodeRunJobData({ input: '1', budget: { maxTokens: 0 } }, within(100))).toThrow(
+      /budget\.maxTokens/,
+    );
+    expect(() =>
+      decodeRunJobData(
+        {
+          input: '1',
+          budget: { prices: { m: { inputMicroUsdPerMillionTokens: -1, outputMicroUsdPerMillionTokens: 1 } } },
+        },
+        within(1000),
+      ),
+    ).toThrow(InvalidRunInputError);
+  });
+
   it('sends undefined input as null', () => {
     expect(decodeRunJobData(encodeRunJobData(undefined, {}), within(100)).input).toBeNull();
   });
