@@ -14,6 +14,7 @@ import {
   equipTool,
   getUsageStats,
   promptAgent,
+  recordToolUsage,
 } from '@flotilla/runtime';
 import { createClient, type FlotillaClient, type RunEvent } from '@flotilla/runtime/client';
 import { runKeys } from '@flotilla/runtime/internals';
@@ -74,6 +75,26 @@ const Lead = createAgent({
   },
 });
 
+/** A tool that records paid usage, then a child run: the replay serves the tool from the journal. */
+const Searcher = createAgent({
+  id: 'budget-searcher',
+  model: 'parent-model',
+  handler: async () => {
+    equipTool({
+      name: 'search',
+      description: 'Searches the web',
+      parameters: z.object({}),
+      handler: async () => {
+        await recordToolUsage({ name: 'search', costs: { micro_usd: 700 }, quantity: 1, unit: 'requests' });
+        return 'found';
+      },
+    });
+    await promptAgent(answer);
+    await Researcher({ topic: 'search results' });
+    return getUsageStats();
+  },
+});
+
 const Capped = createAgent({
   id: 'budget-capped',
   model: 'parent-model',
@@ -92,7 +113,11 @@ let client: FlotillaClient;
 
 beforeAll(async () => {
   const common = { connection: redis.url, prefix: redis.prefix, logger: pino({ level: 'silent' }) };
-  parentWorker = createWorker({ ...common, agents: [Lead, Capped], models: { 'parent-model': parentModel } });
+  parentWorker = createWorker({
+    ...common,
+    agents: [Lead, Capped, Searcher],
+    models: { 'parent-model': parentModel },
+  });
   childWorker = createWorker({ ...common, agents: [Researcher], models: { 'child-model': childModel } });
   await Promise.all([parentWorker.waitUntilReady(), childWorker.waitUntilReady()]);
   client = createClient({ connection: redis.url, prefix: redis.prefix });
@@ -140,6 +165,26 @@ describe('usage across workers', () => {
     // The tree's spend in Redis counts each live call once.
     const spent = await redis.redis.hmget(runKeys(redis.prefix, run.id).usage, 'tokens', 'microUsd');
     expect(spent).toEqual(['550', '1320']);
+  });
+
+  it('rebuilds usage recorded inside a tool when the replay serves the tool from the journal', async () => {
+    parentModel.reset();
+    parentModel.sequence([{ toolCalls: [{ name: 'search', arguments: {} }] }, { json: { ok: true } }]);
+    scriptChild({ promptTokens: 10 });
+
+    const run = await client.submit(Searcher, {});
+    const stats = (await run.result()) as BudgetState;
+
+    expect(parentModel.calls.count).toBe(2);
+    expect(stats.own.costs).toEqual({ micro_usd: 700 });
+    expect(stats.own.items).toEqual([
+      expect.objectContaining({ key: 'model:mock:parent-model', callCount: 2 }),
+      expect.objectContaining({ key: 'tool:search:requests:', callCount: 1, quantity: 1 }),
+    ]);
+    // The child's two calls at 10 prompt tokens; no price table here, the mock's calculateCost.
+    expect(stats.aggregate.totalTokens).toBe(20);
+    const spent = await redis.redis.hget(runKeys(redis.prefix, run.id).usage, 'microUsd');
+    expect(Number(spent)).toBe(700 + 2 * 10);
   });
 
   it('refuses the parent’s next call once the child (on the other worker) spent the tree’s budget', async () => {

@@ -40,6 +40,8 @@ export interface JournalEntry {
    * replay rebuilds `getUsageStats()` without recording it again. @default none
    */
   usage?: UsageStats;
+  /** With `usage`, for a tool execution: the part recorded as the agent's own (`recordToolUsage`). @default none */
+  ownUsage?: UsageStats;
 }
 
 /** The durable log of one run. */

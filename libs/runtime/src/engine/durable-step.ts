@@ -26,6 +26,8 @@ export interface DurableStep<T> {
   recordFailure?: (error: unknown) => boolean;
   /** The usage the step spent, stored with its outcome (success or recorded failure). @default none */
   usage?: () => UsageStats | undefined;
+  /** With `usage`: the part of it that was the agent's own (a tool's `recordToolUsage` calls). @default none */
+  ownUsage?: () => UsageStats | undefined;
   /** Called with the recorded entry before a replay serves it (to rebuild usage). @default none */
   onReplay?: (recorded: JournalEntry) => void;
   /** The step's span name and attributes. @default `flotilla.<kind>`, none */
@@ -95,17 +97,14 @@ async function executeAndRecord<T>(
   } catch (error) {
     if (step.recordFailure?.(error)) {
       await run.flushWrites();
-      await run.record(
-        step.position,
-        entry(step, { ok: false, error: serializeError(error) }, step.usage?.()),
-      );
+      await run.record(step.position, entry(step, { ok: false, error: serializeError(error) }));
     }
     throw error;
   }
   // Memory written during the step must be stored before the step counts as done.
   await run.flushWrites();
   const stored = toJson(value);
-  await run.record(step.position, entry(step, { ok: true, value: stored }, step.usage?.()));
+  await run.record(step.position, entry(step, { ok: true, value: stored }));
   return { value: stored as T, replayed: false };
 }
 
@@ -131,12 +130,16 @@ export function replayEntry<T>(
 }
 
 function entry(
-  step: Pick<DurableStep<unknown>, 'kind' | 'fingerprint'>,
+  step: Pick<DurableStep<unknown>, 'kind' | 'fingerprint' | 'usage' | 'ownUsage'>,
   outcome: JournalEntry['outcome'],
-  usage?: UsageStats,
 ): JournalEntry {
   const recorded: JournalEntry = { kind: step.kind, fingerprint: step.fingerprint, outcome, at: Date.now() };
-  if (usage !== undefined) recorded.usage = usage;
+  const usage = step.usage?.();
+  if (usage !== undefined) {
+    recorded.usage = usage;
+    const own = step.ownUsage?.();
+    if (own !== undefined) recorded.ownUsage = own;
+  }
   return recorded;
 }
 

@@ -7,6 +7,7 @@
  * `onUpdate` callbacks run child-first. A replay rebuilds the same stats from the journal
  * without counting, calling back or emitting anything.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { TokenUsage } from '@flotilla/ir';
 import { PromptTokenCounter } from '../budget/prompt-token-counter.js';
 import type { AgentContext } from '../context/agent-context.js';
@@ -25,6 +26,7 @@ import {
   addUsageStats,
   checkCosts,
   cloneUsageStats,
+  emptyUsageStats,
   MICRO_USD,
   modelCallStats,
   type UsageStats,
@@ -174,11 +176,65 @@ export async function recordUsage(
   }
 }
 
-/** Adds `delta` silently (a replay rebuilding what an earlier execution recorded). */
+/**
+ * Adds `delta` to `context` (own too when `own`) and every ancestor's aggregate, and to every
+ * capture open around the caller (a tool execution: {@link captureUsage}). Silent by itself: a
+ * replay rebuilding what an earlier execution recorded calls only this.
+ */
 export function applyUsage(context: AgentContext, delta: UsageStats, own: boolean): void {
   if (own) addUsageStats(context.usage.own, delta);
   for (let level: AgentContext | undefined = context; level; level = level.parent)
     addUsageStats(level.usage.aggregate, delta);
+  for (let capture = usageCaptures.getStore(); capture; capture = capture.outer) {
+    if (own && capture.context === context) addUsageStats(capture.own, delta);
+    for (let level: AgentContext | undefined = context; level; level = level.parent)
+      if (level === capture.context) addUsageStats(capture.aggregate, delta);
+  }
+}
+
+/** The usage recorded for `context` while a step (a tool execution) ran: journaled with the step. */
+export interface UsageCapture {
+  readonly context: AgentContext;
+  readonly own: UsageStats;
+  readonly aggregate: UsageStats;
+  /** The capture of an enclosing step (a tool of an ancestor that called this agent). */
+  readonly outer: UsageCapture | undefined;
+}
+
+const usageCaptures = new AsyncLocalStorage<UsageCapture>();
+
+/**
+ * Runs `fn` (a tool handler) capturing the usage it records for `context` (its
+ * `recordToolUsage` calls, child agents it calls), so the step can journal it: a replay that
+ * serves the tool from the journal never runs it, and rebuilds its usage from the capture.
+ */
+export function captureUsage<T>(
+  context: AgentContext,
+  fn: () => Promise<T>,
+): { capture: UsageCapture; result: Promise<T> } {
+  const capture: UsageCapture = {
+    context,
+    own: emptyUsageStats(),
+    aggregate: emptyUsageStats(),
+    outer: usageCaptures.getStore(),
+  };
+  return { capture, result: usageCaptures.run(capture, fn) };
+}
+
+/** A capture as a journal entry holds it (`usage` = aggregate, `ownUsage` = own); none when empty. */
+export function capturedUsage(capture: UsageCapture): Pick<JournalEntry, 'usage' | 'ownUsage'> | undefined {
+  if (capture.aggregate.items.length === 0 && capture.aggregate.callCount === 0) return undefined;
+  const recorded: Pick<JournalEntry, 'usage' | 'ownUsage'> = { usage: cloneUsageStats(capture.aggregate) };
+  if (capture.own.items.length > 0) recorded.ownUsage = cloneUsageStats(capture.own);
+  return recorded;
+}
+
+/** Rebuilds a replayed step's captured usage (see {@link capturedUsage}). */
+export function replayCapturedUsage(context: AgentContext, recorded: JournalEntry): void {
+  if (!recorded.usage) return;
+  // Own first, then the aggregate chain (applyUsage with own=false adds the aggregate only).
+  if (recorded.ownUsage) addUsageStats(context.usage.own, recorded.ownUsage);
+  applyUsage(context, recorded.usage, false);
 }
 
 /**

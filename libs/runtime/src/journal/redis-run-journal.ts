@@ -40,6 +40,7 @@ const journalEntrySchema = z.object({
   ]),
   at: z.number(),
   usage: usageStatsSchema.optional(),
+  ownUsage: usageStatsSchema.optional(),
 });
 
 /**

@@ -33,7 +33,7 @@ describe('usage stats', () => {
     const seen: { child?: BudgetState; parent?: BudgetState } = {};
     const Child = createAgent({
       id: 'child',
-      handler: async () => {
+      handler: async (_props: object) => {
         await promptAgent(answer);
         seen.child = getUsageStats();
         return 'c';
@@ -42,7 +42,7 @@ describe('usage stats', () => {
     const Parent = createAgent({
       id: 'parent',
       model,
-      handler: async () => {
+      handler: async (_props: object) => {
         await promptAgent(answer);
         await Child({});
         seen.parent = getUsageStats();
@@ -80,7 +80,7 @@ describe('usage stats', () => {
     const contexts: string[] = [];
     const Child = createAgent({
       id: 'child',
-      handler: async () => {
+      handler: async (_props: object) => {
         equipBudget({
           onUpdate: (update) => {
             order.push('child');
@@ -95,7 +95,7 @@ describe('usage stats', () => {
     const Parent = createAgent({
       id: 'parent',
       model,
-      handler: async () => {
+      handler: async (_props: object) => {
         equipBudget({ onUpdate: () => void order.push('parent-1') });
         equipBudget({
           onUpdate: (update) => {
@@ -125,7 +125,7 @@ describe('usage stats', () => {
     const Guarded = createAgent({
       id: 'guarded',
       model,
-      handler: async () => {
+      handler: async (_props: object) => {
         equipBudget({
           onUpdate: ({ aggregate }) => {
             if (aggregate.totalTokens > 40) throw new Error(`over 40 tokens: ${aggregate.totalTokens}`);
@@ -146,7 +146,11 @@ describe('usage stats', () => {
     ] as const) {
       const model = createMockModel({ id: 'm' }).setDefaultResponse({ ok: true });
       model.setCostCalculator(() => ({ usd_cents: cost as number }));
-      const Agent = createAgent({ id: 'priced', model, handler: async () => promptAgent(answer) });
+      const Agent = createAgent({
+        id: 'priced',
+        model,
+        handler: async (_props: object) => promptAgent(answer),
+      });
       const error = await runAgent(Agent, {}).catch((caught: unknown) => caught);
       expect(InvalidCostValueError.is(error)).toBe(true);
       expect(error).toMatchObject({ billingUnit: 'usd_cents', reason, source: 'calculateCost of mock/m' });
@@ -156,7 +160,7 @@ describe('usage stats', () => {
   it('records tool usage once per call, merged by name, unit and details', async () => {
     const Agent = createAgent({
       id: 'tools',
-      handler: async () => {
+      handler: async (_props: object) => {
         await recordToolUsage({ name: 'search', costs: { micro_usd: 5000 }, quantity: 1, unit: 'requests' });
         await recordToolUsage({ name: 'search', costs: { micro_usd: 5000 }, quantity: 2, unit: 'requests' });
         await recordToolUsage({ name: 'search', costs: {}, quantity: 3, unit: 'pages', details: 'pdf' });
@@ -174,7 +178,7 @@ describe('usage stats', () => {
       runAgent(
         createAgent({
           id: 'bad-tool-usage',
-          handler: async () => recordToolUsage({ name: '', costs: {}, quantity: 1, unit: 'x' }),
+          handler: async (_props: object) => recordToolUsage({ name: '', costs: {}, quantity: 1, unit: 'x' }),
         }),
         {},
       ),
@@ -192,7 +196,7 @@ describe('usage limits', () => {
     const Limited = createAgent({
       id: 'limited',
       model,
-      handler: async () => {
+      handler: async (_props: object) => {
         equipBudget({ maxTokens: 500 });
         equipInstruction('Answer whether the sky is blue, as JSON with a boolean "ok".');
         return promptAgent(answer);
@@ -201,7 +205,7 @@ describe('usage limits', () => {
     const Twice = createAgent({
       id: 'twice',
       model,
-      handler: async () => {
+      handler: async (_props: object) => {
         await Limited({});
         await Limited({}); // a new invocation: the limit is the tree's, spent already
         return 'done';
@@ -223,11 +227,11 @@ describe('usage limits', () => {
       'mock/m': { inputMicroUsdPerMillionTokens: 2_000_000, outputMicroUsdPerMillionTokens: 8_000_000 },
     };
     const costs: number[] = [];
-    const Child = createAgent({ id: 'child', handler: async () => promptAgent(answer) });
+    const Child = createAgent({ id: 'child', handler: async (_props: object) => promptAgent(answer) });
     const Spender = createAgent({
       id: 'spender',
       model,
-      handler: async () => {
+      handler: async (_props: object) => {
         equipBudget({
           prices,
           maxCostMicroUsd: 15_000,
