@@ -39,6 +39,8 @@ export interface RunKeys {
    * `tokens`, `microUsd` and `stats:<runId>` of its runs. Only a root run's is written.
    */
   usage: string;
+  /** Reservations of the tree's calls in flight: hash of id → `<tokens>:<microUsd>:<expiresAtMs>` (root runs only). */
+  usageReservations: string;
 }
 
 export interface ConversationKeys {
@@ -73,6 +75,7 @@ export function runKeys(prefix: string, runId: string): RunKeys {
     approvalRequests: `${base}:approval-requests`,
     approvals: `${base}:approvals`,
     usage: `${base}:usage`,
+    usageReservations: `${base}:usage-reservations`,
   };
 }
 

@@ -18,7 +18,7 @@ import type { DurableResult } from './durable-step.js';
 import { durableStep } from './durable-step.js';
 import { hashJson } from './fingerprint.js';
 import { suspendUntil } from './suspend-until.js';
-import { checkTreeBudget, replayModelUsage, spendLiveCall } from './usage-budget.js';
+import { callWithinUsageBudget, replayModelUsage } from './usage-budget.js';
 
 /** One model turn to serve. */
 export interface ModelTurn {
@@ -61,13 +61,9 @@ export async function modelTurnDurably(
       }),
     },
     // The answer is an outside value: checked before it is journaled or read (a replay reads a checked one).
-    execute: async () => {
-      // The usage budget: refused before the call (journaled, so a replay refuses it too).
-      await checkTreeBudget(context, turn.model, turn.request);
-      const response = await callModel(context, turn);
-      await spendLiveCall(context, turn.model, response.usage, spent);
-      return response;
-    },
+    // Within the usage budget: a refusal is journaled, so a replay refuses it too.
+    execute: () =>
+      callWithinUsageBudget(context, turn.model, turn.request, () => callModel(context, turn), spent),
     recordFailure: (error) => BudgetExceededError.is(error),
     usage: () => spent.stats,
     onReplay: (recorded) => replayModelUsage(context, turn.model, recorded),

@@ -8,13 +8,14 @@
  * without counting, calling back or emitting anything.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import type { TokenUsage } from '@flotilla/ir';
 import { PromptTokenCounter } from '../budget/prompt-token-counter.js';
 import type { AgentContext } from '../context/agent-context.js';
 import { runInAgentContext } from '../context/context-store.js';
 import type { JournalEntry } from '../context/journal-entry.js';
 import { BudgetExceededError } from '../errors/budget-errors.js';
-import type { ModelAdapter, ModelRequest } from '../model/model-adapter.js';
+import type { ModelAdapter, ModelRequest, ModelResponse } from '../model/model-adapter.js';
 import {
   type BudgetLimits,
   type BudgetUpdate,
@@ -66,44 +67,77 @@ export function effectiveBudget(context: AgentContext): EffectiveBudget {
 }
 
 /**
- * Refuses a live model call that would take the tree over a limit: spent tokens + this prompt's
- * count (the adapter's `countTokens`, else `estimateTokens`) over `maxTokens`, or spent micro-USD
- * + the prompt's priced count over `maxCostMicroUsd` (the completion cannot be known before).
+ * Makes one live model call (a turn, or a summary of the context budget) within the run tree's
+ * usage limits, and accounts it. When a limit is set on the chain, the call first reserves its
+ * estimate for the tree (fleet-wide, calls in flight count): this prompt's tokens (the adapter's
+ * `countTokens`, else `estimateTokens`) and their price; refused when the tree's spend, what is
+ * in flight and the estimate would pass `maxTokens` or `maxCostMicroUsd` (the completion cannot
+ * be known before). After the call its real usage is priced, settled for the tree and the run,
+ * and recorded as the invocation's own usage (callbacks, event). A failed call releases its
+ * reservation.
  * @throws BudgetExceededError without calling the model
+ * @throws InvalidCostValueError from `calculateCost`; whatever an `onUpdate` or the call throws
  */
-export async function checkTreeBudget(
+export async function callWithinUsageBudget(
   context: AgentContext,
   model: ModelAdapter,
   request: Pick<ModelRequest, 'messages' | 'tools'>,
-): Promise<void> {
-  const { limits, prices } = effectiveBudget(context);
-  if (limits.maxTokens === undefined && limits.maxCostMicroUsd === undefined) return;
-  const tree = context.run.treeUsage;
-  const [spent, promptTokens] = await Promise.all([
-    tree.spent(),
-    new PromptTokenCounter(model, request.tools).counted(request.messages),
-  ]);
-  const rootRunId = tree.rootRunId;
-  if (limits.maxTokens !== undefined && spent.tokens + promptTokens > limits.maxTokens)
-    throw new BudgetExceededError({
-      kind: 'tokens',
-      limit: limits.maxTokens,
-      spent: spent.tokens,
-      estimate: promptTokens,
-      rootRunId,
-    });
-  if (limits.maxCostMicroUsd !== undefined) {
-    const price = priceOf(prices, model);
-    const estimate = price ? costOfUsage(price, { promptTokens, completionTokens: 0 }) : 0;
-    if (spent.microUsd >= limits.maxCostMicroUsd || spent.microUsd + estimate > limits.maxCostMicroUsd)
-      throw new BudgetExceededError({
-        kind: 'cost',
-        limit: limits.maxCostMicroUsd,
-        spent: spent.microUsd,
-        estimate,
-        rootRunId,
-      });
+  call: () => Promise<ModelResponse>,
+  journaled: { stats?: UsageStats },
+): Promise<ModelResponse> {
+  const reservation = await reserveForCall(context, model, request);
+  let response: ModelResponse;
+  try {
+    response = await call();
+  } catch (error) {
+    if (reservation !== undefined) await context.run.treeUsage.release(reservation).catch(() => {});
+    throw error;
   }
+  const { usage } = response;
+  context.run.addModelCall(usage);
+  let costs: Record<string, number>;
+  try {
+    costs = costsOfCall(context, model, usage);
+  } catch (error) {
+    // Tokens were spent even when their cost cannot be read.
+    await context.run.treeUsage.settle({ tokens: usage.totalTokens, microUsd: 0 }, reservation);
+    throw error;
+  }
+  await context.run.treeUsage.settle(
+    { tokens: usage.totalTokens, microUsd: costs[MICRO_USD] ?? 0 },
+    reservation,
+  );
+  const stats = modelCallStats(model, usage, costs);
+  journaled.stats = stats;
+  await recordUsage(context, stats, { own: true });
+  return response;
+}
+
+/**
+ * Reserves the call's estimate when a limit is set on the chain; the reservation's id.
+ * @throws BudgetExceededError when the tree cannot take it
+ */
+async function reserveForCall(
+  context: AgentContext,
+  model: ModelAdapter,
+  request: Pick<ModelRequest, 'messages' | 'tools'>,
+): Promise<string | undefined> {
+  const { limits, prices } = effectiveBudget(context);
+  if (limits.maxTokens === undefined && limits.maxCostMicroUsd === undefined) return undefined;
+  const promptTokens = await new PromptTokenCounter(model, request.tools).counted(request.messages);
+  const price = priceOf(prices, model);
+  const estimate = {
+    tokens: promptTokens,
+    microUsd: price ? costOfUsage(price, { promptTokens, completionTokens: 0 }) : 0,
+  };
+  const id = randomUUID();
+  const tree = context.run.treeUsage;
+  const reservation = await tree.reserve(id, estimate, limits);
+  if (!reservation.ok) {
+    const { ok: _ok, ...refusal } = reservation;
+    throw new BudgetExceededError({ ...refusal, rootRunId: tree.rootRunId });
+  }
+  return id;
 }
 
 /**
@@ -120,27 +154,6 @@ export function costsOfCall(
   if (price) return { [MICRO_USD]: costOfUsage(price, usage) };
   if (!model.calculateCost) return {};
   return checkCosts(model.calculateCost(usage), `calculateCost of ${model.provider}/${model.id}`);
-}
-
-/**
- * Accounts one live model call (a turn or a summary) of `context`: counts it for the tree
- * (fleet-wide) and the run, then records it as the invocation's own usage (callbacks, event).
- * Returns the call's stats, to journal with the step.
- * @throws InvalidCostValueError from `calculateCost`; whatever an `onUpdate` throws
- */
-export async function spendLiveCall(
-  context: AgentContext,
-  model: ModelAdapter,
-  usage: TokenUsage,
-  journaled: { stats?: UsageStats },
-): Promise<UsageStats> {
-  const costs = costsOfCall(context, model, usage);
-  const stats = modelCallStats(model, usage, costs);
-  journaled.stats = stats;
-  context.run.addModelCall(usage);
-  await context.run.treeUsage.add({ tokens: usage.totalTokens, microUsd: costs[MICRO_USD] ?? 0 });
-  await recordUsage(context, stats, { own: true });
-  return stats;
 }
 
 /**

@@ -45,7 +45,7 @@ export async function recordToolUsage(record: ToolUsageRecord): Promise<void> {
       if (recorded.usage) applyUsage(context, recorded.usage, true);
     },
     execute: async () => {
-      await context.run.treeUsage.add({ tokens: 0, microUsd: stats.costs[MICRO_USD] ?? 0 });
+      await context.run.treeUsage.settle({ tokens: 0, microUsd: stats.costs[MICRO_USD] ?? 0 });
       spent.stats = stats;
       await recordUsage(context, stats, { own: true });
       return null;

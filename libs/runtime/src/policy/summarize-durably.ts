@@ -4,10 +4,10 @@
  * rebuilds the same compacted history without calling a model again. A failure is recorded
  * too, so the circuit breaker counts the same failures on replay and positions stay aligned.
  */
-import { type Message, type SummarizeRequest, summarizeHistory, type TokenUsage } from '@flotilla/ir';
+import { type Message, type SummarizeRequest, summarizeHistory } from '@flotilla/ir';
 import type { AgentContext } from '../context/agent-context.js';
 import { durableStep } from '../engine/durable-step.js';
-import { applyUsage, checkTreeBudget, spendLiveCall } from '../engine/usage-budget.js';
+import { applyUsage, callWithinUsageBudget } from '../engine/usage-budget.js';
 import { AbortError } from '../errors/run-errors.js';
 import { DEFAULT_JSON_LIMITS } from '../json/json-bounds.js';
 import { checkModelResponse } from '../model/check-model-response.js';
@@ -98,16 +98,18 @@ async function askSummarizer(
 ): Promise<string> {
   const messages: Message[] = [...request.messages, { role: 'user', content: request.instructions }];
   // A summary is a model call: it is held to the usage budget and counts like a turn.
-  await checkTreeBudget(context, model, { messages });
-  const response = checkModelResponse(
-    await model.generate({
-      messages,
-      signal: context.signal,
-    }),
+  const response = await callWithinUsageBudget(
+    context,
     model,
-    context.run.services.limits ?? DEFAULT_JSON_LIMITS,
+    { messages },
+    async () =>
+      checkModelResponse(
+        await model.generate({ messages, signal: context.signal }),
+        model,
+        context.run.services.limits ?? DEFAULT_JSON_LIMITS,
+      ),
+    spent,
   );
-  await spendLiveCall(context, model, response.usage as TokenUsage, spent);
   return response.message.content;
 }
 

@@ -1,13 +1,15 @@
 /**
- * {@link TreeUsage} in Redis: one hash per tree, `runKeys(prefix, rootRunId).usage`, so every
- * write touches the root's hash tag only (one slot on a cluster). Fields: `tokens` and
- * `microUsd` (HINCRBY after each live model call of any run of the tree), and `stats:<runId>`
- * (a run's final usage stats, JSON, read by its parent when it adopts the run's outcome). The
- * hash expires {@link TREE_USAGE_TTL_SECONDS} after its last write.
+ * {@link TreeUsage} in Redis, under the root run's hash tag only (one slot on a cluster):
+ * `runKeys(prefix, rootRunId).usage`, a hash with `tokens` and `microUsd` (HINCRBY as each live
+ * call settles) and `stats:<runId>` (a run's final usage stats, JSON, read by its parent when it
+ * adopts the run's outcome); and `.usageReservations`, the estimates of calls in flight
+ * (`reserve-tree-usage-2`). Both expire {@link TREE_USAGE_TTL_SECONDS} after their last write.
  */
 import type { Redis } from 'ioredis';
 import { runKeys } from '../keys.js';
-import type { TreeSpend, TreeUsage } from './tree-usage.js';
+import type { BudgetLimits } from './budget-options.js';
+import { reserveTreeUsageScript } from './lua/reserve-tree-usage-2.lua.js';
+import { RESERVATION_TTL_MS, type TreeReservation, type TreeSpend, type TreeUsage } from './tree-usage.js';
 import { type UsageStats, usageStatsSchema } from './usage-stats.js';
 
 /** 30 days after the tree's last model call: longer than any run tree is expected to wait. */
@@ -17,26 +19,55 @@ export class RedisTreeUsage implements TreeUsage {
   readonly rootRunId: string;
   readonly #redis: Redis;
   readonly #key: string;
+  readonly #reservations: string;
 
   constructor(options: { redis: Redis; prefix: string; rootRunId: string }) {
     this.rootRunId = options.rootRunId;
     this.#redis = options.redis;
-    this.#key = runKeys(options.prefix, options.rootRunId).usage;
+    const keys = runKeys(options.prefix, options.rootRunId);
+    this.#key = keys.usage;
+    this.#reservations = keys.usageReservations;
   }
 
-  async spent(): Promise<TreeSpend> {
-    const [tokens, microUsd] = await this.#redis.hmget(this.#key, 'tokens', 'microUsd');
-    return { tokens: Number(tokens ?? 0), microUsd: Number(microUsd ?? 0) };
+  async reserve(id: string, estimate: TreeSpend, limits: BudgetLimits): Promise<TreeReservation> {
+    const now = Date.now();
+    const reply = (await reserveTreeUsageScript.run(
+      this.#redis,
+      [this.#key, this.#reservations],
+      [
+        id,
+        Math.max(0, Math.ceil(estimate.tokens)),
+        Math.max(0, Math.ceil(estimate.microUsd)),
+        limits.maxTokens ?? '',
+        limits.maxCostMicroUsd ?? '',
+        now,
+        now + RESERVATION_TTL_MS,
+        TREE_USAGE_TTL_SECONDS,
+      ],
+    )) as [number, string?, string?, string?, string?];
+    if (reply[0] === 1) return { ok: true };
+    return {
+      ok: false,
+      kind: reply[1] === 'cost' ? 'cost' : 'tokens',
+      limit: Number(reply[2]),
+      spent: Number(reply[3]),
+      estimate: Number(reply[4]),
+    };
   }
 
-  async add(spend: TreeSpend): Promise<void> {
-    // One key: MULTI is atomic on a cluster too.
-    await this.#redis
+  async settle(spend: TreeSpend, id?: string): Promise<void> {
+    // One hash tag: MULTI is atomic on a cluster too.
+    const multi = this.#redis
       .multi()
       .hincrby(this.#key, 'tokens', spend.tokens)
       .hincrby(this.#key, 'microUsd', spend.microUsd)
-      .expire(this.#key, TREE_USAGE_TTL_SECONDS)
-      .exec();
+      .expire(this.#key, TREE_USAGE_TTL_SECONDS);
+    if (id !== undefined) multi.hdel(this.#reservations, id);
+    await multi.exec();
+  }
+
+  async release(id: string): Promise<void> {
+    await this.#redis.hdel(this.#reservations, id);
   }
 
   async storeRunStats(runId: string, stats: UsageStats): Promise<void> {
