@@ -13,6 +13,7 @@ import {
   equipInstruction,
   equipTool,
   getUsageStats,
+  InvalidBudgetError,
   promptAgent,
   recordToolUsage,
 } from '@flotilla/runtime';
@@ -117,6 +118,10 @@ beforeAll(async () => {
     ...common,
     agents: [Lead, Capped, Searcher],
     models: { 'parent-model': parentModel },
+    // Children inherit it (in their job data) although their worker has none; equipBudget entries win.
+    prices: {
+      'child-model': { inputMicroUsdPerMillionTokens: 7_000_000, outputMicroUsdPerMillionTokens: 0 },
+    },
   });
   childWorker = createWorker({ ...common, agents: [Researcher], models: { 'child-model': childModel } });
   await Promise.all([parentWorker.waitUntilReady(), childWorker.waitUntilReady()]);
@@ -128,6 +133,18 @@ afterAll(async () => {
 });
 
 describe('usage across workers', () => {
+  it('refuses a bad worker price table at start', () => {
+    const start = () =>
+      createWorker({
+        agents: [Lead],
+        connection: redis.url,
+        prefix: redis.prefix,
+        prices: { 'child-model': { inputMicroUsdPerMillionTokens: 1.5, outputMicroUsdPerMillionTokens: 0 } },
+      });
+    expect(start).toThrow(InvalidBudgetError);
+    expect(start).toThrow('createWorker: prices["child-model"].inputMicroUsdPerMillionTokens');
+  });
+
   it('rolls a child run’s usage into the parent’s aggregate once, through a suspension and replay', async () => {
     parentModel.reset();
     parentModel.setDefaultResponse({ ok: true }).setDefaultUsage({ promptTokens: 100, completionTokens: 10 });
@@ -181,10 +198,11 @@ describe('usage across workers', () => {
       expect.objectContaining({ key: 'model:mock:parent-model', callCount: 2 }),
       expect.objectContaining({ key: 'tool:search:requests:', callCount: 1, quantity: 1 }),
     ]);
-    // The child's two calls at 10 prompt tokens; no price table here, the mock's calculateCost.
+    // The child's two calls at 10 prompt tokens, priced by the parent worker's table (10 × $7/M).
     expect(stats.aggregate.totalTokens).toBe(20);
+    expect(stats.aggregate.costs).toEqual({ micro_usd: 700 + 2 * 70 });
     const spent = await redis.redis.hget(runKeys(redis.prefix, run.id).usage, 'microUsd');
-    expect(Number(spent)).toBe(700 + 2 * 10);
+    expect(Number(spent)).toBe(700 + 2 * 70);
   });
 
   it('refuses the parent’s next call once the child (on the other worker) spent the tree’s budget', async () => {

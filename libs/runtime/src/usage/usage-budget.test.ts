@@ -256,6 +256,28 @@ describe('usage limits', () => {
     expect(model.calls.count).toBe(3);
   });
 
+  it('takes a run-wide price table from runAgent({ prices }), under the agent’s own entries', async () => {
+    const model = createMockModel({ id: 'm' })
+      .setDefaultResponse({ ok: true })
+      .setDefaultUsage({ promptTokens: 1_000 });
+    const Agent = createAgent({
+      id: 'priced-by-run',
+      model,
+      handler: async (_props: object) => {
+        await promptAgent(answer);
+        return getUsageStats();
+      },
+    });
+    const prices = { m: { inputMicroUsdPerMillionTokens: 5_000_000, outputMicroUsdPerMillionTokens: 0 } };
+    const stats = (await runAgent(Agent, {}, { prices })) as BudgetState;
+    expect(stats.own.costs).toEqual({ micro_usd: 5_000 });
+    await expect(
+      runAgent(Agent, {}, { prices: { m: { inputMicroUsdPerMillionTokens: 1 } } as never }),
+    ).rejects.toSatisfy(
+      (error) => InvalidBudgetError.is(error) && (error as InvalidBudgetError).apiName === 'runAgent',
+    );
+  });
+
   it('rounds prices up to whole micro-USD', () => {
     const price = { inputMicroUsdPerMillionTokens: 150_000, outputMicroUsdPerMillionTokens: 600_000 };
     expect(costOfUsage(price, { promptTokens: 1, completionTokens: 0 })).toBe(1);

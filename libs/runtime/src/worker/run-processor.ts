@@ -58,6 +58,7 @@ import { SCHEDULE_JOB_NAME } from '../schedules/schedule-job.js';
 import { anyKeyExists } from '../shared/any-key-exists.js';
 import { inSpan, SpanAttribute } from '../shared/tracing.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
+import type { PriceTable } from '../usage/budget-options.js';
 import { RedisTreeUsage } from '../usage/redis-tree-usage.js';
 import { RedisRunWaits } from '../waits/redis-run-waits.js';
 import { traceAttempt } from './attempt-trace.js';
@@ -84,6 +85,8 @@ export interface RunProcessorDependencies {
   models: ReadonlyMap<string, ModelAdapter>;
   /** The fleet-wide model budgets and the worker's `modelLimits` table. @default no limits but the adapters' own */
   modelBudgets?: { budgets: ModelBudgets; table: ReadonlyMap<string, ResolvedModelLimits> };
+  /** The worker's price table (`createWorker({ prices })`), checked. @default none */
+  prices?: PriceTable;
   records: RedisRunRecords;
   cancels: CancelListener;
   /** Shared by every run of the worker (MCP `tools/list` and other fleet-wide values). */
@@ -662,7 +665,8 @@ export class RunProcessor {
     if (tenant !== undefined) services.tenant = tenant;
     if (decoded.scope !== undefined) services.scope = decoded.scope;
     if (decoded.child !== undefined) services.placement = decoded.child;
-    if (decoded.budget !== undefined) services.budget = decoded.budget as InheritedBudget;
+    const budget = inheritedBudget(this.#deps.prices, decoded.budget as InheritedBudget | undefined);
+    if (budget !== undefined) services.budget = budget;
     return services;
   }
 
@@ -843,6 +847,15 @@ function deadlineOf(job: Job, agent: AnyAgent, decoded: DecodedRunJob): number |
 
 function timeoutError(job: Job, deadline: number): RunTimeoutError {
   return new RunTimeoutError(job.id ?? '', deadline, Date.now() - job.timestamp);
+}
+
+/** The worker's prices under what the job data carries (an ancestor's limits and prices win). */
+function inheritedBudget(
+  prices: PriceTable | undefined,
+  inherited: InheritedBudget | undefined,
+): InheritedBudget | undefined {
+  if (prices === undefined) return inherited;
+  return { ...inherited, prices: { ...prices, ...inherited?.prices } };
 }
 
 /** Failures a retry cannot fix: the deadline passed, the tree's usage budget is spent. */
