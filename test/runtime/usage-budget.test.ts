@@ -182,6 +182,9 @@ describe('usage across workers', () => {
     // The tree's spend in Redis counts each live call once.
     const spent = await redis.redis.hmget(runKeys(redis.prefix, run.id).usage, 'tokens', 'microUsd');
     expect(spent).toEqual(['550', '1320']);
+    // The child's stored stats were dropped once the parent journaled them.
+    const fields = await redis.redis.hkeys(runKeys(redis.prefix, run.id).usage);
+    expect(fields.filter((field) => field.startsWith('stats:'))).toEqual([]);
   });
 
   it('rebuilds usage recorded inside a tool when the replay serves the tool from the journal', async () => {

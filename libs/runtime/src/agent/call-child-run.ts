@@ -57,9 +57,11 @@ export async function callChildRun(call: PositionedChildCall, runner: ChildRunne
       // The child's failure (or cancellation) is its outcome; this agent's own abort is not.
       recordFailure: () => !parent.signal.aborted,
     });
+    forgetChildStats(run, position, ids.childRunId, spent.stats);
     run.emit({ type: 'child-end', ...event, ok: true, replayed, ...ids });
     return value;
   } catch (error) {
+    forgetChildStats(run, position, ids.childRunId, spent.stats);
     run.emit({
       type: 'child-end',
       ...event,
@@ -121,6 +123,24 @@ async function finishedValue(
   if (stats.callCount > 0 || stats.items.length > 0) await recordUsage(parent, stats, { own: false });
   if (!resolution.outcome.ok) throw deserializeError(resolution.outcome.error);
   return resolution.outcome.value;
+}
+
+/**
+ * Once the child's outcome (and its usage) is journaled here, its stored stats are not needed
+ * again: dropped from the tree's hash, best effort (they expire with it otherwise).
+ */
+function forgetChildStats(
+  run: RunState,
+  position: string,
+  childRunId: string | undefined,
+  stats: UsageStats | undefined,
+): void {
+  if (childRunId === undefined || stats === undefined || !run.journal.get(position)?.usage) return;
+  run.treeUsage
+    .dropRunStats(childRunId)
+    .catch((error: unknown) =>
+      run.services.logger?.warn({ err: error, childRunId }, 'child usage stats not dropped'),
+    );
 }
 
 /** Never resolves in this execution; rejects when the calling agent is cancelled. */

@@ -78,6 +78,10 @@ export class RedisTreeUsage implements TreeUsage {
       .exec();
   }
 
+  async dropRunStats(runId: string): Promise<void> {
+    await this.#redis.hdel(this.#key, `stats:${runId}`);
+  }
+
   async runStats(runId: string): Promise<UsageStats | undefined> {
     const text = await this.#redis.hget(this.#key, `stats:${runId}`);
     if (text === null) return undefined;

@@ -72,6 +72,8 @@ describe.each(homes)('tree usage (%s)', (_home, create) => {
     await tree.storeRunStats('child', stats);
     expect(await tree.runStats('child')).toEqual(stats);
     expect(await tree.runStats('other')).toBeUndefined();
+    await tree.dropRunStats('child');
+    expect(await tree.runStats('child')).toBeUndefined();
   });
 });
 

@@ -47,6 +47,8 @@ export interface TreeUsage {
   storeRunStats(runId: string, stats: UsageStats): Promise<void>;
   /** A run's stored stats, checked; `undefined` when none (or unreadable) are stored. */
   runStats(runId: string): Promise<UsageStats | undefined>;
+  /** Forgets a run's stored stats (its parent journaled them). */
+  dropRunStats(runId: string): Promise<void>;
 }
 
 /** The tree of an embedded run: the run itself, in memory. */
@@ -89,6 +91,10 @@ export class InMemoryTreeUsage implements TreeUsage {
   async runStats(runId: string): Promise<UsageStats | undefined> {
     const stats = this.#stats.get(runId);
     return stats && structuredClone(stats);
+  }
+
+  async dropRunStats(runId: string): Promise<void> {
+    this.#stats.delete(runId);
   }
 }
 
