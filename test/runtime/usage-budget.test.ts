@@ -68,7 +68,11 @@ const Lead = createAgent({
   id: 'budget-lead',
   model: 'parent-model',
   handler: async () => {
-    equipBudget({ prices, onUpdate: ({ delta }) => void parentUpdates.push(delta.totalTokens) });
+    equipBudget({
+      prices,
+      maxTokens: 1_000_000, // under a limit, the spend is counted in Redis
+      onUpdate: ({ delta }) => void parentUpdates.push(delta.totalTokens),
+    });
     equipInstruction('Plan the research as JSON with a boolean "ok".');
     await promptAgent(answer);
     await Researcher({ topic: 'tides' }); // a child run on the other worker: this run suspends
@@ -179,9 +183,12 @@ describe('usage across workers', () => {
       expect.objectContaining({ key: 'model:mock:child-model', callCount: 2, totalTokens: 440 }),
     ]);
 
-    // The tree's spend in Redis counts each live call once.
-    const spent = await redis.redis.hmget(runKeys(redis.prefix, run.id).usage, 'tokens', 'microUsd');
-    expect(spent).toEqual(['550', '1320']);
+    // The spend under the lead's limit, in Redis, counts each live call once.
+    const counters = await redis.redis.hgetall(runKeys(redis.prefix, run.id).usage);
+    expect(Object.entries(counters).sort()).toEqual([
+      [expect.stringMatching(/^c:[0-9a-f]{16}$/), '1320'],
+      [expect.stringMatching(/^t:[0-9a-f]{16}$/), '550'],
+    ]);
     // The child's stored stats were dropped once the parent journaled them.
     const fields = await redis.redis.hkeys(runKeys(redis.prefix, run.id).usage);
     expect(fields.filter((field) => field.startsWith('stats:'))).toEqual([]);
@@ -204,8 +211,8 @@ describe('usage across workers', () => {
     // The child's two calls at 10 prompt tokens, priced by the parent worker's table (10 × $7/M).
     expect(stats.aggregate.totalTokens).toBe(20);
     expect(stats.aggregate.costs).toEqual({ micro_usd: 700 + 2 * 70 });
-    const spent = await redis.redis.hget(runKeys(redis.prefix, run.id).usage, 'microUsd');
-    expect(Number(spent)).toBe(700 + 2 * 70);
+    // No limit here: nothing was counted in Redis.
+    expect(await redis.redis.exists(runKeys(redis.prefix, run.id).usage)).toBe(0);
   });
 
   it('refuses the parent’s next call once the child (on the other worker) spent the tree’s budget', async () => {
@@ -217,7 +224,13 @@ describe('usage across workers', () => {
     const error = await run.result().catch((caught: unknown) => caught);
 
     expect(BudgetExceededError.is(error)).toBe(true);
-    expect(error).toMatchObject({ kind: 'tokens', limit: 1_000, spent: 1_000, rootRunId: run.id });
+    expect(error).toMatchObject({
+      kind: 'tokens',
+      limit: 1_000,
+      spent: 1_000,
+      setBy: 'root/agent:budget-capped:0',
+      rootRunId: run.id,
+    });
     // The child's two calls were made (the limit travelled to it); the parent's model never was.
     expect(childModel.calls.count).toBe(2);
     expect(parentModel.calls.count).toBe(0);

@@ -15,6 +15,7 @@ import type { ChildCall, ChildResolution, ChildRunner, RunPlacement } from '../c
 import type { InheritedBudget } from '../context/run-services.js';
 import { scopeLayersOf } from '../context/scope-layers.js';
 import { effectiveBudget } from '../engine/usage-budget.js';
+import { InvalidBudgetError } from '../errors/budget-errors.js';
 import { AbortError, ForeignChildRunError, NonDeterminismError } from '../errors/run-errors.js';
 import { deserializeError, type SerializedError, serializeError } from '../errors/serialize-error.js';
 import type { AgentQueues } from '../jobs/agent-queues.js';
@@ -29,6 +30,7 @@ import { ResourceOwnerGoneError } from '../resources/resource-errors.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isTerminalStatus } from '../runs/run-status.js';
+import { MAX_INHERITED_LIMITS, MAX_INHERITED_PRICE_ENTRIES } from '../usage/budget-options.js';
 import { childRunIdOf } from './child-run-id.js';
 
 /** What a {@link RedisChildRunner} needs. */
@@ -162,11 +164,28 @@ function retryOptions(definition: AgentDefinition): Pick<JobsOptions, 'attempts'
   return options;
 }
 
-/** The limits and prices of `parent`'s chain, for the child's job (empty when none are set). */
+/**
+ * The limits and prices of `parent`'s chain, for the child's job (empty when none are set).
+ * @throws InvalidBudgetError when the merged price tables are too large to travel
+ */
 function inheritedBudgetOf(parent: AgentContext): InheritedBudget {
   const { limits, prices } = effectiveBudget(parent);
-  const budget: InheritedBudget = { ...limits };
-  if (Object.keys(prices).length > 0) budget.prices = prices;
+  const budget: InheritedBudget = {};
+  if (limits.length > MAX_INHERITED_LIMITS)
+    throw new InvalidBudgetError(
+      'equipBudget',
+      'maxTokens / maxCostMicroUsd',
+      `are set by ${limits.length} agents on this chain, over the ${MAX_INHERITED_LIMITS} a child run can inherit`,
+    );
+  if (limits.length > 0) budget.limits = limits;
+  const models = Object.keys(prices).length;
+  if (models > MAX_INHERITED_PRICE_ENTRIES)
+    throw new InvalidBudgetError(
+      'equipBudget',
+      'prices',
+      `of this agent's chain (and worker) hold ${models} models together, over the ${MAX_INHERITED_PRICE_ENTRIES} a child run can inherit; price only the models the tree uses`,
+    );
+  if (models > 0) budget.prices = prices;
   return budget;
 }
 

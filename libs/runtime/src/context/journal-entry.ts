@@ -40,6 +40,11 @@ export interface JournalEntry {
    * replay rebuilds `getUsageStats()` without recording it again. @default none
    */
   usage?: UsageStats;
+  /**
+   * For a live model turn: its integer costs, when it had any (its tokens are in the response),
+   * so a replay rebuilds its usage exactly. @default none
+   */
+  costs?: Record<string, number>;
   /** With `usage`, for a tool execution: the part recorded as the agent's own (`recordToolUsage`). @default none */
   ownUsage?: UsageStats;
 }

@@ -16,7 +16,7 @@ import type { FleetMemo } from '../memo/fleet-memo.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { RunResources } from '../resources/run-resources.js';
 import type { ConversationStore } from '../store/conversation-store.js';
-import type { BudgetLimits, PriceTable } from '../usage/budget-options.js';
+import type { PriceTable, ScopedLimit } from '../usage/budget-options.js';
 import type { TreeUsage } from '../usage/tree-usage.js';
 import type { ChildRunner, RunPlacement } from './child-runner.js';
 import type { JournalEntry, RunJournal } from './journal-entry.js';
@@ -128,7 +128,9 @@ export interface RunServices {
 }
 
 /** What a child run inherits from its ancestors' `equipBudget` (travels in its job data). */
-export interface InheritedBudget extends BudgetLimits {
+export interface InheritedBudget {
+  /** Every ancestor invocation's limits, outermost first. */
+  limits?: ScopedLimit[];
   prices?: PriceTable;
 }
 

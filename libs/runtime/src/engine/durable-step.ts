@@ -26,6 +26,8 @@ export interface DurableStep<T> {
   recordFailure?: (error: unknown) => boolean;
   /** The usage the step spent, stored with its outcome (success or recorded failure). @default none */
   usage?: () => UsageStats | undefined;
+  /** The step's integer costs, stored with its outcome when there are any (a model turn). @default none */
+  costs?: () => Record<string, number> | undefined;
   /** With `usage`: the part of it that was the agent's own (a tool's `recordToolUsage` calls). @default none */
   ownUsage?: () => UsageStats | undefined;
   /** Called with the recorded entry before a replay serves it (to rebuild usage). @default none */
@@ -130,10 +132,12 @@ export function replayEntry<T>(
 }
 
 function entry(
-  step: Pick<DurableStep<unknown>, 'kind' | 'fingerprint' | 'usage' | 'ownUsage'>,
+  step: Pick<DurableStep<unknown>, 'kind' | 'fingerprint' | 'usage' | 'ownUsage' | 'costs'>,
   outcome: JournalEntry['outcome'],
 ): JournalEntry {
   const recorded: JournalEntry = { kind: step.kind, fingerprint: step.fingerprint, outcome, at: Date.now() };
+  const costs = step.costs?.();
+  if (costs !== undefined && Object.keys(costs).length > 0) recorded.costs = costs;
   const usage = step.usage?.();
   if (usage !== undefined) {
     recorded.usage = usage;

@@ -65,7 +65,8 @@ export async function modelTurnDurably(
     execute: () =>
       callWithinUsageBudget(context, turn.model, turn.request, () => callModel(context, turn), spent),
     recordFailure: (error) => BudgetExceededError.is(error),
-    usage: () => spent.stats,
+    // Its tokens are in the response: the costs are all a replay needs besides.
+    costs: () => spent.stats?.costs,
     onReplay: (recorded) => replayModelUsage(context, turn.model, recorded),
   });
   const { usage, finishReason } = result.value;

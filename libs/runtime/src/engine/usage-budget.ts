@@ -8,7 +8,7 @@
  * without counting, calling back or emitting anything.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { TokenUsage } from '@flotilla/ir';
 import { PromptTokenCounter } from '../budget/prompt-token-counter.js';
 import type { AgentContext } from '../context/agent-context.js';
@@ -22,6 +22,7 @@ import {
   costOfUsage,
   type PriceTable,
   priceOf,
+  type ScopedLimit,
 } from '../usage/budget-options.js';
 import {
   addUsageStats,
@@ -35,46 +36,59 @@ import {
 
 /** The limits and prices a call of `context` is held to. */
 export interface EffectiveBudget {
-  limits: BudgetLimits;
+  /** One per invocation on the chain that set limits (ancestor runs' first), outermost first. */
+  limits: ScopedLimit[];
   prices: PriceTable;
 }
 
 /**
- * The smallest limit of every `equipBudget` on the chain (this run's invocations, and the
- * ancestors of the run through `RunServices.budget`), and the price table merged from the root
- * down (the nearest entry wins).
+ * The limits of every invocation on the chain (this run's, and the ancestors of the run through
+ * `RunServices.budget`), each with its own scope, and the price table merged from the root down
+ * (the nearest entry wins).
  */
 export function effectiveBudget(context: AgentContext): EffectiveBudget {
   const inherited = context.run.services.budget;
-  const limits: BudgetLimits = {};
+  const limits: ScopedLimit[] = [...(inherited?.limits ?? [])];
   const prices: PriceTable = { ...inherited?.prices };
-  const tighten = (from: BudgetLimits | undefined) => {
-    for (const key of ['maxTokens', 'maxCostMicroUsd'] as const) {
-      const value = from?.[key];
-      if (value !== undefined) limits[key] = Math.min(limits[key] ?? value, value);
-    }
-  };
-  tighten(inherited);
   const chain: AgentContext[] = [];
   for (let at: AgentContext | undefined = context; at; at = at.parent) chain.unshift(at);
   for (const level of chain) {
+    const own: BudgetLimits = {};
     for (const budget of level.draft.budgets) {
-      tighten(budget);
+      for (const key of ['maxTokens', 'maxCostMicroUsd'] as const) {
+        const value = budget[key];
+        if (value !== undefined) own[key] = Math.min(own[key] ?? value, value);
+      }
       Object.assign(prices, budget.prices);
     }
+    if (own.maxTokens !== undefined || own.maxCostMicroUsd !== undefined)
+      limits.push({ scope: limitScope(context.run.runId, level.callPath), setBy: level.callPath, ...own });
   }
   return { limits, prices };
 }
 
+/** The scope of the limits an invocation sets: 16 hex digits of its run id and callPath. */
+export function limitScope(runId: string, callPath: string): string {
+  return createHash('sha256').update(`${runId}\n${callPath}`).digest('hex').slice(0, 16);
+}
+
+/** Whether usage records of `context` are watched: an `equipBudget` on its chain, or limits inherited. */
+function watched(context: AgentContext): boolean {
+  if ((context.run.services.budget?.limits?.length ?? 0) > 0) return true;
+  for (let level: AgentContext | undefined = context; level; level = level.parent)
+    if (level.draft.budgets.length > 0) return true;
+  return false;
+}
+
 /**
  * Makes one live model call (a turn, or a summary of the context budget) within the run tree's
- * usage limits, and accounts it. When a limit is set on the chain, the call first reserves its
- * estimate for the tree (fleet-wide, calls in flight count): this prompt's tokens (the adapter's
- * `countTokens`, else `estimateTokens`) and their price; refused when the tree's spend, what is
- * in flight and the estimate would pass `maxTokens` or `maxCostMicroUsd` (the completion cannot
- * be known before). After the call its real usage is priced, settled for the tree and the run,
- * and recorded as the invocation's own usage (callbacks, event). A failed call releases its
- * reservation.
+ * usage limits, and accounts it. Under limits (this agent's or an ancestor's, on any worker),
+ * the call first reserves its estimate in each limit's scope (fleet-wide, calls in flight
+ * count): this prompt's tokens (the adapter's `countTokens`, else `estimateTokens`) and their
+ * price; refused when in a scope the spend, what is in flight and the estimate would pass
+ * `maxTokens` or `maxCostMicroUsd` (the completion cannot be known before). After the call its
+ * real usage is priced, settled in the scopes and the run, and recorded as the invocation's own
+ * usage (callbacks, event). A failed call releases its reservation. No limit: no counter write.
  * @throws BudgetExceededError without calling the model
  * @throws InvalidCostValueError from `calculateCost`; whatever an `onUpdate` or the call throws
  */
@@ -85,28 +99,28 @@ export async function callWithinUsageBudget(
   call: () => Promise<ModelResponse>,
   journaled: { stats?: UsageStats },
 ): Promise<ModelResponse> {
-  const reservation = await reserveForCall(context, model, request);
+  const { limits, prices } = effectiveBudget(context);
+  const scopes = limits.map((limit) => limit.scope);
+  const tree = context.run.treeUsage;
+  const reservation = await reserveForCall(context, model, request, limits, prices);
   let response: ModelResponse;
   try {
     response = await call();
   } catch (error) {
-    if (reservation !== undefined) await context.run.treeUsage.release(reservation).catch(() => {});
+    if (reservation !== undefined) await tree.release(reservation, scopes).catch(() => {});
     throw error;
   }
   const { usage } = response;
   context.run.addModelCall(usage);
   let costs: Record<string, number>;
   try {
-    costs = costsOfCall(context, model, usage);
+    costs = costsOfCall(prices, model, usage);
   } catch (error) {
     // Tokens were spent even when their cost cannot be read.
-    await context.run.treeUsage.settle({ tokens: usage.totalTokens, microUsd: 0 }, reservation);
+    await tree.settle({ tokens: usage.totalTokens, microUsd: 0 }, scopes, reservation);
     throw error;
   }
-  await context.run.treeUsage.settle(
-    { tokens: usage.totalTokens, microUsd: costs[MICRO_USD] ?? 0 },
-    reservation,
-  );
+  await tree.settle({ tokens: usage.totalTokens, microUsd: costs[MICRO_USD] ?? 0 }, scopes, reservation);
   const stats = modelCallStats(model, usage, costs);
   journaled.stats = stats;
   await recordUsage(context, stats, { own: true });
@@ -121,9 +135,10 @@ async function reserveForCall(
   context: AgentContext,
   model: ModelAdapter,
   request: Pick<ModelRequest, 'messages' | 'tools'>,
+  limits: ScopedLimit[],
+  prices: PriceTable,
 ): Promise<string | undefined> {
-  const { limits, prices } = effectiveBudget(context);
-  if (limits.maxTokens === undefined && limits.maxCostMicroUsd === undefined) return undefined;
+  if (limits.length === 0) return undefined;
   const promptTokens = await new PromptTokenCounter(model, request.tools).counted(request.messages);
   const price = priceOf(prices, model);
   const estimate = {
@@ -134,8 +149,8 @@ async function reserveForCall(
   const tree = context.run.treeUsage;
   const reservation = await tree.reserve(id, estimate, limits);
   if (!reservation.ok) {
-    const { ok: _ok, ...refusal } = reservation;
-    throw new BudgetExceededError({ ...refusal, rootRunId: tree.rootRunId });
+    const { ok: _ok, refusedBy, ...refusal } = reservation;
+    throw new BudgetExceededError({ ...refusal, setBy: refusedBy.setBy, rootRunId: tree.rootRunId });
   }
   return id;
 }
@@ -146,11 +161,11 @@ async function reserveForCall(
  * @throws InvalidCostValueError when `calculateCost` answers something that is not integer costs
  */
 export function costsOfCall(
-  context: AgentContext,
+  prices: PriceTable,
   model: ModelAdapter,
   usage: TokenUsage,
 ): Record<string, number> {
-  const price = priceOf(effectiveBudget(context).prices, model);
+  const price = priceOf(prices, model);
   if (price) return { [MICRO_USD]: costOfUsage(price, usage) };
   if (!model.calculateCost) return {};
   return checkCosts(model.calculateCost(usage), `calculateCost of ${model.provider}/${model.id}`);
@@ -168,6 +183,7 @@ export async function recordUsage(
   options: { own: boolean },
 ): Promise<void> {
   applyUsage(context, delta, options.own);
+  if (!watched(context)) return;
   context.run.emit({
     type: 'budget-update',
     callPath: context.callPath,
@@ -251,15 +267,11 @@ export function replayCapturedUsage(context: AgentContext, recorded: JournalEntr
 }
 
 /**
- * Rebuilds a replayed model turn's usage: its journaled stats, or (an entry written before
- * usage was journaled) its response's tokens without costs.
+ * Rebuilds a replayed model turn's usage from its response's tokens and its journaled costs (an
+ * entry written before costs were journaled has none). A refused turn spent nothing.
  */
 export function replayModelUsage(context: AgentContext, model: ModelAdapter, recorded: JournalEntry): void {
-  if (recorded.usage) {
-    applyUsage(context, recorded.usage, true);
-    return;
-  }
   if (!recorded.outcome.ok) return;
   const usage = (recorded.outcome.value as { usage?: TokenUsage } | undefined)?.usage;
-  if (usage) applyUsage(context, modelCallStats(model, usage, {}), true);
+  if (usage) applyUsage(context, modelCallStats(model, usage, recorded.costs ?? {}), true);
 }

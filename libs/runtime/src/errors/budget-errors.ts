@@ -81,7 +81,9 @@ export class BudgetExceededError extends FlotillaError {
   readonly spent: number;
   /** What the refused call's prompt would add (tokens, or micro-USD). */
   readonly estimate: number;
-  /** The root run of the tree whose spend counts. */
+  /** The callPath of the agent invocation whose `equipBudget` set the limit (it covers that invocation and everything under it). */
+  readonly setBy: string;
+  /** The root run of the tree. */
   readonly rootRunId: string;
   /** For `cost`: the billing unit, `micro_usd`. */
   readonly costUnit: string | undefined;
@@ -91,19 +93,22 @@ export class BudgetExceededError extends FlotillaError {
     limit: number;
     spent: number;
     estimate: number;
+    setBy: string;
     rootRunId: string;
   }) {
     const [option, unit] =
       options.kind === 'tokens' ? ['maxTokens', 'tokens'] : ['maxCostMicroUsd', 'micro-USD'];
     super(
-      `Usage budget exceeded: the run tree ${options.rootRunId} has spent ${options.spent} ${unit} and the next ` +
-        `model call would add about ${options.estimate}, over ${option} ${options.limit} (equipBudget). ` +
-        `The call was not made. Raise ${option}, or send shorter prompts.`,
+      `Usage budget exceeded: ${options.setBy} and everything under it (run tree ${options.rootRunId}) ` +
+        `spent ${options.spent} ${unit}, calls in flight included, and the next model call would add about ` +
+        `${options.estimate}, over its ${option} ${options.limit} (equipBudget). The call was not made. ` +
+        `Raise ${option}, or send shorter prompts.`,
     );
     this.kind = options.kind;
     this.limit = options.limit;
     this.spent = options.spent;
     this.estimate = options.estimate;
+    this.setBy = options.setBy;
     this.rootRunId = options.rootRunId;
     this.costUnit = options.kind === 'cost' ? 'micro_usd' : undefined;
   }

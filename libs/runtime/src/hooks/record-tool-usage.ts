@@ -1,7 +1,7 @@
 import { currentAgentContext } from '../context/context-store.js';
 import { durableStep } from '../engine/durable-step.js';
 import { currentToolScope } from '../engine/progress-scope.js';
-import { applyUsage, recordUsage } from '../engine/usage-budget.js';
+import { applyUsage, effectiveBudget, recordUsage } from '../engine/usage-budget.js';
 import { InvalidBudgetError } from '../errors/budget-errors.js';
 import { checkCosts, MICRO_USD, toolUsageStats, type UsageStats } from '../usage/usage-stats.js';
 
@@ -45,7 +45,9 @@ export async function recordToolUsage(record: ToolUsageRecord): Promise<void> {
       if (recorded.usage) applyUsage(context, recorded.usage, true);
     },
     execute: async () => {
-      await context.run.treeUsage.settle({ tokens: 0, microUsd: stats.costs[MICRO_USD] ?? 0 });
+      // A paid record counts against the cost limits it is under.
+      const scopes = effectiveBudget(context).limits.map((limit) => limit.scope);
+      await context.run.treeUsage.settle({ tokens: 0, microUsd: stats.costs[MICRO_USD] ?? 0 }, scopes);
       spent.stats = stats;
       await recordUsage(context, stats, { own: true });
       return null;

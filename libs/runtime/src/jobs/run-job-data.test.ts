@@ -48,7 +48,7 @@ describe('run job data', () => {
 
   it("round-trips a child run's inherited usage budget and names a bad limit or price", () => {
     const budget = {
-      maxTokens: 5000,
+      limits: [{ scope: '0123456789abcdef', setBy: 'root/agent:lead:0', maxTokens: 5000 }],
       prices: {
         'openai/gpt-4.1': {
           inputMicroUsdPerMillionTokens: 2_000_000,
@@ -59,9 +59,13 @@ describe('run job data', () => {
     const data = encodeRunJobData(1, { budget });
     expect(decodeRunJobData(JSON.parse(JSON.stringify(data)), within(10_000)).budget).toEqual(budget);
     expect(encodeRunJobData(1, { budget: {} })).not.toHaveProperty('budget');
-    expect(() => decodeRunJobData({ input: '1', budget: { maxTokens: 0 } }, within(100))).toThrow(
-      /budget\.maxTokens/,
-    );
+    const limit = { scope: '0123456789abcdef', setBy: 'root/agent:lead:0' };
+    expect(() =>
+      decodeRunJobData({ input: '1', budget: { limits: [{ ...limit, maxTokens: 0 }] } }, within(1000)),
+    ).toThrow(/budget\.limits\.0\.maxTokens/);
+    expect(() =>
+      decodeRunJobData({ input: '1', budget: { limits: [{ ...limit, scope: 'r:x' }] } }, within(1000)),
+    ).toThrow(/budget\.limits\.0\.scope/);
     expect(() =>
       decodeRunJobData(
         {

@@ -8,9 +8,9 @@
 import { z } from 'zod';
 import { onConflictSchema } from '../gate/waiting-for.js';
 import { checkJsonBounds, type JsonLimits, parseBoundedJson } from '../json/json-bounds.js';
-import { MAX_PRICE_ENTRIES } from '../usage/budget-options.js';
+import { MAX_INHERITED_LIMITS, MAX_INHERITED_PRICE_ENTRIES } from '../usage/budget-options.js';
 import { describeIssue } from './describe-issue.js';
-import { storedIdSchema } from './id-rule.js';
+import { MAX_CALL_PATH_LENGTH, storedIdSchema } from './id-rule.js';
 import { InvalidRunInputError } from './job-data-errors.js';
 import { resourceDescriptorSchema } from './resource-descriptor-schema.js';
 import { runPlacementSchema } from './run-placement-schema.js';
@@ -35,8 +35,17 @@ const pricePerMillion = z
 /** What a child run inherits from its ancestors' `equipBudget` (`RunServices.budget`). */
 const inheritedBudgetSchema = z.object(
   {
-    maxTokens: positiveLimit.optional(),
-    maxCostMicroUsd: positiveLimit.optional(),
+    limits: z
+      .array(
+        z.object({
+          scope: z.string().regex(/^[0-9a-f]{16}$/, { error: 'must be 16 hex digits' }),
+          setBy: z.string().min(1).max(MAX_CALL_PATH_LENGTH),
+          maxTokens: positiveLimit.optional(),
+          maxCostMicroUsd: positiveLimit.optional(),
+        }),
+      )
+      .max(MAX_INHERITED_LIMITS, { error: `must hold at most ${MAX_INHERITED_LIMITS} limits` })
+      .optional(),
     prices: z
       .record(
         z.string().min(1).max(500),
@@ -45,8 +54,8 @@ const inheritedBudgetSchema = z.object(
           outputMicroUsdPerMillionTokens: pricePerMillion,
         }),
       )
-      .refine((prices) => Object.keys(prices).length <= MAX_PRICE_ENTRIES, {
-        error: `must hold at most ${MAX_PRICE_ENTRIES} models`,
+      .refine((prices) => Object.keys(prices).length <= MAX_INHERITED_PRICE_ENTRIES, {
+        error: `must hold at most ${MAX_INHERITED_PRICE_ENTRIES} models`,
       })
       .optional(),
   },

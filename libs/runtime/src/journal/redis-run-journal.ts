@@ -41,6 +41,7 @@ const journalEntrySchema = z.object({
   at: z.number(),
   usage: usageStatsSchema.optional(),
   ownUsage: usageStatsSchema.optional(),
+  costs: usageStatsSchema.shape.costs.optional(),
 });
 
 /**

@@ -39,10 +39,22 @@ export interface BudgetOptions {
   prices?: PriceTable;
 }
 
-/** The limits a run tree is held to (the smallest of every ancestor's), as they travel to child runs. */
+/** Usage limits of `equipBudget`. */
 export interface BudgetLimits {
   maxTokens?: number;
   maxCostMicroUsd?: number;
+}
+
+/**
+ * The limits one agent invocation set (its `equipBudget` calls, the smallest of each), with the
+ * counter they are checked against: `scope` names the spend of that invocation and everything
+ * under it, on any worker, from the moment the limit was set. Travels to child runs.
+ */
+export interface ScopedLimit extends BudgetLimits {
+  /** 16 hex digits: a hash of the setting invocation's run id and callPath. */
+  scope: string;
+  /** The callPath of the invocation whose `equipBudget` set the limit. */
+  setBy: string;
 }
 
 /** Checked `equipBudget` options. */
@@ -53,6 +65,10 @@ export interface ResolvedBudget extends BudgetLimits {
 
 /** Price table entries one table may hold (it travels in child jobs). */
 export const MAX_PRICE_ENTRIES = 256;
+/** Price entries a child run may inherit (the tables of its chain merged, in its job data). */
+export const MAX_INHERITED_PRICE_ENTRIES = 1024;
+/** Scoped limits a child run may inherit (one per ancestor invocation that set any; depth is at most 50). */
+export const MAX_INHERITED_LIMITS = 64;
 const MAX_PRICE_KEY_LENGTH = 500;
 /** $1,000,000 per million tokens: anything above is a unit mistake. */
 const MAX_MICRO_USD_PER_MILLION = 1_000_000_000_000;

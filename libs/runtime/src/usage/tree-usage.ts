@@ -1,12 +1,13 @@
 /**
- * The spend of a whole run tree (root run and every descendant, on any worker): what the
- * limits of `equipBudget` are checked against before each live model call. On a worker it is
+ * The spend counted against `equipBudget` limits, fleet-wide. Each limit has a scope (the
+ * invocation that set it and everything under it, on any worker); a live model call made under
+ * limits reserves its estimate in every scope it is under before it goes (so calls in flight
+ * count against each other), and settles its real usage after. On a worker the counters are
  * Redis hashes under the root run's tag (`redis-tree-usage.ts`); embedded, the run is the tree
- * and it lives in memory. A call reserves its estimate before it goes (so calls in flight at
- * once count against each other) and settles its real usage after.
+ * and they live in memory. Calls under no limit write nothing.
  */
 import type { BudgetLimitKind } from '../errors/budget-errors.js';
-import type { BudgetLimits } from './budget-options.js';
+import type { ScopedLimit } from './budget-options.js';
 import type { UsageStats } from './usage-stats.js';
 
 /** Tokens and micro-USD spent (or estimated) by live model calls. */
@@ -20,9 +21,11 @@ export type TreeReservation =
   | { ok: true }
   | {
       ok: false;
+      /** The limit that refused it. */
+      refusedBy: ScopedLimit;
       kind: BudgetLimitKind;
       limit: number;
-      /** The tree's spend plus what calls in flight reserved. */
+      /** The scope's spend plus what calls in flight reserved in it. */
       spent: number;
       estimate: number;
     };
@@ -34,15 +37,15 @@ export interface TreeUsage {
   /** The root run of the tree. */
   readonly rootRunId: string;
   /**
-   * Reserves `estimate` under `id` unless the tree's spend, what calls in flight reserved and
-   * `estimate` would pass a limit (tokens over `maxTokens`; micro-USD over `maxCostMicroUsd`, or
-   * already at it).
+   * Reserves `estimate` under `id` in every scope of `limits`, unless in one of them the spend,
+   * what calls in flight reserved and `estimate` would pass a limit (tokens over `maxTokens`;
+   * micro-USD over `maxCostMicroUsd`, or already at it).
    */
-  reserve(id: string, estimate: TreeSpend, limits: BudgetLimits): Promise<TreeReservation>;
-  /** Adds a call's (or a tool record's) real spend, dropping its reservation `id` if it had one. */
-  settle(spend: TreeSpend, id?: string): Promise<void>;
-  /** Drops reservation `id` (its call failed: nothing was spent that the tree will be told of). */
-  release(id: string): Promise<void>;
+  reserve(id: string, estimate: TreeSpend, limits: readonly ScopedLimit[]): Promise<TreeReservation>;
+  /** Adds real spend to `scopes`, dropping reservation `id` from them if it had one. */
+  settle(spend: TreeSpend, scopes: readonly string[], id?: string): Promise<void>;
+  /** Drops reservation `id` from `scopes` (its call failed). */
+  release(id: string, scopes: readonly string[]): Promise<void>;
   /** Keeps a run's final usage stats for its parent (a child run on another worker). */
   storeRunStats(runId: string, stats: UsageStats): Promise<void>;
   /** A run's stored stats, checked; `undefined` when none (or unreadable) are stored. */
@@ -54,7 +57,8 @@ export interface TreeUsage {
 /** The tree of an embedded run: the run itself, in memory. */
 export class InMemoryTreeUsage implements TreeUsage {
   readonly rootRunId: string;
-  readonly #spent: TreeSpend = { tokens: 0, microUsd: 0 };
+  readonly #spent = new Map<string, TreeSpend>();
+  /** `<id>|<scope>` → estimate. */
   readonly #reserved = new Map<string, TreeSpend>();
   readonly #stats = new Map<string, UsageStats>();
 
@@ -62,26 +66,34 @@ export class InMemoryTreeUsage implements TreeUsage {
     this.rootRunId = rootRunId;
   }
 
-  async reserve(id: string, estimate: TreeSpend, limits: BudgetLimits): Promise<TreeReservation> {
-    const held = { ...this.#spent };
-    for (const reserved of this.#reserved.values()) {
-      held.tokens += reserved.tokens;
-      held.microUsd += reserved.microUsd;
+  async reserve(id: string, estimate: TreeSpend, limits: readonly ScopedLimit[]): Promise<TreeReservation> {
+    for (const limit of limits) {
+      const held = { ...(this.#spent.get(limit.scope) ?? { tokens: 0, microUsd: 0 }) };
+      for (const [key, reserved] of this.#reserved) {
+        if (!key.endsWith(`|${limit.scope}`)) continue;
+        held.tokens += reserved.tokens;
+        held.microUsd += reserved.microUsd;
+      }
+      const refusal = refusalOf(limit, held, estimate);
+      if (refusal) return refusal;
     }
-    const refusal = refusalOf(held, estimate, limits);
-    if (refusal) return refusal;
-    this.#reserved.set(id, { ...estimate });
+    for (const limit of limits) this.#reserved.set(`${id}|${limit.scope}`, { ...estimate });
     return { ok: true };
   }
 
-  async settle(spend: TreeSpend, id?: string): Promise<void> {
-    if (id !== undefined) this.#reserved.delete(id);
-    this.#spent.tokens += spend.tokens;
-    this.#spent.microUsd += spend.microUsd;
+  async settle(spend: TreeSpend, scopes: readonly string[], id?: string): Promise<void> {
+    for (const scope of scopes) {
+      if (id !== undefined) this.#reserved.delete(`${id}|${scope}`);
+      const spent = this.#spent.get(scope) ?? { tokens: 0, microUsd: 0 };
+      this.#spent.set(scope, {
+        tokens: spent.tokens + spend.tokens,
+        microUsd: spent.microUsd + spend.microUsd,
+      });
+    }
   }
 
-  async release(id: string): Promise<void> {
-    this.#reserved.delete(id);
+  async release(id: string, scopes: readonly string[]): Promise<void> {
+    for (const scope of scopes) this.#reserved.delete(`${id}|${scope}`);
   }
 
   async storeRunStats(runId: string, stats: UsageStats): Promise<void> {
@@ -98,18 +110,26 @@ export class InMemoryTreeUsage implements TreeUsage {
   }
 }
 
-/** The rule of {@link TreeUsage.reserve} (the Redis script applies the same). */
-function refusalOf(held: TreeSpend, estimate: TreeSpend, limits: BudgetLimits): TreeReservation | undefined {
-  if (limits.maxTokens !== undefined && held.tokens + estimate.tokens > limits.maxTokens)
+/** The rule of {@link TreeUsage.reserve} for one scope (the Redis script applies the same). */
+function refusalOf(limit: ScopedLimit, held: TreeSpend, estimate: TreeSpend): TreeReservation | undefined {
+  if (limit.maxTokens !== undefined && held.tokens + estimate.tokens > limit.maxTokens)
     return {
       ok: false,
+      refusedBy: limit,
       kind: 'tokens',
-      limit: limits.maxTokens,
+      limit: limit.maxTokens,
       spent: held.tokens,
       estimate: estimate.tokens,
     };
-  const max = limits.maxCostMicroUsd;
+  const max = limit.maxCostMicroUsd;
   if (max !== undefined && (held.microUsd >= max || held.microUsd + estimate.microUsd > max))
-    return { ok: false, kind: 'cost', limit: max, spent: held.microUsd, estimate: estimate.microUsd };
+    return {
+      ok: false,
+      refusedBy: limit,
+      kind: 'cost',
+      limit: max,
+      spent: held.microUsd,
+      estimate: estimate.microUsd,
+    };
   return undefined;
 }

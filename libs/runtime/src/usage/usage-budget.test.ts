@@ -189,34 +189,58 @@ describe('usage stats', () => {
 });
 
 describe('usage limits', () => {
-  it('refuses the call that would pass maxTokens before calling the model', async () => {
+  it('refuses the call that would pass maxTokens before calling the model, counting children', async () => {
     const model = createMockModel({ id: 'm' })
       .setDefaultResponse({ ok: true })
       .setDefaultUsage({ promptTokens: 495 });
-    const Limited = createAgent({
-      id: 'limited',
+    const Child = createAgent({
+      id: 'child',
       model,
       handler: async (_props: object) => {
-        equipBudget({ maxTokens: 500 });
         equipInstruction('Answer whether the sky is blue, as JSON with a boolean "ok".');
         return promptAgent(answer);
       },
     });
-    const Twice = createAgent({
-      id: 'twice',
+    const Lead = createAgent({
+      id: 'lead',
       model,
       handler: async (_props: object) => {
-        await Limited({});
-        await Limited({}); // a new invocation: the limit is the tree's, spent already
+        equipBudget({ maxTokens: 500 });
+        await Child({ n: 1 });
+        await Child({ n: 2 }); // the limit is the lead's: the first child spent it
         return 'done';
       },
     });
-    const error = await runAgent(Twice, {}).catch((caught: unknown) => caught);
+    const error = await runAgent(Lead, {}).catch((caught: unknown) => caught);
     expect(BudgetExceededError.is(error)).toBe(true);
     // The second call's prompt (counted with estimateTokens: the mock has no countTokens) would pass 500.
-    expect(error).toMatchObject({ kind: 'tokens', limit: 500, spent: 495 });
+    expect(error).toMatchObject({ kind: 'tokens', limit: 500, spent: 495, setBy: 'root/agent:lead:0' });
     expect((error as BudgetExceededError).estimate).toBeGreaterThan(5);
     expect(model.calls.count).toBe(1);
+  });
+
+  it('holds a child to its own limit apart from its siblings', async () => {
+    const model = createMockModel({ id: 'm' })
+      .setDefaultResponse({ ok: true })
+      .setDefaultUsage({ promptTokens: 300 });
+    const Child = createAgent({
+      id: 'child',
+      model,
+      handler: async ({ capped }: { capped: boolean }) => {
+        if (capped) equipBudget({ maxTokens: 400 });
+        await promptAgent(answer);
+        return getUsageStats().own.totalTokens;
+      },
+    });
+    const Lead = createAgent({
+      id: 'lead',
+      model,
+      handler: async (_props: object) => {
+        await Child({ capped: false });
+        return Child({ capped: true }); // its own scope: the sibling's 300 tokens do not count
+      },
+    });
+    expect(await runAgent(Lead, {})).toBe(300);
   });
 
   it('prices calls from the price table (it wins over calculateCost) and holds the tree to maxCostMicroUsd', async () => {

@@ -665,7 +665,7 @@ export class RunProcessor {
     if (tenant !== undefined) services.tenant = tenant;
     if (decoded.scope !== undefined) services.scope = decoded.scope;
     if (decoded.child !== undefined) services.placement = decoded.child;
-    const budget = inheritedBudget(this.#deps.prices, decoded.budget as InheritedBudget | undefined);
+    const budget = inheritedBudget(this.#deps.prices, decoded.budget);
     if (budget !== undefined) services.budget = budget;
     return services;
   }
