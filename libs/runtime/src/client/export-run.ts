@@ -5,12 +5,11 @@
  * the journal, the child runs' outcomes and the memory still stored.
  */
 import type { Redis } from 'ioredis';
-import { JournalCorruptedError } from '../errors/run-errors.js';
 import { parseStreamEntries, type StreamEntries } from '../events/redis-run-event-stream.js';
 import type { RunEvent } from '../events/run-event.js';
 import { decodeRunTimeline } from '../events/run-timeline.js';
 import { unqualifyId } from '../jobs/tenant-ids.js';
-import { journalEntrySchema } from '../journal/journal-entry-schema.js';
+import { parseJournalEntry } from '../journal/journal-entry-schema.js';
 import { runKeys } from '../keys.js';
 import { RunNotExportableError } from '../replay/replay-errors.js';
 import {
@@ -59,7 +58,7 @@ export async function exportStoredRun(services: ExportRunServices, record: RunRe
     );
   const journal = positions.sort().map((position) => ({
     position,
-    entry: parseEntry(record.runId, position, journalFields[position] ?? ''),
+    entry: parseJournalEntry(record.runId, position, journalFields[position] ?? ''),
   }));
   const children = (await records.getMany(childIds))
     .filter((child): child is RunRecord => child?.callPath !== undefined && child.tenant === record.tenant)
@@ -106,21 +105,6 @@ async function inputOf(
     timeline === null ? parseStreamEntries(entries) : decodeRunTimeline(runId, timeline, undefined);
   const start = events.find((event) => event.type === 'run-start');
   return start?.type === 'run-start' ? start.input : NO_INPUT;
-}
-
-function parseEntry(runId: string, position: string, text: string) {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new JournalCorruptedError(runId, position, 'not JSON');
-  }
-  const parsed = journalEntrySchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new JournalCorruptedError(runId, position, `${issue?.path.join('.')}: ${issue?.message}`);
-  }
-  return parsed.data as RunExport['journal'][number]['entry'];
 }
 
 function runPart(record: RunRecord, named: (id: string) => string): RunExport['run'] {

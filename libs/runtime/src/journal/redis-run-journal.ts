@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
 import type { JournalEntry, RunJournal } from '../context/run-services.js';
-import { AttemptSupersededError, JournalCorruptedError } from '../errors/run-errors.js';
+import { AttemptSupersededError } from '../errors/run-errors.js';
 import { runKeys } from '../keys.js';
 import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
-import { journalEntrySchema } from './journal-entry-schema.js';
+import { parseJournalEntry } from './journal-entry-schema.js';
 import { recordJournalScript } from './lua/record-journal-2.lua.js';
 
 /**
@@ -39,7 +39,8 @@ export class RedisRunJournal implements RunJournal {
   async load(): Promise<Map<string, JournalEntry>> {
     const fields = await this.#redis.hgetall(this.#key);
     const journal = new Map<string, JournalEntry>();
-    for (const [position, text] of Object.entries(fields)) journal.set(position, this.#parse(position, text));
+    for (const [position, text] of Object.entries(fields))
+      journal.set(position, parseJournalEntry(this.#runId, position, text));
     return journal;
   }
 
@@ -48,20 +49,5 @@ export class RedisRunJournal implements RunJournal {
     const args = [this.#attempt, position, JSON.stringify(entry)];
     const reply = await recordJournalScript.run(this.#redis, [this.#recordKey, this.#key], args);
     if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(this.#runId, 'a journal record');
-  }
-
-  #parse(position: string, text: string): JournalEntry {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new JournalCorruptedError(this.#runId, position, 'not JSON');
-    }
-    const parsed = journalEntrySchema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new JournalCorruptedError(this.#runId, position, `${issue?.path.join('.')}: ${issue?.message}`);
-    }
-    return parsed.data as JournalEntry;
   }
 }
