@@ -89,6 +89,49 @@ describe('client.exportRun', () => {
   });
 });
 
+describe('the export of a run tree', () => {
+  it("lists the parent's child runs, and replays the parent and the child run each from its own export", async () => {
+    const run = await client.submit<string[]>('replay-desk', { topics: ['tides', 'reefs'] });
+    expect(await run.result()).toEqual(['drafted: notes on tides', 'drafted: notes on reefs']);
+    const [writer, desk] = recorded.agents as [AnyAgent, AnyAgent];
+    const parent = (await client.exportRun(run.id)) as RunExport;
+    const positions = ['agent:replay-writer:0', 'agent:replay-writer:1'].map(
+      (segment) => `root/agent:replay-desk:0/g0/${segment}`,
+    );
+    expect(parent.children.map(({ position, status }) => [position, status])).toEqual(
+      positions.map((position) => [position, 'succeeded']),
+    );
+    expect(parent.children[0]).toMatchObject({ fingerprint: expect.stringMatching(/^agent:replay-writer:/) });
+    const options = { models: recorded.models };
+    expect(await replayRun(desk, parent, options)).toMatchObject({
+      ok: true,
+      complete: true,
+      servedSteps: 2,
+    });
+    // As if the parent had not resumed yet: its child outcomes come from the child runs' records.
+    const unresumed = {
+      ...parent,
+      journal: parent.journal.filter(({ position }) => !positions.includes(position)),
+    };
+    expect(await replayRun(desk, unresumed, options)).toMatchObject({
+      ok: true,
+      complete: true,
+      servedSteps: 2,
+    });
+    // A child run replays under its own callPath.
+    const childId = parent.children[1]?.runId ?? '';
+    const child = (await client.exportRun(childId)) as RunExport;
+    expect(child.run).toMatchObject({ callPath: positions[1], parentRunId: run.id, rootRunId: run.id });
+    expect(child.input).toEqual({ topic: 'reefs' });
+    expect(child.journal.every(({ position }) => position.startsWith(`${positions[1]}/g0/`))).toBe(true);
+    expect(await replayRun(writer, child, options)).toMatchObject({
+      ok: true,
+      complete: true,
+      output: 'drafted: notes on reefs',
+    });
+  });
+});
+
 describe('GET /runs/{id}/export', () => {
   it('answers the export, and 404 for an unknown run', async () => {
     const answer = await call<RunExport>(scheduler.url, 'GET', `/runs/${runId}/export`);
