@@ -15,6 +15,7 @@ import { createWorker, type FlotillaWorker } from '@flotilla/runtime/worker';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
+import { waitUntil } from '../support/wait-until.js';
 import { call } from './support/http.js';
 import { runFlotilla } from './support/run-flotilla.js';
 import { useScheduler } from './support/use-scheduler.js';
@@ -128,6 +129,33 @@ describe('the export of a run tree', () => {
       ok: true,
       complete: true,
       output: 'drafted: notes on reefs',
+    });
+  });
+});
+
+describe('the export of a run with durable waits', () => {
+  it('replays the signal, its timeout start and the sleep from the journal, while waiting and once ended', async () => {
+    const gate = recorded.agents[2] as AnyAgent;
+    const run = await client.submit('replay-gate', {});
+    const waiting = await waitUntil(
+      async () =>
+        (await client.getRun(run.id))?.status === 'waiting' ? client.exportRun(run.id) : undefined,
+      { what: `run ${run.id} waiting for its signal` },
+    );
+    // In flight: the replay stops at the wait the run has not got past.
+    expect(await replayRun(gate, waiting as RunExport)).toMatchObject({
+      ok: true,
+      complete: false,
+      servedSteps: 1,
+    });
+    await client.signal(run.id, 'go', 'now');
+    expect(await run.result()).toEqual({ opened: 'now' });
+    const ended = (await client.exportRun(run.id)) as RunExport;
+    expect(ended.journal.map(({ entry }) => entry.kind)).toEqual(['signal', 'signal', 'sleep', 'sleep']);
+    expect(await replayRun(gate, ended)).toMatchObject({
+      ok: true,
+      complete: true,
+      output: { opened: 'now' },
     });
   });
 });
