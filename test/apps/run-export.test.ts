@@ -160,6 +160,29 @@ describe('the export of a run with durable waits', () => {
   });
 });
 
+describe('the export of a run on a conversation', () => {
+  it('holds the conversation at the version the run loaded, and the replay reads it there', async () => {
+    const chat = recorded.agents[3] as AnyAgent;
+    const conversationId = `replay-chat-${runId}`;
+    await (await client.submit('replay-chat', { message: 'first' }, { conversationId })).result();
+    const second = await client.submit('replay-chat', { message: 'second' }, { conversationId });
+    await second.result();
+    const exported = (await client.exportRun(second.id)) as RunExport;
+    expect(exported.run.conversationId).toBe(conversationId);
+    expect(exported.conversations).toHaveLength(1);
+    expect(exported.conversations?.[0]).toMatchObject({ conversationId, version: 1 });
+    expect(exported.conversations?.[0]?.conversation.messages.map((message) => message.content)).toEqual([
+      'first',
+      'drafted',
+    ]);
+    expect(await replayRun(chat, exported, { models: recorded.models })).toMatchObject({
+      ok: true,
+      complete: true,
+      output: 'drafted',
+    });
+  });
+});
+
 describe('GET /runs/{id}/export', () => {
   it('answers the export, and 404 for an unknown run', async () => {
     const answer = await call<RunExport>(scheduler.url, 'GET', `/runs/${runId}/export`);

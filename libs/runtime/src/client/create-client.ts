@@ -631,7 +631,12 @@ class RedisFlotillaClient implements FlotillaClient {
     return boundedRequest(this.#bound, async () => {
       const record = await this.#storedRecord(runId);
       if (!record) return undefined;
-      const services = { redis: this.#redis, prefix: this.config.prefix, records: this.#records };
+      const services = {
+        redis: this.#redis,
+        prefix: this.config.prefix,
+        records: this.#records,
+        conversations: this.#conversations,
+      };
       return exportStoredRun(services, record);
     });
   }

@@ -15,6 +15,7 @@ import { RunNotExportableError } from '../replay/replay-errors.js';
 import {
   checkRunExportSize,
   type ExportedChildRun,
+  type ExportedConversation,
   MAX_RUN_EXPORT_ENTRIES,
   RUN_EXPORT_FORMAT,
   RUN_EXPORT_VERSION,
@@ -22,12 +23,14 @@ import {
 } from '../replay/run-export.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunRecord } from '../runs/run-record.js';
+import type { ConversationStore } from '../store/conversation-store.js';
 
 /** Where a run export is read from. */
 export interface ExportRunServices {
   redis: Redis;
   prefix: string;
   records: RedisRunRecords;
+  conversations: ConversationStore;
 }
 
 /** How many events of a run's stream are searched for its `run-start` (it is the first one). */
@@ -75,6 +78,7 @@ export async function exportStoredRun(services: ExportRunServices, record: RunRe
       Object.entries(fields).map(([key, text]) => [key, JSON.parse(text)]),
     );
   }
+  const conversations = await loadedConversations(services.conversations, journal);
   const document: RunExport = {
     format: RUN_EXPORT_FORMAT,
     version: RUN_EXPORT_VERSION,
@@ -85,6 +89,7 @@ export async function exportStoredRun(services: ExportRunServices, record: RunRe
     children,
     memory,
   };
+  if (conversations.length > 0) document.conversations = conversations;
   checkRunExportSize(document, `the export of run "${named(record.runId)}"`);
   return document;
 }
@@ -105,6 +110,28 @@ async function inputOf(
     timeline === null ? parseStreamEntries(entries) : decodeRunTimeline(runId, timeline, undefined);
   const start = events.find((event) => event.type === 'run-start');
   return start?.type === 'run-start' ? start.input : NO_INPUT;
+}
+
+/** The conversation at each version a `conversation-load` entry recorded (those still stored). */
+async function loadedConversations(
+  store: ConversationStore,
+  journal: RunExport['journal'],
+): Promise<ExportedConversation[]> {
+  const loads = new Map<string, { conversationId: string; version: number }>();
+  for (const { entry } of journal) {
+    const version = (entry.outcome.ok ? entry.outcome.value : undefined) as { version?: unknown } | undefined;
+    if (entry.kind !== 'conversation-load' || typeof version?.version !== 'number' || version.version < 1)
+      continue;
+    const conversationId = entry.fingerprint.slice('conversation:'.length);
+    loads.set(`${conversationId}@${version.version}`, { conversationId, version: version.version });
+  }
+  const found = await Promise.all(
+    [...loads.values()].map(async (load) => ({
+      ...load,
+      conversation: await store.load(load.conversationId, { version: load.version }).catch(() => undefined),
+    })),
+  );
+  return found.filter((load): load is ExportedConversation => load.conversation !== undefined);
 }
 
 function runPart(record: RunRecord, named: (id: string) => string): RunExport['run'] {

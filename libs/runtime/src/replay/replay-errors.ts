@@ -75,15 +75,19 @@ export class ReplayResourceUsedError extends FlotillaError {
   }
 }
 
-/** During `replayRun`, a durable wait was about to wait for real (it cannot: nothing arrives in a replay). */
+/**
+ * During `replayRun`, the code was about to do something only a live run does (wait for a
+ * signal or an approval, append to a conversation). A replay serves these from the journal and
+ * stops where it ends, so this is a bug of the replay.
+ */
 export class ReplayWaitUsedError extends FlotillaError {
   static override readonly errorName = 'ReplayWaitUsedError';
   static override readonly is = errorGuard(this);
 
   constructor(what: string) {
     super(
-      `replayRun cannot wait for ${what}: a replay serves waits from the journal only. This is a bug of the ` +
-        'replay (an unrecorded wait should stop it); report it with the run export.',
+      `replayRun cannot ${what}: a replay serves it from the journal only. This is a bug of the replay (an ` +
+        'unrecorded step should stop it); report it with the run export.',
     );
   }
 }

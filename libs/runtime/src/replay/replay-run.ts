@@ -27,6 +27,7 @@ import { InMemoryRunMemoryStore } from '../embedded/in-memory-run-memory-store.j
 import { recordedPastThisPoint } from '../engine/journal-frontier.js';
 import { NonDeterminismError, type StepIdentity } from '../errors/run-errors.js';
 import { deserializeError, type SerializedError, serializeError } from '../errors/serialize-error.js';
+import { qualifyId } from '../jobs/tenant-ids.js';
 import { portableJson } from '../json/canonical-json.js';
 import type { AnyModelAdapter } from '../model/stream-model-adapter.js';
 import type { HashedDeps } from '../resources/deps-hash.js';
@@ -34,8 +35,13 @@ import type { ResourceFactory, ResourceLease } from '../resources/resource-regis
 import { ResourceRegistry } from '../resources/resource-registry.js';
 import { RunResources } from '../resources/run-resources.js';
 import { isTerminalStatus } from '../runs/run-status.js';
+import type {
+  ConversationStore,
+  LoadConversationOptions,
+  StoredConversation,
+} from '../store/conversation-store.js';
 import { ReplayResourceUsedError, ReplayWaitUsedError } from './replay-errors.js';
-import type { ExportedChildRun, RunExport } from './run-export.js';
+import type { ExportedChildRun, ExportedConversation, RunExport } from './run-export.js';
 import { parseRunExport } from './run-export.js';
 
 /** Options of {@link replayRun}. */
@@ -320,18 +326,21 @@ function replayServices(document: RunExport, replay: Replay, options: ReplayRunO
     journal: replay.journal,
     memory,
     ...(options.models === undefined ? {} : { models: options.models }),
-    ...(document.run.conversationId === undefined ? {} : { conversationId: document.run.conversationId }),
+    conversations: new ReplayConversations(document.conversations ?? []),
     ...(options.scope === undefined ? {} : { scope: options.scope }),
   });
   if (document.run.tenant !== undefined) services.tenant = document.run.tenant;
+  // As a worker names it: a tenant's conversation id is qualified (the journal's fingerprints say so).
+  if (document.run.conversationId !== undefined)
+    services.conversationId = qualifyId(document.run.tenant, document.run.conversationId);
   services.replayOnly = replay;
   services.resources = new ReplayResources(document.run.runId);
   // Present so waits replay (a worker run has them); never called: unrecorded waits stop the replay.
   services.waits = {
-    takeSignal: () => Promise.reject(new ReplayWaitUsedError('a signal')),
-    expectSignal: () => Promise.reject(new ReplayWaitUsedError('a signal')),
-    approvalOf: () => Promise.reject(new ReplayWaitUsedError('an approval')),
-    requestApproval: () => Promise.reject(new ReplayWaitUsedError('an approval')),
+    takeSignal: () => Promise.reject(new ReplayWaitUsedError('wait for a signal')),
+    expectSignal: () => Promise.reject(new ReplayWaitUsedError('wait for a signal')),
+    approvalOf: () => Promise.reject(new ReplayWaitUsedError('wait for an approval')),
+    requestApproval: () => Promise.reject(new ReplayWaitUsedError('wait for an approval')),
   };
   const { callPath, parentRunId, rootRunId } = document.run;
   if (callPath !== undefined && parentRunId !== undefined && rootRunId !== undefined) {
@@ -344,6 +353,32 @@ function replayServices(document: RunExport, replay: Replay, options: ReplayRunO
 /** The depth of an invocation at `callPath` (`root/agent:a:0` is 0; each `/g<n>/agent:…` adds one). */
 function depthOf(callPath: string): number {
   return callPath.split('/').filter((segment) => segment.startsWith('agent:')).length - 1;
+}
+
+/**
+ * The conversations of a replay: each at the versions the run loaded (exported); nothing is
+ * ever appended (appends are durable steps, served from the journal).
+ */
+class ReplayConversations implements ConversationStore {
+  readonly #byVersion: Map<string, StoredConversation>;
+
+  constructor(conversations: readonly ExportedConversation[]) {
+    this.#byVersion = new Map(
+      conversations.map((item) => [`${item.conversationId}@${item.version}`, item.conversation]),
+    );
+  }
+
+  async load(
+    conversationId: string,
+    options?: LoadConversationOptions,
+  ): Promise<StoredConversation | undefined> {
+    if (options?.version === undefined) return undefined;
+    return structuredClone(this.#byVersion.get(`${conversationId}@${options.version}`));
+  }
+
+  async append(): Promise<never> {
+    throw new ReplayWaitUsedError('append to a conversation');
+  }
 }
 
 /** Resources of a replay: a stand-in per `equipResource`, never the real factory. */

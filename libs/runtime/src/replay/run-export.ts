@@ -12,6 +12,7 @@ import type { SerializedError } from '../errors/serialize-error.js';
 import { journalEntrySchema, serializedErrorSchema } from '../journal/journal-entry-schema.js';
 import { checkJsonBounds } from '../json/json-bounds.js';
 import type { RunStatus } from '../runs/run-status.js';
+import type { StoredConversation } from '../store/conversation-store.js';
 import { InvalidRunExportError, RunExportTooLargeError } from './replay-errors.js';
 
 /** The `format` of every run export. */
@@ -67,6 +68,20 @@ export interface RunExport {
   children: ExportedChildRun[];
   /** Stored `equipMemory` / `equipMemo` values by callPath (deleted when a run ends: empty then). */
   memory: Record<string, Record<string, unknown>>;
+  /**
+   * The stored conversation at each version the run's `promptChat` loaded (its
+   * `conversation-load` entries), by stored conversation id; absent or shorter once the
+   * conversation expired. @default none
+   */
+  conversations?: ExportedConversation[];
+}
+
+/** A conversation as a run loaded it. */
+export interface ExportedConversation {
+  /** The stored id (a tenant's is qualified: `<tenant>~<id>`), as the journal's fingerprints name it. */
+  conversationId: string;
+  version: number;
+  conversation: StoredConversation;
 }
 
 const text = (max: number) => z.string().min(1).max(max);
@@ -111,6 +126,23 @@ const runExportSchema = z
       )
       .max(MAX_RUN_EXPORT_ENTRIES),
     memory: z.record(text(POSITION_LENGTH), z.record(z.string(), z.unknown())),
+    conversations: z
+      .array(
+        z.object({
+          conversationId: text(300),
+          version: z.number().int().positive(),
+          conversation: z.object({
+            header: z.looseObject({
+              conversationId: z.string(),
+              version: z.number().int(),
+              system: z.array(z.unknown()),
+            }),
+            messages: z.array(z.looseObject({ role: z.string() })),
+          }),
+        }),
+      )
+      .max(MAX_RUN_EXPORT_ENTRIES)
+      .optional(),
   })
   .superRefine((value, context) => {
     const seen = new Set<string>();
