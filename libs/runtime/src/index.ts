@@ -65,6 +65,7 @@ export {
   InvalidContextBudgetError,
   OffloadedOutputNotFoundError,
 } from './errors/budget-errors.js';
+export { InvalidPatchIdError, PatchInsideToolError } from './errors/patch-errors.js';
 export {
   AttemptsExhaustedError,
   InvalidMessageHistoryError,
@@ -79,6 +80,7 @@ export {
   type ValidationFailureType,
 } from './errors/policy-errors.js';
 export { RedisAuthError, RedisUnavailableError } from './errors/redis-errors.js';
+export type { StepIdentity } from './errors/run-errors.js';
 export {
   AbortError,
   AttemptSupersededError,
@@ -124,6 +126,7 @@ export { expectScope } from './hooks/expect-scope.js';
 export { expectValidator } from './hooks/expect-validator.js';
 export type { OnStreamOptions, SeedStreamConsumer, StreamConsumer } from './hooks/on-stream.js';
 export { onStream } from './hooks/on-stream.js';
+export { deprecatePatch, patched } from './hooks/patched.js';
 export { MAX_PROGRESS_BYTES, MAX_PROGRESS_DEPTH, reportProgress } from './hooks/report-progress.js';
 export type { RunInfo } from './hooks/run-info.js';
 export { runInfo } from './hooks/run-info.js';
@@ -179,6 +182,13 @@ export { promptChat } from './policy/prompt-chat.js';
 export type { PromptContext, PromptContextForkOptions } from './policy/prompt-context.js';
 export type { ToolCallLoopOptions, ToolCallLoopResult } from './policy/tool-call-loop.js';
 export { runToolCallLoop } from './policy/tool-call-loop.js';
+export {
+  InvalidRunExportError,
+  ReplayResourceUsedError,
+  ReplayWaitUsedError,
+  RunExportTooLargeError,
+  RunNotExportableError,
+} from './replay/replay-errors.js';
 export {
   ResourceCallTimeoutError,
   ResourceOwnerGoneError,
