@@ -1,0 +1,108 @@
+/**
+ * Worker versioning across real worker processes (issue 24): trees suspended on pinned workers of
+ * build A stay on build A through a rolling deploy to an incompatible build B (a changed parent
+ * that would fail replaying them), while new trees start on B; a pinned run no live worker can
+ * resume says so (`waitingFor: { kind: 'build' }`) until one comes up. Every tree's tool runs once
+ * and no run fails with a NonDeterminismError.
+ */
+import { fileURLToPath } from 'node:url';
+import { createClient, type FlotillaClient, type RunRecord } from '@flotilla/runtime/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useRedis } from '../support/redis.js';
+import { waitUntil } from '../support/wait-until.js';
+import { WorkerProcesses } from '../support/worker-processes.js';
+import { toolCountsKey } from './fixtures/version-agents.js';
+
+const redis = useRedis(import.meta.filename);
+const program = fileURLToPath(new URL('./fixtures/version-worker.ts', import.meta.url));
+const TREES = 20;
+let workers: WorkerProcesses;
+let client: FlotillaClient;
+
+beforeAll(() => {
+  workers = new WorkerProcesses(program, {
+    REDIS_URL: redis.url,
+    FLOTILLA_PREFIX: redis.prefix,
+    FLOTILLA_VERSIONING: 'pinned',
+  });
+  client = createClient({ connection: redis.url, prefix: redis.prefix });
+});
+afterAll(async () => {
+  await client?.close();
+  await workers?.stop();
+});
+
+const build = (id: string, version: string, env: Record<string, string> = {}) =>
+  workers.start({ FLOTILLA_BUILD_ID: id, TREE_VERSION: version, ...env });
+
+/** The waiter child run of each tree, once every one of them waits for its signal. */
+async function waitingChildren(rootIds: readonly string[]): Promise<RunRecord[]> {
+  return Promise.all(
+    rootIds.map((rootRunId) =>
+      waitUntil(
+        async () => {
+          const { runs } = await client.listRuns({ rootRunId });
+          return runs.find((run) => run.runId !== rootRunId && run.waitingFor?.kind === 'signal');
+        },
+        { what: `the child of tree ${rootRunId} to wait for its signal`, timeoutMs: 60_000 },
+      ),
+    ),
+  );
+}
+
+async function submitTrees(from: number, count: number): Promise<string[]> {
+  const runs = await Promise.all(
+    Array.from({ length: count }, (_, index) => client.submit('tree', { n: from + index })),
+  );
+  return runs.map((run) => run.id);
+}
+
+async function finish(rootIds: readonly string[], children: readonly RunRecord[]) {
+  for (const child of children) await client.signal(child.runId, 'go', { n: 0 });
+  return Promise.all(rootIds.map((runId) => client.run(runId).result()));
+}
+
+function workerBy(pid: number | undefined) {
+  return async () => (await client.listWorkers()).find((worker) => worker.pid === pid);
+}
+
+describe('a rolling deploy to an incompatible build', () => {
+  it('drains the old trees on a remaining old worker while new trees start on the new build', async () => {
+    const [a1, a2] = await Promise.all([build('A', 'v1'), build('A', 'v1')]);
+    const oldTrees = await submitTrees(0, TREES);
+    const oldChildren = await waitingChildren(oldTrees);
+    for (const runId of [...oldTrees, ...oldChildren.map((child) => child.runId)]) {
+      expect(await client.getRun(runId)).toMatchObject({ pinnedBuild: 'A', buildId: 'A' });
+    }
+
+    // Deploy B (its parent calls another child at the same place: replaying an A tree on it
+    // would fail) and retire one A worker; the other stays and stops taking new trees.
+    const b = await build('B', 'v2');
+    await workers.terminate(a1.pid ?? 0).exited;
+    await waitUntil(async () => ((await workerBy(a2.pid)())?.draining?.includes('tree') ? true : undefined), {
+      what: 'the remaining build-A worker to leave new trees to build B',
+    });
+    const newTrees = await submitTrees(100, 5);
+    const newChildren = await waitingChildren(newTrees);
+    for (const runId of [...newTrees, ...newChildren.map((child) => child.runId)]) {
+      expect(await client.getRun(runId)).toMatchObject({ pinnedBuild: 'B', buildId: 'B' });
+    }
+
+    const oldResults = await finish(oldTrees, oldChildren);
+    for (const result of oldResults)
+      expect(result).toMatchObject({ build: 'A', branch: 'old', child: { agent: 'waiter', build: 'A' } });
+    const newResults = await finish(newTrees, newChildren);
+    for (const result of newResults)
+      expect(result).toMatchObject({ build: 'B', branch: 'new', child: { agent: 'waiter2', build: 'B' } });
+
+    // Every run succeeded (no NonDeterminismError anywhere), and each tree's tool ran once.
+    const { runs } = await client.listRuns({ limit: 1000 });
+    expect(runs).toHaveLength(2 * (TREES + 5));
+    expect(runs.filter((run) => run.status !== 'succeeded')).toEqual([]);
+    const counts = await redis.connect().hgetall(toolCountsKey(redis.prefix));
+    expect(Object.keys(counts)).toHaveLength(TREES + 5);
+    expect(new Set(Object.values(counts))).toEqual(new Set(['1']));
+    await workers.terminate(b.pid ?? 0).exited;
+    await workers.terminate(a2.pid ?? 0).exited;
+  });
+});
