@@ -3,10 +3,12 @@
  * runs it takes first to its build, with their children, and they live in the build's queues; an
  * unpinned worker records its build but pins nothing; a pinned run no live worker can resume says
  * `waitingFor: { kind: 'build' }` in getRun and listRuns until a compatible worker comes up, which
- * then finishes it; a cancel removes a pinned run's job from its build queue.
+ * then finishes it, and the `flotilla_runs_waiting{kind="build"}` gauge counts it meanwhile; a
+ * cancel removes a pinned run's job from its build queue.
  */
 import { createAgent, waitForSignal } from '@flotilla/runtime';
 import { createClient, type FlotillaClient, type RunRecord } from '@flotilla/runtime/client';
+import { WaitingRunsReport } from '@flotilla/runtime/internals';
 import { createWorker, type FlotillaWorker } from '@flotilla/runtime/worker';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +19,7 @@ import { waitUntil } from '../support/wait-until.js';
 const redis = useRedis(import.meta.filename);
 const Gate = createAgent({
   id: 'gate',
-  handler: async () => {
+  handler: async (_input: Record<string, never>) => {
     await waitForSignal('go');
     return 'opened';
   },
@@ -98,6 +100,20 @@ describe('a pinned worker', () => {
     });
     // The child waits for its signal first: that is what it says.
     expect((await client.getRun(child.runId))?.waitingFor?.kind).toBe('signal');
+    const gauge = new Map<string, number>();
+    const target = {
+      set: (labels: { agent: string; kind: string }, value: number) =>
+        void gauge.set(`${labels.agent}/${labels.kind}`, value),
+    };
+    const report = new WaitingRunsReport({
+      redis: redis.connect(),
+      prefix: redis.prefix,
+      servedAgents: ['parent', 'gate'],
+      cacheMs: 0,
+    });
+    await report.report(target);
+    expect(gauge.get('parent/build')).toBe(1);
+    expect(gauge.get('gate/build')).toBe(0);
 
     // A build that declares A compatible resumes it: the wait clears, the tree finishes there.
     await worker({ buildId: 'B', versioning: 'pinned', compatibleWith: ['A'] });

@@ -81,7 +81,12 @@ export async function startWorkerApp(
       timeoutMs: 1000,
     },
   );
-  const waitingRuns = new WaitingRunsReport({ redis: probe, prefix: runtime.prefix, servedAgents: agentIds });
+  const waitingRuns = new WaitingRunsReport({
+    redis: probe,
+    prefix: runtime.prefix,
+    queueName: runtime.queueName,
+    servedAgents: agentIds,
+  });
   new Gauge({
     name: 'flotilla_runs_waiting',
     help: RUNS_WAITING_HELP,

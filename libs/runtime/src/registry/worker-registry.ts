@@ -74,13 +74,41 @@ export class WorkerRegistry {
     this.#keys = workerRegistryKeys(prefix);
   }
 
-  /** Announces (or renews) a worker. */
+  /**
+   * Announces (or renews) a worker; a worker that pins runs also keeps its build among the
+   * {@link pinnedBuilds} (a separate write: a repeat of it is harmless).
+   */
   async announce(announcement: WorkerAnnouncement): Promise<void> {
     await announceWorkerScript.run(
       this.#redis,
       [this.#keys.workers, this.#keys.expiries],
       [announcement.workerId, JSON.stringify(announcement), announcement.ttlMs],
     );
+    if (announcement.versioning === 'pinned' && announcement.buildId !== undefined)
+      await this.#redis.hset(this.#keys.builds, announcement.buildId, JSON.stringify(announcement.agents));
+  }
+
+  /**
+   * The builds runs were pinned to (by a worker announced with `versioning: 'pinned'`) that were
+   * not forgotten yet, with the agents their workers served; at most {@link MAX_LISTED_WORKERS}.
+   */
+  async pinnedBuilds(): Promise<Map<string, string[]>> {
+    const builds = new Map<string, string[]>();
+    let cursor = '0';
+    do {
+      const [next, entries] = await this.#redis.hscan(this.#keys.builds, cursor, 'COUNT', 100);
+      cursor = next;
+      for (let index = 0; index + 1 < entries.length; index += 2) {
+        const agents = parseAgents(entries[index + 1] ?? '');
+        if (agents) builds.set(entries[index] ?? '', agents);
+      }
+    } while (cursor !== '0' && builds.size < MAX_LISTED_WORKERS);
+    return builds;
+  }
+
+  /** Forgets a build none of whose runs is left (see {@link pinnedBuilds}); it comes back when announced again. */
+  async forgetBuild(buildId: string): Promise<void> {
+    await this.#redis.hdel(this.#keys.builds, buildId);
   }
 
   /** Removes a worker that stops (idempotent). */
@@ -104,6 +132,18 @@ export class WorkerRegistry {
       workers.push({ ...info, heartbeatAt: expiresAt - ttlMs, expiresAt });
     }
     return workers.sort((a, b) => a.workerId.localeCompare(b.workerId));
+  }
+}
+
+const agentListSchema = announcementSchema.shape.agents;
+
+/** A stored agent list of {@link WorkerRegistry.pinnedBuilds}, or `undefined` when it is not one. */
+function parseAgents(json: string): string[] | undefined {
+  try {
+    const parsed = agentListSchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
   }
 }
 
