@@ -65,6 +65,7 @@ export {
   InvalidContextBudgetError,
   OffloadedOutputNotFoundError,
 } from './errors/budget-errors.js';
+export { InvalidPatchIdError, PatchInsideToolError } from './errors/patch-errors.js';
 export {
   AttemptsExhaustedError,
   InvalidMessageHistoryError,
@@ -124,6 +125,7 @@ export { expectScope } from './hooks/expect-scope.js';
 export { expectValidator } from './hooks/expect-validator.js';
 export type { OnStreamOptions, SeedStreamConsumer, StreamConsumer } from './hooks/on-stream.js';
 export { onStream } from './hooks/on-stream.js';
+export { deprecatePatch, patched } from './hooks/patched.js';
 export { MAX_PROGRESS_BYTES, MAX_PROGRESS_DEPTH, reportProgress } from './hooks/report-progress.js';
 export type { RunInfo } from './hooks/run-info.js';
 export { runInfo } from './hooks/run-info.js';

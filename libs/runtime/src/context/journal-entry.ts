@@ -9,6 +9,9 @@ import type { SerializedError } from '../errors/serialize-error.js';
  * a replay or another worker never summarises the same history again.
  * `approval`, `signal` and `sleep` hold the outcome of a durable wait (`waits/`): a person's
  * answer, the signal taken (or its timeout), a sleep's due time.
+ * `patch` is the marker of a `patched(changeId)` call that took the new path (`hooks/patched.ts`):
+ * it sits at `<generation>/patch:<changeId>`, outside the numbered positions, so it never
+ * shifts the positions of the calls after it.
  */
 export type JournalEntryKind =
   | 'model-turn'
@@ -22,7 +25,8 @@ export type JournalEntryKind =
   | 'context-summary'
   | 'approval'
   | 'signal'
-  | 'sleep';
+  | 'sleep'
+  | 'patch';
 
 /** One durable effect recorded at a deterministic position, e.g. `root/agent:writer:0/g0/model:2`. */
 export interface JournalEntry {

@@ -30,6 +30,7 @@ const journalEntrySchema = z.object({
     'approval',
     'signal',
     'sleep',
+    'patch',
   ]),
   fingerprint: z.string(),
   outcome: z.union([
