@@ -2,8 +2,9 @@
  * Worker versioning across real worker processes (issue 24): trees suspended on pinned workers of
  * build A stay on build A through a rolling deploy to an incompatible build B (a changed parent
  * that would fail replaying them), while new trees start on B; a pinned run no live worker can
- * resume says so (`waitingFor: { kind: 'build' }`) until one comes up. Every tree's tool runs once
- * and no run fails with a NonDeterminismError.
+ * resume says so (`waitingFor: { kind: 'build' }`) until one comes up; a build declaring A
+ * compatible, its change behind `patched()`, finishes A's trees on the old branch and runs new
+ * trees on the new one. Every tree's tool runs once and no run fails with a NonDeterminismError.
  */
 import { fileURLToPath } from 'node:url';
 import { createClient, type FlotillaClient, type RunRecord } from '@flotilla/runtime/client';
@@ -75,8 +76,8 @@ describe('a rolling deploy to an incompatible build', () => {
       expect(await client.getRun(runId)).toMatchObject({ pinnedBuild: 'A', buildId: 'A' });
     }
 
-    // Deploy B (its parent calls another child at the same place: replaying an A tree on it
-    // would fail) and retire one A worker; the other stays and stops taking new trees.
+    // Deploy B (its parent calls its child with other props: replaying an A tree on it fails
+    // with NonDeterminismError) and retire one A worker; the other stays and stops taking new trees.
     const b = await build('B', 'v2');
     await workers.terminate(a1.pid ?? 0).exited;
     await waitUntil(async () => ((await workerBy(a2.pid)())?.draining?.includes('tree') ? true : undefined), {
@@ -90,19 +91,63 @@ describe('a rolling deploy to an incompatible build', () => {
 
     const oldResults = await finish(oldTrees, oldChildren);
     for (const result of oldResults)
-      expect(result).toMatchObject({ build: 'A', branch: 'old', child: { agent: 'waiter', build: 'A' } });
+      expect(result).toMatchObject({ build: 'A', branch: 'old', child: { shape: 1, build: 'A' } });
     const newResults = await finish(newTrees, newChildren);
     for (const result of newResults)
-      expect(result).toMatchObject({ build: 'B', branch: 'new', child: { agent: 'waiter2', build: 'B' } });
+      expect(result).toMatchObject({ build: 'B', branch: 'new', child: { shape: 2, build: 'B' } });
 
-    // Every run succeeded (no NonDeterminismError anywhere), and each tree's tool ran once.
-    const { runs } = await client.listRuns({ limit: 1000 });
-    expect(runs).toHaveLength(2 * (TREES + 5));
-    expect(runs.filter((run) => run.status !== 'succeeded')).toEqual([]);
-    const counts = await redis.connect().hgetall(toolCountsKey(redis.prefix));
-    expect(Object.keys(counts)).toHaveLength(TREES + 5);
-    expect(new Set(Object.values(counts))).toEqual(new Set(['1']));
+    await expectAllSucceededAndToolsRanOnce([...oldTrees, ...newTrees]);
     await workers.terminate(b.pid ?? 0).exited;
     await workers.terminate(a2.pid ?? 0).exited;
   });
 });
+
+describe('a rolling deploy to a compatible build with a patched() change', () => {
+  it('finishes the old trees on the new build taking the old branch; new trees take the new branch', async () => {
+    const a = await build('A2', 'v1');
+    const oldTrees = await submitTrees(200, TREES);
+    const oldChildren = await waitingChildren(oldTrees);
+
+    // Every A2 worker goes before a compatible one comes: the old trees wait for their build.
+    await workers.terminate(a.pid ?? 0).exited;
+    await waitUntil(
+      async () => ((await client.getRun(oldTrees[0] ?? ''))?.waitingFor?.kind === 'build' ? true : undefined),
+      { what: 'the old trees to wait for build A2' },
+    );
+    for (const runId of oldTrees) {
+      expect((await client.getRun(runId))?.waitingFor).toEqual({ kind: 'build', detail: 'A2' });
+    }
+    const c = await build('C', 'v3', { FLOTILLA_COMPATIBLE_WITH: 'A2' });
+    await waitUntil(
+      async () => ((await client.getRun(oldTrees[0] ?? ''))?.waitingFor === undefined ? true : undefined),
+      { what: 'the old trees to stop waiting for build A2' },
+    );
+    const newTrees = await submitTrees(300, 5);
+    const newChildren = await waitingChildren(newTrees);
+    for (const runId of newTrees) expect(await client.getRun(runId)).toMatchObject({ pinnedBuild: 'C' });
+
+    const oldResults = await finish(oldTrees, oldChildren);
+    for (const result of oldResults)
+      expect(result).toMatchObject({ build: 'C', branch: 'old', child: { shape: 1, build: 'C' } });
+    for (const runId of oldTrees)
+      expect(await client.getRun(runId)).toMatchObject({ pinnedBuild: 'A2', buildId: 'A2' });
+    const newResults = await finish(newTrees, newChildren);
+    for (const result of newResults)
+      expect(result).toMatchObject({ build: 'C', branch: 'new', child: { shape: 2, build: 'C' } });
+
+    await expectAllSucceededAndToolsRanOnce([...oldTrees, ...newTrees]);
+    await workers.terminate(c.pid ?? 0).exited;
+  });
+});
+
+/** No run of the trees failed (no NonDeterminismError anywhere), and each tree's tool ran once. */
+async function expectAllSucceededAndToolsRanOnce(rootIds: readonly string[]): Promise<void> {
+  for (const rootRunId of rootIds) {
+    const { runs } = await client.listRuns({ rootRunId });
+    expect(runs.map((run) => run.status)).toEqual(['succeeded', 'succeeded']);
+  }
+  const counts = await redis.connect().hgetall(toolCountsKey(redis.prefix));
+  const ofTrees = Object.entries(counts).filter(([key]) => rootIds.some((id) => key.startsWith(`${id}:`)));
+  expect(ofTrees).toHaveLength(rootIds.length);
+  expect(new Set(ofTrees.map(([, count]) => count))).toEqual(new Set(['1']));
+}
