@@ -4,6 +4,8 @@
  * scrape storm cannot hammer Redis), within `timeoutMs` (a scrape during an outage reports the
  * last values), labelled by the fleet's own agent ids (those the process serves and those live
  * workers announce; any other id is `unknown`), and pruned against the records now and then.
+ * Runs of kind `build` (pinned to a build no live worker can resume, worker versioning) are not
+ * kept by the gate: they are the jobs ready or waiting for children in those builds' queues.
  * No metrics library here: the apps pass their prom-client gauge, which fits {@link GaugeTarget}.
  */
 import type { JobType } from 'bullmq';
