@@ -55,6 +55,12 @@ export class BuildDrain {
     await this.#checking;
   }
 
+  /** Checks now (the heartbeat does it by itself); resolves when the check is over. */
+  checkNow(): Promise<void> {
+    this.#tick();
+    return this.#checking ?? Promise.resolve();
+  }
+
   #tick(): void {
     if (this.#checking || this.#closed) return;
     this.#checking = this.#check()
