@@ -143,6 +143,28 @@ describe('a pinned worker', () => {
   });
 });
 
+describe('pinned runs on one conversation', () => {
+  it('go one after another: the run behind waits at the gate in its build queue and is woken there', async () => {
+    await worker({ buildId: 'D', versioning: 'pinned' });
+    const first = await client.submit('parent', {}, { runId: 'conv-1', conversationId: 'c-pinned' });
+    const second = await client.submit('parent', {}, { runId: 'conv-2', conversationId: 'c-pinned' });
+    const firstChild = await waitingChild(first.id);
+    const behind = await waitUntil(
+      async () => {
+        const record = await client.getRun(second.id);
+        return record?.waitingFor?.kind === 'conversation' ? record : undefined;
+      },
+      { what: 'the second run to wait behind the first on the conversation' },
+    );
+    expect(behind.pinnedBuild).toBe('D');
+    expect(await queues.queue('parent', 'D').getJobState(second.id)).toBe('delayed');
+    await client.signal(firstChild.runId, 'go', {});
+    expect(await first.result()).toEqual({ child: 'opened' });
+    await client.signal((await waitingChild(second.id)).runId, 'go', {});
+    expect(await second.result()).toEqual({ child: 'opened' });
+  });
+});
+
 describe('an unpinned worker', () => {
   it('records the build that started a run but pins nothing: its jobs stay in the agent queues', async () => {
     await worker({ buildId: 'U' });
