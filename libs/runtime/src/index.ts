@@ -80,6 +80,7 @@ export {
   type ValidationFailureType,
 } from './errors/policy-errors.js';
 export { RedisAuthError, RedisUnavailableError } from './errors/redis-errors.js';
+export type { StepIdentity } from './errors/run-errors.js';
 export {
   AbortError,
   AttemptSupersededError,
@@ -181,6 +182,13 @@ export { promptChat } from './policy/prompt-chat.js';
 export type { PromptContext, PromptContextForkOptions } from './policy/prompt-context.js';
 export type { ToolCallLoopOptions, ToolCallLoopResult } from './policy/tool-call-loop.js';
 export { runToolCallLoop } from './policy/tool-call-loop.js';
+export {
+  InvalidRunExportError,
+  ReplayResourceUsedError,
+  ReplayWaitUsedError,
+  RunExportTooLargeError,
+  RunNotExportableError,
+} from './replay/replay-errors.js';
 export {
   ResourceCallTimeoutError,
   ResourceOwnerGoneError,

@@ -77,8 +77,8 @@ export class RedisChildRunner implements ChildRunner {
     if (record?.fingerprint !== undefined && record.fingerprint !== call.fingerprint) {
       throw new NonDeterminismError(
         call.position,
-        `child ${record.fingerprint}`,
-        `child ${call.fingerprint}`,
+        { kind: 'child', fingerprint: record.fingerprint },
+        { kind: 'child', fingerprint: call.fingerprint },
       );
     }
     if (record && isTerminalStatus(record.status)) return finished(childRunId, record);

@@ -21,6 +21,7 @@ import { QUEUE_DEPTH_STATES, type QueueDepth, queueDepthOf } from '../jobs/queue
 import { encodeRunJobData } from '../jobs/run-job-data.js';
 import { qualifyId, unqualifyId } from '../jobs/tenant-ids.js';
 import { LiveWorkers, ServedAgents, type WorkerInfo, WorkerRegistry } from '../registry/worker-registry.js';
+import type { RunExport } from '../replay/run-export.js';
 import { withBuildWaits } from '../runs/build-wait.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
 import { runHasEnded } from '../runs/run-has-ended.js';
@@ -36,6 +37,7 @@ import { type ApprovalOutcome, answerApproval } from '../waits/answer-approval.j
 import { type SignalOptions, type SignalReceipt, sendSignal } from '../waits/send-signal.js';
 import { cancelRunTree } from './cancel-run-tree.js';
 import { enqueueRun } from './enqueue-run.js';
+import { exportStoredRun } from './export-run.js';
 import { InvalidRunQueryError } from './invalid-run-query-error.js';
 import { InvalidTenantError } from './invalid-tenant-error.js';
 import { listStoredRuns, type RunList } from './list-runs.js';
@@ -163,6 +165,17 @@ export interface FlotillaClient {
    * Any run can be the root asked for: its subtree comes back.
    */
   getRunTree(rootRunId: string, options?: { maxNodes?: number }): Promise<RunTree | undefined>;
+  /**
+   * The run as a run export (`replayRun` in `@flotilla/runtime/testing` replays current code
+   * against it): its input, whole journal, child runs' outcomes, stored memory and build, as one
+   * versioned JSON document (format `flotilla.run-export`, version 1, at most 64 MiB), or
+   * `undefined` when there is no such run. A run's journal stays
+   * `FLOTILLA_JOURNAL_RETENTION_SECONDS` after it ends (7 days by default); export runs worth
+   * keeping before then.
+   * @throws RunNotExportableError when the run has not started yet
+   * @throws RunExportTooLargeError past 64 MiB; JournalCorruptedError for an entry that does not parse
+   */
+  exportRun(runId: string): Promise<RunExport | undefined>;
   /**
    * Cancels a run and every child run below it, across workers: a queued or suspended run is
    * removed and ends `cancelled` at once; a running one is aborted by its worker (through
@@ -617,6 +630,15 @@ class RedisFlotillaClient implements FlotillaClient {
       if (!root) return undefined;
       const services = { redis: this.#redis, prefix: this.config.prefix, records: this.#records };
       return readRunTree(services, root, maxNodes, (record) => this.#named(record));
+    });
+  }
+
+  exportRun(runId: string): Promise<RunExport | undefined> {
+    return boundedRequest(this.#bound, async () => {
+      const record = await this.#storedRecord(runId);
+      if (!record) return undefined;
+      const services = { redis: this.#redis, prefix: this.config.prefix, records: this.#records };
+      return exportStoredRun(services, record);
     });
   }
 

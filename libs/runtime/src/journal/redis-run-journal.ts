@@ -1,44 +1,10 @@
 import type { Redis } from 'ioredis';
-import { z } from 'zod';
 import type { JournalEntry, RunJournal } from '../context/run-services.js';
 import { AttemptSupersededError, JournalCorruptedError } from '../errors/run-errors.js';
 import { runKeys } from '../keys.js';
 import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
+import { journalEntrySchema } from './journal-entry-schema.js';
 import { recordJournalScript } from './lua/record-journal-2.lua.js';
-
-const serializedErrorSchema: z.ZodType<unknown> = z.lazy(() =>
-  z.object({
-    name: z.string(),
-    message: z.string(),
-    stack: z.string().optional(),
-    data: z.record(z.string(), z.unknown()).optional(),
-    cause: serializedErrorSchema.optional(),
-  }),
-);
-
-const journalEntrySchema = z.object({
-  kind: z.enum([
-    'model-turn',
-    'tool',
-    'child',
-    'memo',
-    'reborn',
-    'conversation-load',
-    'conversation-append',
-    'progress',
-    'context-summary',
-    'approval',
-    'signal',
-    'sleep',
-    'patch',
-  ]),
-  fingerprint: z.string(),
-  outcome: z.union([
-    z.object({ ok: z.literal(true), value: z.unknown() }),
-    z.object({ ok: z.literal(false), error: serializedErrorSchema }),
-  ]),
-  at: z.number(),
-});
 
 /**
  * The {@link RunJournal} of one run in Redis: one hash (`runKeys(…).journal`), field =
