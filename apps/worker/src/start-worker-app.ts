@@ -48,6 +48,8 @@ export async function startWorkerApp(
     queueName: runtime.queueName,
     concurrency: runtime.workerConcurrency,
     ...(runtime.buildId !== undefined && { buildId: runtime.buildId }),
+    versioning: runtime.versioning,
+    compatibleWith: runtime.compatibleWith,
     maxPayloadBytes: runtime.maxPayloadBytes,
     maxJsonDepth: runtime.maxJsonDepth,
     lockDurationMs: runtime.lockDurationMs,
