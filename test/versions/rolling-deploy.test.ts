@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { waitUntil } from '../support/wait-until.js';
 import { WorkerProcesses } from '../support/worker-processes.js';
-import { toolCountsKey } from './fixtures/version-agents.js';
+import { holderKey, releaseKey, toolCountsKey } from './fixtures/version-agents.js';
 
 const redis = useRedis(import.meta.filename);
 const program = fileURLToPath(new URL('./fixtures/version-worker.ts', import.meta.url));
@@ -137,6 +137,33 @@ describe('a rolling deploy to a compatible build with a patched() change', () =>
 
     await expectAllSucceededAndToolsRanOnce([...oldTrees, ...newTrees]);
     await workers.terminate(c.pid ?? 0).exited;
+  });
+});
+
+describe('a crash under pinning', () => {
+  it('hands a pinned run over to another worker of its build, never to one of another build', async () => {
+    const a1 = await build('K1', 'v1');
+    const run = await client.submit('hold', {});
+    const store = redis.connect();
+    await waitUntil(
+      async () => ((await store.get(holderKey(redis.prefix, run.id))) === String(a1.pid) ? true : undefined),
+      {
+        what: 'the hold run to execute on the first K1 worker',
+      },
+    );
+    const [a2, other] = await Promise.all([build('K1', 'v1'), build('K2', 'v1')]);
+    await workers.kill(a1.pid ?? 0);
+    await waitUntil(
+      async () => ((await store.get(holderKey(redis.prefix, run.id))) === String(a2.pid) ? true : undefined),
+      {
+        what: 'the other K1 worker to take the run over',
+        timeoutMs: 60_000,
+      },
+    );
+    await store.set(releaseKey(redis.prefix), '1');
+    expect(await run.result()).toEqual({ build: 'K1', pid: a2.pid });
+    expect(await client.getRun(run.id)).toMatchObject({ pinnedBuild: 'K1', buildId: 'K1', attempts: 2 });
+    await Promise.all([a2, other].map((child) => workers.terminate(child.pid ?? 0).exited));
   });
 });
 
