@@ -98,6 +98,8 @@ describe('a pinned worker', () => {
       kind: 'build',
       detail: 'A',
     });
+    const tree = await client.getRunTree(run.id);
+    expect(tree?.root.waitingFor).toEqual({ kind: 'build', detail: 'A' });
     // The child waits for its signal first: that is what it says.
     expect((await client.getRun(child.runId))?.waitingFor?.kind).toBe('signal');
     const gauge = new Map<string, number>();

@@ -22,7 +22,7 @@ import { encodeRunJobData } from '../jobs/run-job-data.js';
 import { qualifyId, unqualifyId } from '../jobs/tenant-ids.js';
 import { LiveWorkers, ServedAgents, type WorkerInfo, WorkerRegistry } from '../registry/worker-registry.js';
 import type { RunExport } from '../replay/run-export.js';
-import { withBuildWaits } from '../runs/build-wait.js';
+import { withBuildWait, withBuildWaits } from '../runs/build-wait.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
 import { runHasEnded } from '../runs/run-has-ended.js';
 import type { RunRecord } from '../runs/run-record.js';
@@ -629,7 +629,11 @@ class RedisFlotillaClient implements FlotillaClient {
       const root = await this.#storedRecord(rootRunId);
       if (!root) return undefined;
       const services = { redis: this.#redis, prefix: this.config.prefix, records: this.#records };
-      return readRunTree(services, root, maxNodes, (record) => this.#named(record));
+      // A pinned root's tree is pinned whole: its runs may wait for their build.
+      const live = root.pinnedBuild === undefined ? undefined : await this.#shared.liveWorkers.list();
+      return readRunTree(services, root, maxNodes, (record) =>
+        this.#named(live ? withBuildWait(record, live) : record),
+      );
     });
   }
 
