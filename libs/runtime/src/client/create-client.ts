@@ -20,8 +20,9 @@ import { idSchema, runIdSchema, TENANT_RULE, tenantSchema } from '../jobs/id-rul
 import { QUEUE_DEPTH_STATES, type QueueDepth, queueDepthOf } from '../jobs/queue-depth.js';
 import { encodeRunJobData } from '../jobs/run-job-data.js';
 import { qualifyId, unqualifyId } from '../jobs/tenant-ids.js';
-import { ServedAgents, type WorkerInfo, WorkerRegistry } from '../registry/worker-registry.js';
+import { LiveWorkers, ServedAgents, type WorkerInfo, WorkerRegistry } from '../registry/worker-registry.js';
 import type { RunExport } from '../replay/run-export.js';
+import { withBuildWait, withBuildWaits } from '../runs/build-wait.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
 import { runHasEnded } from '../runs/run-has-ended.js';
 import type { RunRecord } from '../runs/run-record.js';
@@ -315,6 +316,8 @@ interface ClientConnections {
   records: RedisRunRecords;
   registry: WorkerRegistry;
   served: ServedAgents;
+  /** The live workers, for pinned runs waiting for their build (`runs/build-wait.ts`). */
+  liveWorkers: LiveWorkers;
   conversations: RedisConversationStore;
   /** The line of writers of each conversation (one writer per conversation). */
   gate: ConversationGate;
@@ -369,7 +372,7 @@ function openConnections(
   const schedules = new RedisSchedules({ redis, prefix: config.prefix, queues, served });
   return {
     ...{ config, redis, queues, records, conversations, gate, sharedReader, resultReader, bound, logger },
-    ...{ registry, served, schedules },
+    ...{ registry, served, schedules, liveWorkers: new LiveWorkers(registry) },
   };
 }
 
@@ -580,7 +583,9 @@ class RedisFlotillaClient implements FlotillaClient {
   }
 
   async getRun(runId: string): Promise<RunRecord | undefined> {
-    const record = await boundedRequest(this.#bound, () => this.#storedRecord(runId));
+    const [record] = await boundedRequest(this.#bound, async () =>
+      withBuildWaits([await this.#storedRecord(runId)], this.#shared.liveWorkers),
+    );
     return record && this.#named(record);
   }
 
@@ -608,9 +613,10 @@ class RedisFlotillaClient implements FlotillaClient {
     if (checked.conversationId !== undefined)
       stored.conversationId = qualifyId(tenant, checked.conversationId);
     if (checked.scheduleId !== undefined) stored.scheduleId = qualifyId(tenant, checked.scheduleId);
-    const list = await boundedRequest(this.#bound, () =>
-      listStoredRuns(this.#records, this.config.prefix, tenant, stored),
-    );
+    const list = await boundedRequest(this.#bound, async () => {
+      const found = await listStoredRuns(this.#records, this.config.prefix, tenant, stored);
+      return { ...found, runs: await withBuildWaits(found.runs, this.#shared.liveWorkers) };
+    });
     return { ...list, runs: list.runs.map((record) => namedFor(tenant, record)) };
   }
 
@@ -623,7 +629,11 @@ class RedisFlotillaClient implements FlotillaClient {
       const root = await this.#storedRecord(rootRunId);
       if (!root) return undefined;
       const services = { redis: this.#redis, prefix: this.config.prefix, records: this.#records };
-      return readRunTree(services, root, maxNodes, (record) => this.#named(record));
+      // A pinned root's tree is pinned whole: its runs may wait for their build.
+      const live = root.pinnedBuild === undefined ? undefined : await this.#shared.liveWorkers.list();
+      return readRunTree(services, root, maxNodes, (record) =>
+        this.#named(live ? withBuildWait(record, live) : record),
+      );
     });
   }
 
