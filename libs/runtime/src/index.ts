@@ -70,6 +70,7 @@ export {
   InvalidCostValueError,
   OffloadedOutputNotFoundError,
 } from './errors/budget-errors.js';
+export { InvalidPatchIdError, PatchInsideToolError } from './errors/patch-errors.js';
 export {
   AttemptsExhaustedError,
   InvalidMessageHistoryError,
@@ -84,6 +85,7 @@ export {
   type ValidationFailureType,
 } from './errors/policy-errors.js';
 export { RedisAuthError, RedisUnavailableError } from './errors/redis-errors.js';
+export type { StepIdentity } from './errors/run-errors.js';
 export {
   AbortError,
   AttemptSupersededError,
@@ -131,6 +133,7 @@ export { expectValidator } from './hooks/expect-validator.js';
 export { getUsageStats } from './hooks/get-usage-stats.js';
 export type { OnStreamOptions, SeedStreamConsumer, StreamConsumer } from './hooks/on-stream.js';
 export { onStream } from './hooks/on-stream.js';
+export { deprecatePatch, patched } from './hooks/patched.js';
 export { recordToolUsage, type ToolUsageRecord } from './hooks/record-tool-usage.js';
 export { MAX_PROGRESS_BYTES, MAX_PROGRESS_DEPTH, reportProgress } from './hooks/report-progress.js';
 export type { RunInfo } from './hooks/run-info.js';
@@ -187,6 +190,13 @@ export { promptChat } from './policy/prompt-chat.js';
 export type { PromptContext, PromptContextForkOptions } from './policy/prompt-context.js';
 export type { ToolCallLoopOptions, ToolCallLoopResult } from './policy/tool-call-loop.js';
 export { runToolCallLoop } from './policy/tool-call-loop.js';
+export {
+  InvalidRunExportError,
+  ReplayResourceUsedError,
+  ReplayWaitUsedError,
+  RunExportTooLargeError,
+  RunNotExportableError,
+} from './replay/replay-errors.js';
 export {
   ResourceCallTimeoutError,
   ResourceOwnerGoneError,

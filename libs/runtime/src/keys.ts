@@ -227,12 +227,17 @@ export interface WorkerRegistryKeys {
   workers: string;
   /** Sorted set of worker id → when its announcement expires (Redis time, epoch ms). */
   expiries: string;
+  /**
+   * Hash of build id → the agents (JSON list) its pinned workers served, for every build runs
+   * were pinned to that may still have runs (worker versioning: `runs/waiting-runs-report.ts`).
+   */
+  builds: string;
 }
 
 /** The worker registry: both keys under one tag, so one script keeps them consistent. */
 export function workerRegistryKeys(prefix: string): WorkerRegistryKeys {
   const base = `${prefix}:{workers}`;
-  return { workers: `${base}:live`, expiries: `${base}:expiries` };
+  return { workers: `${base}:live`, expiries: `${base}:expiries`, builds: `${base}:builds` };
 }
 
 /**

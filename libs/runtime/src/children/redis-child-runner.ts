@@ -54,6 +54,11 @@ export interface RedisChildRunnerOptions {
   exposedResources?: (parent: AgentContext) => ResourceDescriptor[];
   /** The calling run's deadline (epoch ms): its children inherit it. @default none */
   deadline?: number | undefined;
+  /**
+   * The build the calling run is pinned to: its children are pinned to it too (record and build
+   * queue), so a whole tree replays on one build's code. @default not pinned
+   */
+  pinnedBuild?: string | undefined;
 }
 
 /** Child runs over BullMQ parent/child jobs. */
@@ -77,8 +82,8 @@ export class RedisChildRunner implements ChildRunner {
     if (record?.fingerprint !== undefined && record.fingerprint !== call.fingerprint) {
       throw new NonDeterminismError(
         call.position,
-        `child ${record.fingerprint}`,
-        `child ${call.fingerprint}`,
+        { kind: 'child', fingerprint: record.fingerprint },
+        { kind: 'child', fingerprint: call.fingerprint },
       );
     }
     if (record && isTerminalStatus(record.status)) {
@@ -109,7 +114,7 @@ export class RedisChildRunner implements ChildRunner {
    * known child without a job.
    */
   async #enqueue(call: ChildCall, childRunId: string): Promise<void> {
-    const { redis, prefix, queues, parentQueue, records, runId, rootRunId } = this.#options;
+    const { redis, prefix, queues, parentQueue, records, runId, rootRunId, pinnedBuild } = this.#options;
     const { parent, definition, position } = call;
     const created = await records.create({
       runId: childRunId,
@@ -119,6 +124,7 @@ export class RedisChildRunner implements ChildRunner {
       callPath: position,
       fingerprint: call.fingerprint,
       tenant: tenantOfId(rootRunId),
+      pinnedBuild,
     });
     if (created !== 'created') {
       // Ours from an execution that crashed before the job, or one planted since `resolve` read.
@@ -141,7 +147,7 @@ export class RedisChildRunner implements ChildRunner {
       deadline: this.#options.deadline,
       budget: inheritedBudgetOf(parent),
     });
-    await queues.queueFor(definition.id).add(definition.id, data, {
+    await queues.queueFor(definition.id, pinnedBuild).add(definition.id, data, {
       ...retryOptions(definition),
       jobId: childRunId,
       parent: { id: runId, queue: parentQueue },

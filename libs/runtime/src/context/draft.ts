@@ -29,6 +29,8 @@ export class Draft {
   prompted = false;
   /** Model turns used by this generation (live and replayed), checked against `maxTurnSteps`. */
   turnSteps = 0;
+  /** `patched(changeId)` answers given in this generation: the first answer holds for the whole generation. */
+  readonly patches = new Map<string, boolean>();
   private readonly counters = new Map<string, number>();
 
   /** The next sequence number for `key` in this generation: 0, 1, 2 … in call order. */
@@ -36,5 +38,10 @@ export class Draft {
     const sequence = this.counters.get(key) ?? 0;
     this.counters.set(key, sequence + 1);
     return sequence;
+  }
+
+  /** Whether position `<key>:<sequence>` of this generation was already taken (by `nextSequence`). */
+  hasTaken(key: string, sequence: number): boolean {
+    return sequence < (this.counters.get(key) ?? 0);
   }
 }

@@ -9,8 +9,11 @@ import type { UsageStats } from '../usage/usage-stats.js';
  * `context-summary` records a summary the context budget had written (`equipContextBudget`), so
  * a replay or another worker never summarises the same history again.
  * `approval`, `signal` and `sleep` hold the outcome of a durable wait (`waits/`): a person's
- * answer, the signal taken (or its timeout), a sleep's due time. `tool-usage` marks a
- * `recordToolUsage` record as counted (its stats in `usage`), so a replay does not count it again.
+ * answer, the signal taken (or its timeout), a sleep's due time.
+ * `patch` is the marker of a `patched(changeId)` call that took the new path (`hooks/patched.ts`):
+ * it sits at `<generation>/patch:<changeId>`, outside the numbered positions, so it never
+ * shifts the positions of the calls after it. `tool-usage` marks a `recordToolUsage` record as
+ * counted (its stats in `usage`), so a replay does not count it again.
  */
 export type JournalEntryKind =
   | 'model-turn'
@@ -25,6 +28,7 @@ export type JournalEntryKind =
   | 'approval'
   | 'signal'
   | 'sleep'
+  | 'patch'
   | 'tool-usage';
 
 /** One durable effect recorded at a deterministic position, e.g. `root/agent:writer:0/g0/model:2`. */

@@ -13,6 +13,7 @@ import { NonDeterminismError } from '../errors/run-errors.js';
 import { deserializeError, serializeError } from '../errors/serialize-error.js';
 import { inSpan, SpanAttribute } from '../shared/tracing.js';
 import type { UsageStats } from '../usage/usage-stats.js';
+import { changedParts, fingerprintInFormatOf } from './fingerprint.js';
 
 /** One durable effect to serve from the journal or execute. */
 export interface DurableStep<T> {
@@ -20,6 +21,12 @@ export interface DurableStep<T> {
   position: string;
   /** What is asked; compared with the recorded fingerprint on replay. */
   fingerprint: string;
+  /**
+   * The same request's fingerprints in older formats (`model-turn:…` for `model-turn/v2:…`): a
+   * recorded fingerprint is compared with the one of its own format, so journals recorded before
+   * a fingerprint widened still replay. @default none
+   */
+  olderFingerprints?: readonly string[];
   /** Does the work; its value must be JSON (it is stored). */
   execute: () => Promise<T>;
   /** Whether a failure is recorded (replayed as the same error) or left for a retry. @default never */
@@ -72,13 +79,21 @@ async function serveStep<T>(
   recorded: JournalEntry | undefined,
 ): Promise<DurableResult<T>> {
   const { run } = context;
+  const { replayOnly } = run.services;
   if (recorded) {
-    const value = replayEntry<T>(recorded, step, step.onReplay);
-    return { value, replayed: true };
+    if (!replayOnly) return { value: replayEntry<T>(recorded, step, step.onReplay), replayed: true };
+    try {
+      return { value: replayEntry<T>(recorded, step, step.onReplay), replayed: true };
+    } catch (error) {
+      if (NonDeterminismError.is(error)) replayOnly.diverged(error);
+      throw error;
+    }
   }
   // An abandoned (suspended) execution must not do or record anything more.
   if (run.suspended) return new Promise<never>(() => {});
   context.throwIfAborted();
+  // A replay-only run (`replayRun`) executes nothing.
+  if (replayOnly) return { value: (await replayOnly.unrecorded(context, step)) as T, replayed: true };
   const inFlight = run.steps.begin();
   try {
     return await executeAndRecord(run, step, inFlight);
@@ -116,14 +131,19 @@ async function executeAndRecord<T>(
  */
 export function replayEntry<T>(
   recorded: JournalEntry,
-  step: Pick<DurableStep<T>, 'kind' | 'fingerprint' | 'position'>,
+  step: Pick<DurableStep<T>, 'kind' | 'fingerprint' | 'position' | 'olderFingerprints'>,
   onReplay?: (recorded: JournalEntry) => void,
 ): T {
-  if (recorded.kind !== step.kind || recorded.fingerprint !== step.fingerprint) {
+  const expected = fingerprintInFormatOf(recorded.fingerprint, [
+    step.fingerprint,
+    ...(step.olderFingerprints ?? []),
+  ]);
+  if (recorded.kind !== step.kind || recorded.fingerprint !== expected) {
     throw new NonDeterminismError(
       step.position,
-      `${recorded.kind} ${recorded.fingerprint}`,
-      `${step.kind} ${step.fingerprint}`,
+      { kind: recorded.kind, fingerprint: recorded.fingerprint },
+      { kind: step.kind, fingerprint: expected },
+      changedParts(recorded.fingerprint, expected),
     );
   }
   onReplay?.(recorded);

@@ -69,6 +69,19 @@ export {
 export { tenantSchema } from '../jobs/id-rule.js';
 export type { QueueDepth } from '../jobs/queue-depth.js';
 export type { WorkerInfo } from '../registry/worker-registry.js';
+export {
+  InvalidRunExportError,
+  RunExportTooLargeError,
+  RunNotExportableError,
+} from '../replay/replay-errors.js';
+export type { ExportedChildRun, RunExport } from '../replay/run-export.js';
+export {
+  MAX_RUN_EXPORT_BYTES,
+  parseRunExport,
+  RUN_EXPORT_FORMAT,
+  RUN_EXPORT_VERSION,
+  readRunExport,
+} from '../replay/run-export.js';
 export type { RunRecord } from '../runs/run-record.js';
 export { isTerminalStatus, type RunStatus, type TerminalRunStatus } from '../runs/run-status.js';
 export { InvalidScheduleError } from '../schedules/invalid-schedule-error.js';

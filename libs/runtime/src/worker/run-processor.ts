@@ -27,7 +27,7 @@ import { serializeError } from '../errors/serialize-error.js';
 import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
 import { ConcurrencyGate } from '../gate/concurrency-gate.js';
 import { ConversationGate } from '../gate/conversation-gate.js';
-import { type AgentQueues, runJobFinder } from '../jobs/agent-queues.js';
+import { type AgentQueues, agentQueueName, pinnedBuildOfQueue, runJobFinder } from '../jobs/agent-queues.js';
 import {
   DEADLINE_JOB_NAME,
   type DeadlineJobData,
@@ -107,6 +107,11 @@ export interface RunProcessorDependencies {
   abandonGraceMs?: number;
   /** The worker's job locks: an attempt whose lock is about to lapse stops. @default not watched */
   leases?: JobLeases;
+  /**
+   * The worker's build when it pins runs (`versioning: 'pinned'`): a root run it takes first from
+   * its agent's queue is pinned to it and moved to its build queue. @default runs are not pinned
+   */
+  pinnedBuild?: string;
 }
 
 /**
@@ -215,6 +220,7 @@ export class RunProcessor {
     // An invalid agent id (job name) fails the run below; the record must not hold it.
     const agentId = isValidId(job.name) ? job.name : '';
     const logger = this.#deps.logger.child({ runId, agentId, jobId: job.id });
+    if (await this.#movedToBuildQueue(job, logger)) return;
     const attempt = new RunAttempt(runId);
     const admitted = await this.#admit({ job, token, attempt: attempt.token, logger });
     if (admitted === 'ended') return;
@@ -226,13 +232,49 @@ export class RunProcessor {
     }
   }
 
+  /**
+   * Worker versioning: a root run taken from its agent's queue by a worker that pins runs is
+   * pinned to that worker's build (or keeps the build it was pinned to first, after a crash
+   * between the pin and the move) and moved to the build's queue, where it executes and resumes
+   * from then on; its job in the agent's queue completes without starting the run. The added job
+   * keeps the original's options and timestamp (its agent's `timeoutMs` counts from it), and its
+   * id: adding it again is a no-op. Child runs are added to their build's queue by their parent.
+   */
+  async #movedToBuildQueue(job: Job, logger: Logger): Promise<boolean> {
+    const { pinnedBuild, config, records, queues, agents } = this.#deps;
+    if (pinnedBuild === undefined || job.parentKey !== undefined || !agents.has(job.name)) return false;
+    if (job.queueName !== agentQueueName(config.queueName, job.name)) return false;
+    const runId = job.id ?? '';
+    const build = await records.pin(runId, pinnedBuild);
+    if (build === undefined) return false;
+    const {
+      jobId: _jobId,
+      parent: _parent,
+      delay: _delay,
+      deduplication: _deduplication,
+      ...options
+    } = job.opts;
+    await queues.queueFor(job.name, build).add(job.name, job.data, {
+      ...options,
+      jobId: runId,
+      timestamp: job.timestamp,
+    });
+    logger.info({ pinnedBuild: build }, 'run pinned to a build: moved to its build queue');
+    return true;
+  }
+
   async #processAdmitted(job: Job, token: string | undefined, attempt: RunAttempt, logger: Logger) {
     const runId = job.id ?? '';
     const agentId = isValidId(job.name) ? job.name : '';
     // The cancel flags are read in the same round trip as the start: Redis runs both in the
     // order sent, so the read still sees every flag set before the run was marked running.
     const [start, cancelled] = await Promise.all([
-      this.#deps.records.start({ runId, agentId, attempt: attempt.token }),
+      this.#deps.records.start({
+        runId,
+        agentId,
+        attempt: attempt.token,
+        buildId: this.#deps.config.buildId,
+      }),
       this.#cancelFlagSet(runId, job.data),
     ]);
     if (!start.started) {
@@ -653,6 +695,8 @@ export class RunProcessor {
         runId,
         rootRunId,
         maxChildrenPerRun: config.maxChildrenPerRun,
+        // A pinned run's children are pinned to its build: they are part of the same deploy.
+        pinnedBuild: pinnedBuildOfQueue(config.queueName, run.job.name, run.job.queueName),
         exposedResources: exposedDescriptors,
         deadline: run.deadline,
       }),

@@ -42,8 +42,27 @@ export interface CreateWorkerOptions extends WorkerRunHooks {
   prefix?: string;
   /** First part of every agent queue's name (`<queueName>/<agentId>`). @default FLOTILLA_QUEUE, else 'agents' */
   queueName?: string;
-  /** The build of the code this worker runs, shown in the worker registry. @default FLOTILLA_BUILD_ID, else none */
+  /**
+   * The build of the code this worker runs (a version, a commit: 1 to 128 letters, digits, `_`,
+   * `.`, `+` or `-`), shown in the worker registry and kept on the runs it starts first
+   * (`RunRecord.buildId`). Required with `versioning: 'pinned'`. @default FLOTILLA_BUILD_ID, else none
+   */
   buildId?: string;
+  /**
+   * `'pinned'`: each root run this worker takes first is pinned to its `buildId`, with its whole
+   * tree: it resumes (after child runs, waits, a crash) only on workers of that build or of one
+   * listing it in `compatibleWith`; while a newer build serves an agent, this worker takes no new
+   * runs of it and drains its pinned ones (a rolling deploy). `'unpinned'`: any worker serving
+   * the agent resumes any run (guard code changes with `patched()`). Pinned runs are resumed by
+   * pinned workers only. @default FLOTILLA_VERSIONING, else 'unpinned'
+   */
+  versioning?: 'pinned' | 'unpinned';
+  /**
+   * With `versioning: 'pinned'`: other builds (at most 32) whose pinned runs this worker resumes
+   * too — its code replays their journals the same way (new code paths behind `patched()`).
+   * @default FLOTILLA_COMPATIBLE_WITH (comma-separated), else none
+   */
+  compatibleWith?: readonly string[];
   /**
    * Runs executed at once, shared by the queues of all its agents (one BullMQ queue per agent).
    * @default FLOTILLA_WORKER_CONCURRENCY, else 4

@@ -7,7 +7,7 @@ export const startRunScript = new LuaScript(
   1,
   `--[[
   A worker starts (or, after a crash, restarts) a run: status running, startedAt kept from the
-  first start, attempts + 1, waitingFor and waits (set while parked or suspended) cleared.
+  first start, the first starting worker's build kept, attempts + 1, waitingFor and waits (set while parked or suspended) cleared.
   Resuming a run that suspended on child runs (status waiting) is not a new attempt. A record
   missing because the job was added without the client is created on the way. The record takes
   the attempt's token (the attempt fence, attempt-fence.lua.ts): from then on writes of any
@@ -21,6 +21,7 @@ export const startRunScript = new LuaScript(
     ARGV[3] now, epoch ms
     ARGV[4] attempt token
     ARGV[5] 1 when the same attempt continues after suspending, else 0
+    ARGV[6] build id of the starting worker, or '': kept as buildId when the record has none
 
   Output:
     { 1, attempts, cleared }  started; cleared: 1 when it removed a waitingFor (the run leaves the
@@ -42,6 +43,7 @@ redis.call('HSET', KEYS[1], 'status', 'running', 'attempt', ARGV[4])
 local cleared = redis.call('HDEL', KEYS[1], 'waitingFor')
 redis.call('HDEL', KEYS[1], 'waits')
 redis.call('HSETNX', KEYS[1], 'startedAt', ARGV[3])
+if ARGV[6] and ARGV[6] ~= '' then redis.call('HSETNX', KEYS[1], 'buildId', ARGV[6]) end
 if status == 'waiting' then
   return { 1, tonumber(redis.call('HGET', KEYS[1], 'attempts') or '1'), cleared }
 end
