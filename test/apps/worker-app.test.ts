@@ -164,6 +164,46 @@ function nextLog(
   });
 }
 
+describe('with worker versioning', () => {
+  it('passes FLOTILLA_VERSIONING and FLOTILLA_COMPATIBLE_WITH on to its worker, which announces them with its build', async () => {
+    const pinned = await startWorker({
+      REDIS_URL: redis.url,
+      FLOTILLA_PREFIX: redis.prefix,
+      FLOTILLA_AGENTS: APP_AGENT_MODULES,
+      FLOTILLA_BUILD_ID: 'app-v2',
+      FLOTILLA_VERSIONING: 'pinned',
+      FLOTILLA_COMPATIBLE_WITH: 'app-v1',
+      LOG_LEVEL: 'info',
+    });
+    try {
+      const announced = await waitUntil(
+        async () => (await client.listWorkers()).find((listed) => listed.pid === pinned.child.pid),
+        { what: 'the pinned worker app in the registry' },
+      );
+      expect(announced).toMatchObject({
+        buildId: 'app-v2',
+        versioning: 'pinned',
+        compatibleWith: ['app-v1'],
+      });
+    } finally {
+      await pinned.stop();
+    }
+  });
+
+  it('refuses FLOTILLA_VERSIONING=pinned without FLOTILLA_BUILD_ID, naming it', async () => {
+    const { exited } = spawnWorker({
+      REDIS_URL: redis.url,
+      FLOTILLA_PREFIX: redis.prefix,
+      FLOTILLA_AGENTS: APP_AGENT_MODULES,
+      FLOTILLA_VERSIONING: 'pinned',
+    });
+    const exit = await exited;
+    expect(exit.code).toBe(1);
+    expect(exit.stderr).toContain('InvalidConfigError');
+    expect(exit.stderr).toContain('FLOTILLA_BUILD_ID');
+  });
+});
+
 describe('when the configuration is invalid', () => {
   // Each variable's rule is tested in-process in apps/worker/src/worker-app-config.test.ts;
   // this proves the process turns a refused configuration into exit 1 and a message.

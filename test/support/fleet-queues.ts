@@ -19,9 +19,9 @@ export class FleetQueues {
     this.#queueName = queueName;
   }
 
-  /** The queue of `agentId`'s runs. */
-  queue(agentId: string): Queue {
-    const name = agentQueueName(this.#queueName, agentId);
+  /** The queue of `agentId`'s runs (of those pinned to `buildId`, when given). */
+  queue(agentId: string, buildId?: string): Queue {
+    const name = agentQueueName(this.#queueName, agentId, buildId);
     let queue = this.#queues.get(name);
     if (!queue) {
       queue = new Queue(name, { connection: this.#connection, prefix: bullmqPrefix(this.#prefix) });

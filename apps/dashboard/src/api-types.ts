@@ -39,6 +39,10 @@ export interface RunRecord {
   parentRunId?: string;
   rootRunId?: string;
   callPath?: string;
+  /** The build of the worker that first started the run. */
+  buildId?: string;
+  /** The build the run is pinned to (worker versioning). */
+  pinnedBuild?: string;
   output?: unknown;
   progress?: unknown;
   error?: StoredError;
@@ -96,6 +100,9 @@ export interface WorkerInfo {
   pid: number;
   agents: string[];
   buildId?: string;
+  versioning?: 'pinned';
+  compatibleWith?: string[];
+  draining?: string[];
   concurrency: number;
   activeRuns: number;
   startedAt: number;

@@ -57,7 +57,11 @@ export async function startSchedulerApp(
     redis: { maxRetriesPerRequest: 1, connectTimeout: 2000 },
   });
   const server = createSchedulerServer({
-    waitingRuns: new WaitingRunsReport({ redis: metricsRedis, prefix: runtime.prefix }),
+    waitingRuns: new WaitingRunsReport({
+      redis: metricsRedis,
+      prefix: runtime.prefix,
+      queueName: runtime.queueName,
+    }),
     streams,
     client,
     apiTokens: acceptedTokens(config),

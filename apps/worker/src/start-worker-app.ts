@@ -48,6 +48,8 @@ export async function startWorkerApp(
     queueName: runtime.queueName,
     concurrency: runtime.workerConcurrency,
     ...(runtime.buildId !== undefined && { buildId: runtime.buildId }),
+    versioning: runtime.versioning,
+    compatibleWith: runtime.compatibleWith,
     maxPayloadBytes: runtime.maxPayloadBytes,
     maxJsonDepth: runtime.maxJsonDepth,
     lockDurationMs: runtime.lockDurationMs,
@@ -81,7 +83,12 @@ export async function startWorkerApp(
       timeoutMs: 1000,
     },
   );
-  const waitingRuns = new WaitingRunsReport({ redis: probe, prefix: runtime.prefix, servedAgents: agentIds });
+  const waitingRuns = new WaitingRunsReport({
+    redis: probe,
+    prefix: runtime.prefix,
+    queueName: runtime.queueName,
+    servedAgents: agentIds,
+  });
   new Gauge({
     name: 'flotilla_runs_waiting',
     help: RUNS_WAITING_HELP,

@@ -1,4 +1,4 @@
-import type { Fleet } from '../api-types.ts';
+import type { Fleet, WorkerInfo } from '../api-types.ts';
 import { h, replaceChildren } from '../dom.ts';
 import { formatCount, formatTime } from '../format.ts';
 import { errorAlert, keepFresh, section, type ViewContext } from '../view.ts';
@@ -56,7 +56,7 @@ function workersTable(fleet: Fleet): HTMLElement {
         h('td', {}, worker.agents.join(', ')),
         h('td', { class: 'number' }, formatCount(worker.concurrency)),
         h('td', { class: 'number' }, formatCount(worker.activeRuns)),
-        h('td', {}, worker.buildId ?? '—'),
+        h('td', {}, buildCell(worker)),
         h('td', {}, formatTime(worker.heartbeatAt)),
       ),
     ),
@@ -85,4 +85,12 @@ function agentsTable(fleet: Fleet): HTMLElement {
       ),
     ),
   );
+}
+
+/** Its build, marked when it pins runs, with the agents whose new runs it leaves to a newer build. */
+function buildCell(worker: WorkerInfo): string {
+  if (worker.buildId === undefined) return '—';
+  if (worker.versioning !== 'pinned') return worker.buildId;
+  const draining = worker.draining?.length ? `, draining ${worker.draining.join(', ')}` : '';
+  return `${worker.buildId} (pinned${draining})`;
 }

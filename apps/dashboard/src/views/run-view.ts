@@ -63,6 +63,9 @@ export function runView(context: ViewContext, runId: string): HTMLElement {
         `${formatCount(record.usage?.totalTokens)} (${formatCount(record.usage?.promptTokens)} in, ${formatCount(record.usage?.completionTokens)} out)`,
       ),
       ...pair('Attempts', formatCount(record.attempts)),
+      ...(record.pinnedBuild || record.buildId
+        ? pair('Build', record.pinnedBuild ? `${record.pinnedBuild} (pinned)` : (record.buildId ?? ''))
+        : []),
       ...(record.parentRunId
         ? pair('Parent', h('a', { href: routes.run(record.parentRunId) }, record.parentRunId))
         : []),

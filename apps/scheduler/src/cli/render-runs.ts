@@ -4,13 +4,14 @@ import type { RunRecord, RunTreeNode } from '@flotilla/runtime/client';
 /** A table of runs: one line per run, columns padded to their widest cell. */
 export function renderRunTable(runs: readonly RunRecord[]): string {
   const rows = [
-    ['RUN', 'AGENT', 'STATUS', 'CREATED', 'MODEL CALLS', 'WAITING FOR'],
+    ['RUN', 'AGENT', 'STATUS', 'CREATED', 'MODEL CALLS', 'BUILD', 'WAITING FOR'],
     ...runs.map((run) => [
       run.runId,
       run.agentId,
       run.status,
       new Date(run.createdAt).toISOString(),
       String(run.modelCalls),
+      buildOf(run),
       run.waitingFor ? `${run.waitingFor.kind}: ${run.waitingFor.detail}` : '',
     ]),
   ];
@@ -23,6 +24,12 @@ export function renderRunTable(runs: readonly RunRecord[]): string {
         .trimEnd(),
     )
     .join('\n');
+}
+
+/** The build a run is pinned to (`name (pinned)`), else the one that started it, else `-`. */
+function buildOf(run: RunRecord): string {
+  if (run.pinnedBuild !== undefined) return `${run.pinnedBuild} (pinned)`;
+  return run.buildId ?? '-';
 }
 
 /** A run tree as indented lines: `runId agent status …`, children two spaces further in. */

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ApiRequestError } from './api-request-error.js';
+import { replayCommand } from './replay-command.js';
 import { runsCommand } from './runs-command.js';
 import { SchedulerApi, type SubmitBody } from './scheduler-api.js';
 import { SchedulerUnreachableError } from './scheduler-unreachable-error.js';
@@ -46,6 +47,14 @@ Commands:
                                  changes until the run ends; exit 0 if it succeeded, else 1
       --once                     print it once and exit (1 while it has not succeeded)
       --interval <ms>            how often to read it again (default 1000)
+  runs export <runId>            print the run as a run export (input, journal, child run
+                                 outcomes, memory, build) to replay it against new code
+      --out <file>               write it to <file> instead
+  replay <file...>               replay the current code against run exports, in this
+                                 process (no scheduler, Redis or model needed); prints each
+                                 divergence's position and fingerprints; exit 1 on any
+      --agents <module>          the agent module (exports agents, optionally models), as
+                                 FLOTILLA_AGENTS names it; repeat for several
   cancel <runId>                 cancel the run
   approve <runId> <callId>       approve a tool call that awaits approval (see runs list
                                  --status waiting); the tool then runs once
@@ -124,6 +133,8 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
       return 0;
     case 'runs':
       return runsCommand(api, rest, values, io.stdout);
+    case 'replay':
+      return replayCommand(rest, values.agents ?? [], io);
     case 'cancel':
       print(await api.cancel(argument(rest, 'runId')));
       return 0;
@@ -221,6 +232,8 @@ function parseCommandLine(argv: readonly string[]) {
         every: { type: 'string' },
         'start-at': { type: 'string' },
         timezone: { type: 'string' },
+        out: { type: 'string' },
+        agents: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     });

@@ -1,5 +1,7 @@
-/** `flotilla runs list` and `flotilla runs tree <runId>`. */
+/** `flotilla runs list`, `flotilla runs tree <runId>` and `flotilla runs export <runId>`. */
+import { writeFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
+import { parseRunExport } from '@flotilla/runtime/client';
 import { renderRunTable, renderRunTree } from './render-runs.js';
 import type { SchedulerApi } from './scheduler-api.js';
 import { UsageError } from './usage-error.js';
@@ -17,12 +19,13 @@ export interface RunsOptions {
   json?: boolean | undefined;
   once?: boolean | undefined;
   interval?: string | undefined;
+  out?: string | undefined;
 }
 
 /** How often `runs tree` reads the tree again while its root runs. */
 const DEFAULT_TREE_INTERVAL_MS = 1000;
 
-/** Runs `runs <list | tree>`; returns the exit code. */
+/** Runs `runs <list | tree | export>`; returns the exit code. */
 export async function runsCommand(
   api: SchedulerApi,
   rest: readonly string[],
@@ -35,7 +38,36 @@ export async function runsCommand(
     if (runId === undefined || runId === '') throw new UsageError('Missing <runId>.');
     return tree(api, runId, options, stdout);
   }
-  throw new UsageError(sub === undefined ? 'Missing runs <list | tree>.' : `Unknown command "runs ${sub}".`);
+  if (sub === 'export') {
+    if (runId === undefined || runId === '') throw new UsageError('Missing <runId>.');
+    return exportRun(api, runId, options, stdout);
+  }
+  throw new UsageError(
+    sub === undefined ? 'Missing runs <list | tree | export>.' : `Unknown command "runs ${sub}".`,
+  );
+}
+
+/**
+ * Writes the run export (checked: a scheduler of another version is caught here, not at replay)
+ * to `--out`, or prints it.
+ */
+async function exportRun(
+  api: SchedulerApi,
+  runId: string,
+  options: RunsOptions,
+  stdout: (text: string) => void,
+): Promise<number> {
+  const exported = parseRunExport(await api.exportRun(runId), `the export of run "${runId}"`);
+  const text = `${JSON.stringify(exported, null, 2)}\n`;
+  if (options.out === undefined) {
+    stdout(text);
+    return 0;
+  }
+  await writeFile(options.out, text);
+  stdout(
+    `${options.out}: run ${exported.run.runId} (${exported.run.agentId}, ${exported.run.status}), ${exported.journal.length} journal entries\n`,
+  );
+  return 0;
 }
 
 async function list(

@@ -74,6 +74,11 @@ export class SchedulerApi {
     return (await this.#json('GET', `/runs${search}`)) as RunList;
   }
 
+  /** `GET /runs/{id}/export`: the run as a run export (checked by the caller). */
+  async exportRun(runId: string): Promise<unknown> {
+    return this.#json('GET', `/runs/${encodeURIComponent(runId)}/export`);
+  }
+
   /** `GET /runs/{id}/tree`, retried like a follower across a scheduler restart. */
   async getRunTree(runId: string): Promise<RunTree> {
     return this.#retrying(() =>

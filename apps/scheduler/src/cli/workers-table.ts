@@ -13,10 +13,19 @@ export function workersTable(workers: readonly WorkerInfo[], now: number): strin
     worker.workerId,
     worker.host,
     String(worker.pid),
-    worker.buildId ?? '-',
+    buildColumn(worker),
     `${worker.activeRuns}/${worker.concurrency}`,
     worker.agents.join(','),
     `${Math.max(0, Math.round((now - worker.heartbeatAt) / 100) / 10)}s ago`,
   ]);
   return textTable(HEADERS, rows);
+}
+
+/** Its build, `(pinned)` when it pins runs, and the builds it declares compatible. */
+function buildColumn(worker: WorkerInfo): string {
+  if (worker.buildId === undefined) return '-';
+  if (worker.versioning !== 'pinned') return worker.buildId;
+  const compatible = worker.compatibleWith?.length ? ` +${worker.compatibleWith.join(',')}` : '';
+  const draining = worker.draining?.length ? `, draining ${worker.draining.join(',')}` : '';
+  return `${worker.buildId} (pinned${compatible}${draining})`;
 }

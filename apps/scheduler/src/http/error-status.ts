@@ -37,10 +37,14 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   RunAlreadyEndedError: 409,
   // A signal or approval for a run that ended; a tool call answered differently before.
   RunEndedError: 409,
+  // A run export of a run that has not started yet.
+  RunNotExportableError: 409,
   ApprovalAlreadyAnsweredError: 409,
   RequestBodyTooLargeError: 413,
   // The input or scope is larger than FLOTILLA_MAX_PAYLOAD_BYTES: workers would refuse it.
   PayloadTooLargeError: 413,
+  // A run export past 64 MiB.
+  RunExportTooLargeError: 413,
   UnsupportedMediaTypeError: 415,
   TooManyStreamsError: 429,
   // Redis did not answer within the scheduler's request timeout: retry later.

@@ -8,6 +8,7 @@ import { getFleet } from './get-fleet.js';
 import { getHealth } from './get-health.js';
 import { getMetrics } from './get-metrics.js';
 import { getRun } from './get-run.js';
+import { getRunExport } from './get-run-export.js';
 import { getRunTree } from './get-run-tree.js';
 import { getWorkers } from './get-workers.js';
 import { listRuns } from './list-runs.js';
@@ -24,6 +25,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   listRuns,
   getRun,
   getRunTree,
+  getRunExport,
   streamRunEvents,
   cancelRun,
   sendSignal,

@@ -10,6 +10,16 @@ const workerShape = {
   pid: z.int(),
   agents: z.array(z.string()).openapi({ description: 'The agents it serves (the queues it consumes)' }),
   buildId: z.string().optional().openapi({ description: 'Its `FLOTILLA_BUILD_ID`, when set' }),
+  versioning: z.literal('pinned').optional().openapi({
+    description: "'pinned' when it pins the runs it takes first to its build (`FLOTILLA_VERSIONING`)",
+  }),
+  compatibleWith: z.array(z.string()).optional().openapi({
+    description: 'Other builds whose pinned runs it resumes (`FLOTILLA_COMPATIBLE_WITH`)',
+  }),
+  draining: z.array(z.string()).optional().openapi({
+    description:
+      'Agents whose new runs it leaves to a newer build during a rolling deploy (it resumes its pinned runs only)',
+  }),
   concurrency: z.int().openapi({ description: 'Runs it executes at once, at most' }),
   activeRuns: z.int().openapi({ description: 'Runs it executed at its latest heartbeat' }),
   startedAt: z.number().openapi({ description: 'Epoch ms' }),

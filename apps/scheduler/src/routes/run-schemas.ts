@@ -45,7 +45,7 @@ const runRecordShape = {
     .openapi({ description: "The tenant whose run it is (a named token's tenant)" }),
   waitingFor: z.object({ kind: z.string(), detail: z.string() }).optional().openapi({
     description:
-      "What the run waits for: kind 'conversation', 'worker', 'concurrency' (its agent's cap), 'rate-limit' (a model call waits for its fleet-wide budget), 'approval', 'signal' or 'sleep'",
+      "What the run waits for: kind 'conversation', 'worker', 'concurrency' (its agent's cap), 'rate-limit' (a model call waits for its fleet-wide budget), 'approval', 'signal', 'sleep' or 'build' (a pinned run no live worker of its build, or a compatible one, can resume; detail: the build)",
   }),
   waits: z
     .array(
@@ -65,6 +65,14 @@ const runRecordShape = {
   rootRunId: z.string().optional(),
   callPath: z.string().optional(),
   fingerprint: z.string().optional(),
+  buildId: z
+    .string()
+    .optional()
+    .openapi({ description: 'The build (`FLOTILLA_BUILD_ID`) of the worker that first started the run' }),
+  pinnedBuild: z.string().optional().openapi({
+    description:
+      'The build the run is pinned to (`FLOTILLA_VERSIONING=pinned`): it resumes only on workers of that build or a compatible one',
+  }),
   output: z.unknown().optional(),
   progress: z
     .unknown()

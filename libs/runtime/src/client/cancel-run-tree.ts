@@ -77,6 +77,19 @@ async function raiseFlags(options: CancelRunTreeOptions, tree: string[]): Promis
 }
 
 /**
+ * Removes the run's job from its queue (its build queue when pinned, and the agent queue it may
+ * still be in while it is moved there): 1 when a job was removed.
+ */
+async function removeRunJob(queues: AgentQueues, record: RunRecord): Promise<number> {
+  const options = { removeChildren: false };
+  if (record.pinnedBuild !== undefined) {
+    const removed = await queues.queueFor(record.agentId, record.pinnedBuild).remove(record.runId, options);
+    if (removed === 1) return removed;
+  }
+  return queues.queueFor(record.agentId).remove(record.runId, options);
+}
+
+/**
  * Removes the run's job unless a worker holds it; a run no worker executes ends `cancelled`
  * here (a running one ends itself when its signal aborts).
  */
@@ -88,9 +101,7 @@ async function cancelOne(
     error: serializeError(new AbortError(`run ${record.runId} was cancelled`)),
   },
 ): Promise<void> {
-  const removed = await options.queues
-    .queueFor(record.agentId)
-    .remove(record.runId, { removeChildren: false });
+  const removed = await removeRunJob(options.queues, record);
   if (removed !== 1 && record.status === 'running') return;
   const ended = await options.records.finish(record.runId, record.callPath ?? rootCallPath(record.agentId), {
     ...ending,

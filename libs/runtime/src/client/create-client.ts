@@ -20,7 +20,9 @@ import { idSchema, runIdSchema, TENANT_RULE, tenantSchema } from '../jobs/id-rul
 import { QUEUE_DEPTH_STATES, type QueueDepth, queueDepthOf } from '../jobs/queue-depth.js';
 import { encodeRunJobData } from '../jobs/run-job-data.js';
 import { qualifyId, unqualifyId } from '../jobs/tenant-ids.js';
-import { ServedAgents, type WorkerInfo, WorkerRegistry } from '../registry/worker-registry.js';
+import { LiveWorkers, ServedAgents, type WorkerInfo, WorkerRegistry } from '../registry/worker-registry.js';
+import type { RunExport } from '../replay/run-export.js';
+import { withBuildWait, withBuildWaits } from '../runs/build-wait.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
 import { runHasEnded } from '../runs/run-has-ended.js';
 import type { RunRecord } from '../runs/run-record.js';
@@ -35,6 +37,7 @@ import { type ApprovalOutcome, answerApproval } from '../waits/answer-approval.j
 import { type SignalOptions, type SignalReceipt, sendSignal } from '../waits/send-signal.js';
 import { cancelRunTree } from './cancel-run-tree.js';
 import { enqueueRun } from './enqueue-run.js';
+import { exportStoredRun } from './export-run.js';
 import { InvalidRunQueryError } from './invalid-run-query-error.js';
 import { InvalidTenantError } from './invalid-tenant-error.js';
 import { listStoredRuns, type RunList } from './list-runs.js';
@@ -162,6 +165,17 @@ export interface FlotillaClient {
    * Any run can be the root asked for: its subtree comes back.
    */
   getRunTree(rootRunId: string, options?: { maxNodes?: number }): Promise<RunTree | undefined>;
+  /**
+   * The run as a run export (`replayRun` in `@flotilla/runtime/testing` replays current code
+   * against it): its input, whole journal, child runs' outcomes, stored memory and build, as one
+   * versioned JSON document (format `flotilla.run-export`, version 1, at most 64 MiB), or
+   * `undefined` when there is no such run. A run's journal stays
+   * `FLOTILLA_JOURNAL_RETENTION_SECONDS` after it ends (7 days by default); export runs worth
+   * keeping before then.
+   * @throws RunNotExportableError when the run has not started yet
+   * @throws RunExportTooLargeError past 64 MiB; JournalCorruptedError for an entry that does not parse
+   */
+  exportRun(runId: string): Promise<RunExport | undefined>;
   /**
    * Cancels a run and every child run below it, across workers: a queued or suspended run is
    * removed and ends `cancelled` at once; a running one is aborted by its worker (through
@@ -302,6 +316,8 @@ interface ClientConnections {
   records: RedisRunRecords;
   registry: WorkerRegistry;
   served: ServedAgents;
+  /** The live workers, for pinned runs waiting for their build (`runs/build-wait.ts`). */
+  liveWorkers: LiveWorkers;
   conversations: RedisConversationStore;
   /** The line of writers of each conversation (one writer per conversation). */
   gate: ConversationGate;
@@ -356,7 +372,7 @@ function openConnections(
   const schedules = new RedisSchedules({ redis, prefix: config.prefix, queues, served });
   return {
     ...{ config, redis, queues, records, conversations, gate, sharedReader, resultReader, bound, logger },
-    ...{ registry, served, schedules },
+    ...{ registry, served, schedules, liveWorkers: new LiveWorkers(registry) },
   };
 }
 
@@ -567,7 +583,9 @@ class RedisFlotillaClient implements FlotillaClient {
   }
 
   async getRun(runId: string): Promise<RunRecord | undefined> {
-    const record = await boundedRequest(this.#bound, () => this.#storedRecord(runId));
+    const [record] = await boundedRequest(this.#bound, async () =>
+      withBuildWaits([await this.#storedRecord(runId)], this.#shared.liveWorkers),
+    );
     return record && this.#named(record);
   }
 
@@ -595,9 +613,10 @@ class RedisFlotillaClient implements FlotillaClient {
     if (checked.conversationId !== undefined)
       stored.conversationId = qualifyId(tenant, checked.conversationId);
     if (checked.scheduleId !== undefined) stored.scheduleId = qualifyId(tenant, checked.scheduleId);
-    const list = await boundedRequest(this.#bound, () =>
-      listStoredRuns(this.#records, this.config.prefix, tenant, stored),
-    );
+    const list = await boundedRequest(this.#bound, async () => {
+      const found = await listStoredRuns(this.#records, this.config.prefix, tenant, stored);
+      return { ...found, runs: await withBuildWaits(found.runs, this.#shared.liveWorkers) };
+    });
     return { ...list, runs: list.runs.map((record) => namedFor(tenant, record)) };
   }
 
@@ -610,7 +629,25 @@ class RedisFlotillaClient implements FlotillaClient {
       const root = await this.#storedRecord(rootRunId);
       if (!root) return undefined;
       const services = { redis: this.#redis, prefix: this.config.prefix, records: this.#records };
-      return readRunTree(services, root, maxNodes, (record) => this.#named(record));
+      // A pinned root's tree is pinned whole: its runs may wait for their build.
+      const live = root.pinnedBuild === undefined ? undefined : await this.#shared.liveWorkers.list();
+      return readRunTree(services, root, maxNodes, (record) =>
+        this.#named(live ? withBuildWait(record, live) : record),
+      );
+    });
+  }
+
+  exportRun(runId: string): Promise<RunExport | undefined> {
+    return boundedRequest(this.#bound, async () => {
+      const record = await this.#storedRecord(runId);
+      if (!record) return undefined;
+      const services = {
+        redis: this.#redis,
+        prefix: this.config.prefix,
+        records: this.#records,
+        conversations: this.#conversations,
+      };
+      return exportStoredRun(services, record);
     });
   }
 

@@ -68,6 +68,10 @@ export const keyName: ConfigRule<string> = {
   fromText: (text) => text,
 };
 
+/** What a build label is made of (it becomes part of a queue name when runs are pinned to builds). */
+export const BUILD_LABEL = /^[A-Za-z0-9_.+-]{1,128}$/;
+const BUILD_LABEL_RULE = '1 to 128 letters, digits, `_`, `.`, `+` or `-`';
+
 /**
  * A build label (a version, a commit), or unset: 1 to 128 letters, digits, `_`, `.`, `+` or
  * `-` (it may become part of a queue name when runs are routed by build).
@@ -75,11 +79,26 @@ export const keyName: ConfigRule<string> = {
 export const buildLabel: ConfigRule<string | undefined> = {
   schema: z
     .string()
-    .regex(/^[A-Za-z0-9_.+-]{1,128}$/, {
-      error: '1 to 128 letters, digits, `_`, `.`, `+` or `-` (a version or a commit)',
-    })
+    .regex(BUILD_LABEL, { error: `${BUILD_LABEL_RULE} (a version or a commit)` })
     .optional(),
   fromText: (text) => text,
+};
+
+/** The most builds one worker declares compatible (each is one more queue per agent it consumes). */
+export const MAX_COMPATIBLE_BUILDS = 32;
+
+/**
+ * A list of build labels (comma-separated in the variable), each as {@link buildLabel}, at most
+ * {@link MAX_COMPATIBLE_BUILDS}, no repeats.
+ */
+export const buildList: ConfigRule<string[]> = {
+  schema: z
+    .array(z.string().regex(BUILD_LABEL, { error: `builds of ${BUILD_LABEL_RULE}` }), {
+      error: `a comma-separated list of builds of ${BUILD_LABEL_RULE}`,
+    })
+    .max(MAX_COMPATIBLE_BUILDS, { error: `at most ${MAX_COMPATIBLE_BUILDS} builds` })
+    .refine((builds) => new Set(builds).size === builds.length, { error: 'builds listed once each' }),
+  fromText: splitCommaList,
 };
 
 /** A comma-separated list in the variable (blank entries dropped), with at least `min` entries. */
@@ -88,12 +107,16 @@ export function commaList(options: { min?: number; expected: string }): ConfigRu
     schema: z
       .array(z.string(), { error: options.expected })
       .min(options.min ?? 0, { error: options.expected }),
-    fromText: (text) =>
-      text
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter((entry) => entry !== ''),
+    fromText: splitCommaList,
   };
+}
+
+/** The entries of a comma-separated variable, trimmed, blank ones dropped. */
+function splitCommaList(text: string): string[] {
+  return text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
 }
 
 /** A path to a file (its contents are read where it is used), or unset. */

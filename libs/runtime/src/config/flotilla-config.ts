@@ -10,7 +10,7 @@ import {
   type JsonLimits,
   MAX_JSON_DEPTH_CEILING,
 } from '../json/json-bounds.js';
-import { buildLabel, filePath, keyName, oneOf, redisUrl, wholeNumber } from './config-rules.js';
+import { buildLabel, buildList, filePath, keyName, oneOf, redisUrl, wholeNumber } from './config-rules.js';
 import { configSchema, setting } from './config-setting.js';
 
 /** pino's levels. */
@@ -18,6 +18,12 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 
 /** pino's levels. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** How a worker's runs keep to builds (`FLOTILLA_VERSIONING`). */
+export const VERSIONING_MODES = ['unpinned', 'pinned'] as const;
+
+/** How a worker's runs keep to builds: see `flotillaSettings.versioning`. */
+export type VersioningMode = (typeof VERSIONING_MODES)[number];
 
 /** Every runtime setting: environment variable, rule, default. */
 export const flotillaSettings = {
@@ -46,6 +52,19 @@ export const flotillaSettings = {
    * worker registry (`listWorkers`, `GET /workers`). @default unset
    */
   buildId: setting('FLOTILLA_BUILD_ID', buildLabel, undefined),
+  /**
+   * `FLOTILLA_VERSIONING`: `pinned` makes every root run a worker takes first keep to that
+   * worker's build (`FLOTILLA_BUILD_ID`, required then) for its whole life, its child runs
+   * included: it resumes only on workers of that build or of one that lists it in
+   * `FLOTILLA_COMPATIBLE_WITH`. `unpinned`: any worker serving the agent resumes any run.
+   * @default 'unpinned'
+   */
+  versioning: setting('FLOTILLA_VERSIONING', oneOf(VERSIONING_MODES), 'unpinned'),
+  /**
+   * `FLOTILLA_COMPATIBLE_WITH`: comma-separated builds whose pinned runs this worker may resume
+   * too (its code replays their journals: changes guarded with `patched()`). @default none
+   */
+  compatibleWith: setting('FLOTILLA_COMPATIBLE_WITH', buildList, []),
   /** `LOG_LEVEL`: pino level (any case in the variable). @default 'info' */
   logLevel: setting('LOG_LEVEL', oneOf(LOG_LEVELS), 'info'),
   /**

@@ -22,6 +22,8 @@ describe('resolveConfig', () => {
       maxStalledCount: 3,
       maxChildrenPerRun: 1000,
       requestTimeoutMs: 10_000,
+      versioning: 'unpinned',
+      compatibleWith: [],
     });
   });
 
@@ -43,6 +45,14 @@ describe('resolveConfig', () => {
     });
   });
 
+  it('reads the versioning mode and the compatible builds (comma-separated, blanks dropped)', () => {
+    const config = resolveConfig(
+      {},
+      { FLOTILLA_VERSIONING: 'Pinned', FLOTILLA_BUILD_ID: 'v3', FLOTILLA_COMPATIBLE_WITH: ' v1, v2+abc ,,' },
+    );
+    expect(config).toMatchObject({ versioning: 'pinned', buildId: 'v3', compatibleWith: ['v1', 'v2+abc'] });
+  });
+
   it('lets an explicit option win over the environment, even over a bad variable', () => {
     expect(
       resolveConfig({ workerConcurrency: 2 }, { FLOTILLA_WORKER_CONCURRENCY: 'lots' }).workerConcurrency,
@@ -56,6 +66,10 @@ describe('resolveConfig', () => {
     ['LOG_LEVEL', 'loud'],
     ['FLOTILLA_PREFIX', 'has space'],
     ['FLOTILLA_MAX_PAYLOAD_BYTES', '-1'],
+    ['FLOTILLA_VERSIONING', 'sticky'],
+    ['FLOTILLA_COMPATIBLE_WITH', 'v1,has space'],
+    ['FLOTILLA_COMPATIBLE_WITH', 'v1,v1'],
+    ['FLOTILLA_COMPATIBLE_WITH', Array.from({ length: 33 }, (_, n) => `v${n}`).join(',')],
   ])('fails with InvalidConfigError naming %s when it is %j', (variable, value) => {
     let caught: unknown;
     try {

@@ -9,7 +9,14 @@ import { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
 import { equipFleetMemo } from '../hooks/equip-fleet-memo.js';
 import { equipMemo } from '../hooks/equip-memo.js';
 import { NonPortableJsonError } from '../json/non-portable-json-error.js';
-import { hashJson } from './fingerprint.js';
+import {
+  changedParts,
+  fingerprintFormat,
+  fingerprintInFormatOf,
+  hashJson,
+  partedFingerprint,
+} from './fingerprint.js';
+import { modelTurnFingerprints } from './model-turn.js';
 
 // Every literal below was computed with the fingerprint writer as it was before
 // json/canonical-json.ts existed (JSON.stringify of a key-sorted copy). A changed literal means
@@ -147,5 +154,36 @@ describe('a journal recorded before the canonical JSON module', () => {
       bare: 'bare',
     });
     expect(work).toEqual([]);
+  });
+});
+
+describe('versioned fingerprints', () => {
+  const turn = {
+    turnIndex: 1,
+    model: { id: 'gpt-x', provider: 'openai' } as never,
+    request: { messages: [], tools: [{ name: 'b' }, { name: 'a' }] as never },
+    prompt: [{ role: 'system' as const, content: 'Be brief.' }],
+  };
+
+  it('builds model turn fingerprints in format v2 (parts) and in the first format, as recorded journals expect', () => {
+    const [current, first] = modelTurnFingerprints('root/agent:adder:0', turn);
+    expect(first).toBe('model-turn:8eb19f6f26ff43cd');
+    expect(current).toBe(
+      'model-turn/v2:position=8eb19f6f,model=c4b6b0f3,tools=0473ef2d,prompt=2a6137b4,output=74234e98',
+    );
+    // Tool order does not matter; the names do.
+    const reordered = { ...turn, request: { messages: [], tools: [{ name: 'a' }, { name: 'b' }] as never } };
+    expect(modelTurnFingerprints('root/agent:adder:0', reordered)[0]).toBe(current);
+  });
+
+  it('names the parts that changed, and compares a recorded fingerprint with the one of its format', () => {
+    const a = partedFingerprint('model-turn/v2', { position: 1, model: 'a', tools: [] });
+    const b = partedFingerprint('model-turn/v2', { position: 1, model: 'b', tools: ['x'] });
+    expect(changedParts(a, b)).toEqual(['model', 'tools']);
+    expect(changedParts(a, 'tool:add:1')).toEqual([]);
+    expect(fingerprintFormat(a)).toBe('model-turn/v2');
+    expect(fingerprintFormat('progress')).toBe('progress');
+    expect(fingerprintInFormatOf('model-turn:123', [a, 'model-turn:456'])).toBe('model-turn:456');
+    expect(fingerprintInFormatOf('tool:x:1', [a, 'model-turn:456'])).toBe(a);
   });
 });

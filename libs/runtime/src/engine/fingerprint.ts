@@ -17,3 +17,66 @@ export function hashJson(value: unknown, what?: string): string {
   const text = value === undefined ? 'undefined' : portableJson(value, what);
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
+
+/**
+ * The format of a fingerprint: its text before the first `:` (`model-turn/v2`, `tool`, `agent`),
+ * or all of it when it has none (`progress`, `sleep`). A replay compares a recorded fingerprint
+ * with the current step's fingerprint of the same format, so widening what a step's fingerprint
+ * covers (a new format, e.g. `model-turn/v2`) never breaks journals recorded in the old one.
+ */
+export function fingerprintFormat(fingerprint: string): string {
+  const colon = fingerprint.indexOf(':');
+  return colon === -1 ? fingerprint : fingerprint.slice(0, colon);
+}
+
+/** Hex digits of one part of a {@link partedFingerprint}. */
+const PART_HASH_LENGTH = 8;
+
+/**
+ * A fingerprint of named parts, `<format>:<name>=<hash>,<name>=<hash>…` (8 hex digits per part),
+ * so a mismatch can say which part changed ({@link changedParts}).
+ * @throws {NonPortableJsonError} when a part holds something with no faithful JSON form
+ */
+export function partedFingerprint(format: string, parts: Record<string, unknown>): string {
+  const hashed = Object.entries(parts).map(
+    ([name, value]) =>
+      `${name}=${hashJson(value, `the ${name} of a ${format} fingerprint`).slice(0, PART_HASH_LENGTH)}`,
+  );
+  return `${format}:${hashed.join(',')}`;
+}
+
+/**
+ * The names of the parts that differ between two {@link partedFingerprint}s of one format, in
+ * order; empty when they are of other formats or not parted.
+ */
+export function changedParts(recorded: string, current: string): string[] {
+  if (fingerprintFormat(recorded) !== fingerprintFormat(current)) return [];
+  const before = partsOf(recorded);
+  const after = partsOf(current);
+  if (!before || !after) return [];
+  const names = [...new Set([...before.keys(), ...after.keys()])];
+  return names.filter((name) => before.get(name) !== after.get(name));
+}
+
+const PART = /^([a-z][a-z0-9-]*)=([0-9a-f]+)$/;
+
+function partsOf(fingerprint: string): Map<string, string> | undefined {
+  const colon = fingerprint.indexOf(':');
+  if (colon === -1) return undefined;
+  const parts = new Map<string, string>();
+  for (const text of fingerprint.slice(colon + 1).split(',')) {
+    const part = PART.exec(text);
+    if (!part) return undefined;
+    parts.set(part[1] ?? '', part[2] ?? '');
+  }
+  return parts;
+}
+
+/**
+ * Which of a step's fingerprints a recorded one is compared with: the one of the recorded
+ * fingerprint's format, else the current one (`candidates[0]`), which then mismatches.
+ */
+export function fingerprintInFormatOf(recorded: string, candidates: readonly [string, ...string[]]): string {
+  const format = fingerprintFormat(recorded);
+  return candidates.find((candidate) => fingerprintFormat(candidate) === format) ?? candidates[0];
+}

@@ -1,10 +1,18 @@
 /**
  * Durable model turns. The assistant message, usage and finish reason of each turn are
  * journaled at `<generation>/model:<n>`; a replay returns them without calling the model.
- * The fingerprint is the (callPath, turn index) pair only: the messages may legitimately hold
- * non-deterministic text, so they are not hashed.
+ *
+ * The fingerprint (format `model-turn/v2`) covers what the code decides about the turn, part by
+ * part, so a mismatch names what changed: `position` (callPath, turn index), `model` (provider
+ * and id), `tools` (the names offered, sorted), `prompt` (role and content of the generation's
+ * system and instruction messages) and `output` (the structured-output schema). Not the rest of
+ * the messages: history and tool results may legitimately hold non-deterministic text, and they
+ * come from the journal anyway. Turns recorded in the first format (`model-turn:<hash of
+ * callPath, turn index>`) are compared with that format, so their journals still replay.
  */
+import type { Message } from '@flotilla/ir';
 import type { AgentContext } from '../context/agent-context.js';
+import { BudgetExceededError } from '../errors/budget-errors.js';
 import { DEFAULT_JSON_LIMITS } from '../json/json-bounds.js';
 import type { BudgetWait } from '../limits/await-model-budget.js';
 import { checkModelResponse } from '../model/check-model-response.js';
@@ -12,16 +20,35 @@ import type { ModelAdapter, ModelRequest, ModelResponse } from '../model/model-a
 import { ModelCallError } from '../model/model-call-error.js';
 import { observeModelCall } from '../shared/observation-channels.js';
 import { SpanAttribute } from '../shared/tracing.js';
+import type { UsageStats } from '../usage/usage-stats.js';
 import type { DurableResult } from './durable-step.js';
 import { durableStep } from './durable-step.js';
-import { hashJson } from './fingerprint.js';
+import { hashJson, partedFingerprint } from './fingerprint.js';
 import { suspendUntil } from './suspend-until.js';
+import { callWithinUsageBudget, replayModelUsage } from './usage-budget.js';
 
 /** One model turn to serve. */
 export interface ModelTurn {
   turnIndex: number;
   model: ModelAdapter;
   request: ModelRequest;
+  /** The prompt the code set up: the generation's system and instruction messages. @default none */
+  prompt?: readonly Message[];
+}
+
+/** The current format of model turn fingerprints. */
+export const MODEL_TURN_FINGERPRINT_FORMAT = 'model-turn/v2';
+
+/** The fingerprints of a model turn: the current one, then the first format's. */
+export function modelTurnFingerprints(callPath: string, turn: ModelTurn): [string, string] {
+  const current = partedFingerprint(MODEL_TURN_FINGERPRINT_FORMAT, {
+    position: [callPath, turn.turnIndex],
+    model: [turn.model.provider, turn.model.id],
+    tools: (turn.request.tools ?? []).map((tool) => tool.name).sort(),
+    prompt: (turn.prompt ?? []).map((message) => [message.role, message.content]),
+    output: turn.request.schema ?? null,
+  });
+  return [current, `model-turn:${hashJson([callPath, turn.turnIndex])}`];
 }
 
 /**
@@ -37,10 +64,13 @@ export async function modelTurnDurably(
   const position = context.nextPosition('model');
   const base = { callPath: context.callPath, position, turnIndex: turn.turnIndex };
   run.emit({ type: 'model-turn-start', ...base, modelId: turn.model.id, provider: turn.model.provider });
+  const [fingerprint, firstFormat] = modelTurnFingerprints(context.callPath, turn);
+  const spent: { stats?: UsageStats } = {};
   const result = await durableStep(context, {
     kind: 'model-turn',
     position,
-    fingerprint: `model-turn:${hashJson([context.callPath, turn.turnIndex])}`,
+    fingerprint,
+    olderFingerprints: [firstFormat],
     // The OpenTelemetry GenAI semantic conventions: `chat <model>` with the system and usage.
     span: {
       name: `chat ${turn.model.id}`,
@@ -57,10 +87,15 @@ export async function modelTurnDurably(
       }),
     },
     // The answer is an outside value: checked before it is journaled or read (a replay reads a checked one).
-    execute: () => callModel(context, turn),
+    // Within the usage budget: a refusal is journaled, so a replay refuses it too.
+    execute: () =>
+      callWithinUsageBudget(context, turn.model, turn.request, () => callModel(context, turn), spent),
+    recordFailure: (error) => BudgetExceededError.is(error),
+    // Its tokens are in the response: the costs are all a replay needs besides.
+    costs: () => spent.stats?.costs,
+    onReplay: (recorded) => replayModelUsage(context, turn.model, recorded),
   });
   const { usage, finishReason } = result.value;
-  if (!result.replayed) run.addModelCall(usage);
   run.emit({ type: 'model-turn-end', ...base, usage, finishReason, replayed: result.replayed });
   return result;
 }

@@ -19,7 +19,7 @@ export type { RunEventsOptions, RunHandle } from '../client/run-handle.js';
 export type { RunTree, RunTreeNode } from '../client/run-tree.js';
 export { parseSubmitRequest, type SubmitRequest, submitRequestSchema } from '../client/submit-request.js';
 export type { ApprovalAnswer } from '../context/run-services.js';
-export { ContextBudgetExceededError } from '../errors/budget-errors.js';
+export { BudgetExceededError, ContextBudgetExceededError } from '../errors/budget-errors.js';
 export { RedisAuthError, RedisUnavailableError } from '../errors/redis-errors.js';
 export { RunIdConflictError, RunNotFoundError } from '../errors/run-errors.js';
 export {
@@ -34,6 +34,7 @@ export type { StreamedRunEvent } from '../events/redis-run-event-stream.js';
 export type {
   ApprovalRequestedEvent,
   ApprovalResolvedEvent,
+  BudgetUpdateEvent,
   ChildEndEvent,
   ChildStartEvent,
   ContextCompactedEvent,
@@ -68,6 +69,19 @@ export {
 export { tenantSchema } from '../jobs/id-rule.js';
 export type { QueueDepth } from '../jobs/queue-depth.js';
 export type { WorkerInfo } from '../registry/worker-registry.js';
+export {
+  InvalidRunExportError,
+  RunExportTooLargeError,
+  RunNotExportableError,
+} from '../replay/replay-errors.js';
+export type { ExportedChildRun, RunExport } from '../replay/run-export.js';
+export {
+  MAX_RUN_EXPORT_BYTES,
+  parseRunExport,
+  RUN_EXPORT_FORMAT,
+  RUN_EXPORT_VERSION,
+  readRunExport,
+} from '../replay/run-export.js';
 export type { RunRecord } from '../runs/run-record.js';
 export { isTerminalStatus, type RunStatus, type TerminalRunStatus } from '../runs/run-status.js';
 export { InvalidScheduleError } from '../schedules/invalid-schedule-error.js';

@@ -56,7 +56,11 @@ const cases: [string, Error, (error: unknown) => boolean][] = [
   ['MaxDepthExceededError', new MaxDepthExceededError(50, 'root'), MaxDepthExceededError.is],
   ['ModelNotFoundError', new ModelNotFoundError('a'), ModelNotFoundError.is],
   ['ModelRegistryNotFoundError', new ModelRegistryNotFoundError('m', 'a', []), ModelRegistryNotFoundError.is],
-  ['NonDeterminismError', new NonDeterminismError('p', 'tool a', 'tool b'), NonDeterminismError.is],
+  [
+    'NonDeterminismError',
+    new NonDeterminismError('p', { kind: 'tool', fingerprint: 'a' }, { kind: 'tool', fingerprint: 'b' }),
+    NonDeterminismError.is,
+  ],
   [
     'PromptAgentAlreadyCalledError',
     new PromptAgentAlreadyCalledError('promptAgent'),
@@ -83,11 +87,25 @@ describe('engine errors', () => {
   });
 
   it('NonDeterminismError names the position, what was recorded and what was asked', () => {
-    const error = new NonDeterminismError('root/agent:a:0/g0/tool:c:0', 'tool tool:add:1', 'tool tool:sub:2');
-    expect(error.message).toContain('root/agent:a:0/g0/tool:c:0');
-    expect(error.message).toContain('recorded tool tool:add:1');
-    expect(error.message).toContain('asked for tool tool:sub:2');
+    const error = new NonDeterminismError(
+      'root/agent:a:0/g0/model:0',
+      { kind: 'model-turn', fingerprint: 'model-turn/v2:position=1,model=2' },
+      { kind: 'model-turn', fingerprint: 'model-turn/v2:position=1,model=3' },
+      ['model'],
+    );
+    expect(error.message).toContain('root/agent:a:0/g0/model:0');
+    expect(error.message).toContain('recorded model-turn model-turn/v2:position=1,model=2');
+    expect(error.message).toContain('asked for model-turn model-turn/v2:position=1,model=3 (changed: model)');
+    expect(error.message).toContain("patched('<change-id>')");
     const rebuilt = deserializeError(serializeError(error)) as NonDeterminismError;
-    expect(rebuilt.position).toBe('root/agent:a:0/g0/tool:c:0');
+    expect(rebuilt).toMatchObject({
+      position: 'root/agent:a:0/g0/model:0',
+      recorded: 'model-turn model-turn/v2:position=1,model=2',
+      recordedKind: 'model-turn',
+      recordedFingerprint: 'model-turn/v2:position=1,model=2',
+      requestedKind: 'model-turn',
+      requestedFingerprint: 'model-turn/v2:position=1,model=3',
+      changed: ['model'],
+    });
   });
 });

@@ -16,30 +16,66 @@ export class AbortError extends FlotillaError {
   }
 }
 
+/** What a durable step is: its journal entry kind and its fingerprint. */
+export interface StepIdentity {
+  kind: string;
+  fingerprint: string;
+}
+
 /**
  * On replay, the handler asked for a different durable effect than the journal recorded at
- * the same position (another tool, another child agent, another memo key …). The handler must
- * make the same durable calls in the same order every time it runs.
+ * the same position (another tool, another child agent, another memo key, a model turn with
+ * another model, tools or prompt …). The handler must make the same durable calls in the same
+ * order every time it runs; a deliberate change goes behind `patched(changeId)`.
  */
 export class NonDeterminismError extends FlotillaError {
   static override readonly errorName = 'NonDeterminismError';
   static override readonly is = errorGuard(this);
   /** The journal position, e.g. `root/agent:writer:0/g0/tool:call_1:0`. */
   readonly position: string;
-  /** Kind and fingerprint that were recorded. */
+  /** Kind and fingerprint that were recorded, as one text (`tool tool:add:…`). */
   readonly recorded: string;
-  /** Kind and fingerprint asked for now. */
+  /** Kind and fingerprint asked for now, as one text. */
   readonly requested: string;
+  readonly recordedKind: string;
+  readonly recordedFingerprint: string;
+  readonly requestedKind: string;
+  /** The current code's fingerprint, in the format of the recorded one. */
+  readonly requestedFingerprint: string;
+  /** The parts of the fingerprint that differ (`model`, `tools`, `prompt` …), when it has parts. */
+  readonly changed: string[];
 
-  constructor(position: string, recorded: string, requested: string) {
+  /**
+   * @param recorded what the journal holds at `position`; `undefined` when it holds nothing there
+   * although the run recorded calls past it (or ended): the handler asks for a call the recorded
+   * run never made (found by `replayRun`)
+   */
+  constructor(
+    position: string,
+    recorded: StepIdentity | undefined,
+    requested: StepIdentity,
+    changed: string[] = [],
+  ) {
+    const what = changed.length > 0 ? ` (changed: ${changed.join(', ')})` : '';
+    const found = recorded
+      ? `the journal recorded ${recorded.kind} ${recorded.fingerprint}`
+      : 'the journal recorded nothing (the recorded run went on past this point without this call)';
     super(
-      `Non-deterministic replay at ${position}: the journal recorded ${recorded} but the handler now asked for ` +
-        `${requested}. Agent handlers must make the same durable calls (model turns, tools, child agents, memo) ` +
-        'in the same order on every run; move randomness, clocks and I/O into tools.',
+      `Non-deterministic replay at ${position}: ${found} but the handler now asked for ` +
+        `${requested.kind} ${requested.fingerprint}${what}. Agent handlers must make the same ` +
+        'durable calls (model turns with the same model, tools and prompt; tools, child agents, memo) in the same ' +
+        'order on every run; move randomness, clocks and I/O into tools. If the change is deliberate, branch on ' +
+        "patched('<change-id>') so runs recorded before it keep the old path, or let in-flight runs finish on the " +
+        'build that started them; check a change against exported runs with replayRun.',
     );
     this.position = position;
-    this.recorded = recorded;
-    this.requested = requested;
+    this.recorded = recorded ? `${recorded.kind} ${recorded.fingerprint}` : 'nothing';
+    this.requested = `${requested.kind} ${requested.fingerprint}`;
+    this.recordedKind = recorded?.kind ?? 'nothing';
+    this.recordedFingerprint = recorded?.fingerprint ?? '';
+    this.requestedKind = requested.kind;
+    this.requestedFingerprint = requested.fingerprint;
+    this.changed = changed;
   }
 }
 

@@ -7,7 +7,8 @@
  * `gate/concurrency-gate.ts`), `rate-limit` (a model call waits for its provider/model's
  * fleet-wide budget, see `limits/await-model-budget.ts`), and the durable waits of a run's own
  * code (`engine/suspend-until.ts`): `approval` (a tool call awaits a person), `signal`
- * (`waitForSignal`) and `sleep`.
+ * (`waitForSignal`) and `sleep`; `build`: a run pinned to a build (worker versioning) that no
+ * live worker of that build or a compatible one can resume (`runs/build-wait.ts`).
  */
 import { z } from 'zod';
 
@@ -24,6 +25,7 @@ export const WAIT_KINDS = [
   'approval',
   'signal',
   'sleep',
+  'build',
 ] as const;
 
 /** What kinds of thing a run can wait for at the gate. */
@@ -47,7 +49,7 @@ export interface WaitingFor {
    * provider/model and why, as `openai/gpt-4.1-mini (rpm 600, tpm 100000)` or
    * `… (paused by a 429 for 2000 ms)`; for `approval`, `signal` and `sleep`: what the run's code
    * waits for (the tool call, the signal name, the due time), and the conversation it keeps
-   * while it waits, if any.
+   * while it waits, if any; for `build`: the build the run is pinned to.
    */
   detail: string;
 }

@@ -1,18 +1,34 @@
 /**
  * Routing by agent (ARCHITECTURE.md §9): each agent has its own BullMQ queue, and a worker
  * consumes exactly the queues of the agents it serves, so no worker ever takes a run it cannot
- * execute. The queue name is `<queueName>/<agentId>` (`/` is in no id, so a later
- * `<queueName>/<agentId>/<buildId>` for routing by build stays unambiguous; BullMQ forbids `:`).
- * All queues share BullMQ's one hash tag (`bullmqPrefix`), as flows across queues need.
+ * execute. The queue name is `<queueName>/<agentId>` (`/` is in no id, so a
+ * `<queueName>/<agentId>/<buildId>` stays unambiguous; BullMQ forbids `:`).
+ *
+ * Routing by build (worker versioning): a run pinned to a build (`FLOTILLA_VERSIONING=pinned`)
+ * lives in its build queue `<queueName>/<agentId>/<buildId>`, which only workers of that build or
+ * of one declaring it compatible consume. BullMQ moves a suspended job back to wait in the queue
+ * it is in, so a pinned run resumes there; new runs are submitted to the agent queue and moved to
+ * a build queue by the worker that takes them first (`worker/run-processor.ts`), child runs of a
+ * pinned run are added to their build queue directly. All queues share BullMQ's one hash tag
+ * (`bullmqPrefix`), as flows across queues need.
  */
 import { type ConnectionOptions, type Job, Queue, type Telemetry } from 'bullmq';
 import type { Logger } from 'pino';
 import { watchBullmqErrors } from '../config/watch-connection.js';
 import { bullmqPrefix } from '../keys.js';
 
-/** The BullMQ queue name of `agentId`'s runs. */
-export function agentQueueName(queueName: string, agentId: string): string {
-  return `${queueName}/${agentId}`;
+/** The BullMQ queue name of `agentId`'s runs (of those pinned to `buildId`, when given). */
+export function agentQueueName(queueName: string, agentId: string, buildId?: string): string {
+  return buildId === undefined ? `${queueName}/${agentId}` : `${queueName}/${agentId}/${buildId}`;
+}
+
+/**
+ * The build a job's queue is pinned to: `undefined` for the agent queue of `agentId`, and for a
+ * queue that is not one of `agentId`'s.
+ */
+export function pinnedBuildOfQueue(queueName: string, agentId: string, jobQueue: string): string | undefined {
+  const agentQueue = agentQueueName(queueName, agentId);
+  return jobQueue.startsWith(`${agentQueue}/`) ? jobQueue.slice(agentQueue.length + 1) : undefined;
 }
 
 /** Queue objects one producer keeps open (each costs listeners and loaded scripts, no connection). */
@@ -42,23 +58,27 @@ export class AgentQueues {
     this.#options = options;
   }
 
-  /** The queue of `agentId`'s runs (an id already checked by the id rule). */
-  queueFor(agentId: string): Queue {
-    let queue = this.#queues.get(agentId);
+  /**
+   * The queue of `agentId`'s runs (an id already checked by the id rule), or of those pinned to
+   * `buildId` (a build label already checked by the config's rule).
+   */
+  queueFor(agentId: string, buildId?: string): Queue {
+    const name = agentQueueName(this.#options.queueName, agentId, buildId);
+    let queue = this.#queues.get(name);
     if (!queue) {
-      const { connection, prefix, queueName, logger, role, telemetry } = this.#options;
-      queue = new Queue(agentQueueName(queueName, agentId), {
+      const { connection, prefix, logger, role, telemetry } = this.#options;
+      queue = new Queue(name, {
         connection,
         prefix: bullmqPrefix(prefix),
         ...(telemetry && { telemetry }),
       });
       watchBullmqErrors(queue, { role, logger });
-      this.#queues.set(agentId, queue);
+      this.#queues.set(name, queue);
       // Bounded: a client submitting to many agents keeps only the most recent queues open.
       if (this.#queues.size > MAX_OPEN_QUEUES) this.#evictOldest();
     } else {
-      this.#queues.delete(agentId);
-      this.#queues.set(agentId, queue);
+      this.#queues.delete(name);
+      this.#queues.set(name, queue);
     }
     return queue;
   }
@@ -78,17 +98,36 @@ export class AgentQueues {
   }
 }
 
+/** What locates a run's job: its agent and, for a pinned run, its build. */
+export interface RunQueuePlace {
+  agentId: string;
+  pinnedBuild?: string | undefined;
+}
+
 /**
- * A run's job, found in its agent's queue (the record names the agent), or `undefined` when
- * the run or its job is gone.
+ * A run's job, found in its build queue when the run is pinned, else (or while a pinned root run
+ * is being moved there) in its agent's queue; `undefined` when the run or its job is gone.
  */
 export function runJobFinder(
-  records: { get(runId: string): Promise<{ agentId: string } | undefined> },
+  records: { get(runId: string): Promise<RunQueuePlace | undefined> },
   queues: AgentQueues,
 ): (runId: string) => Promise<Job | undefined> {
   return async (runId) => {
     const record = await records.get(runId);
     if (!record) return undefined;
-    return (await queues.queueFor(record.agentId).getJob(runId)) ?? undefined;
+    return findRunJob(queues, record, runId);
   };
+}
+
+/** The job of run `runId` placed at `place`, or `undefined` (see {@link runJobFinder}). */
+export async function findRunJob(
+  queues: AgentQueues,
+  place: RunQueuePlace,
+  runId: string,
+): Promise<Job | undefined> {
+  if (place.pinnedBuild !== undefined) {
+    const pinned = await queues.queueFor(place.agentId, place.pinnedBuild).getJob(runId);
+    if (pinned) return pinned;
+  }
+  return (await queues.queueFor(place.agentId).getJob(runId)) ?? undefined;
 }

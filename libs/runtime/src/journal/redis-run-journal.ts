@@ -1,43 +1,10 @@
 import type { Redis } from 'ioredis';
-import { z } from 'zod';
 import type { JournalEntry, RunJournal } from '../context/run-services.js';
-import { AttemptSupersededError, JournalCorruptedError } from '../errors/run-errors.js';
+import { AttemptSupersededError } from '../errors/run-errors.js';
 import { runKeys } from '../keys.js';
 import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
+import { parseJournalEntry } from './journal-entry-schema.js';
 import { recordJournalScript } from './lua/record-journal-2.lua.js';
-
-const serializedErrorSchema: z.ZodType<unknown> = z.lazy(() =>
-  z.object({
-    name: z.string(),
-    message: z.string(),
-    stack: z.string().optional(),
-    data: z.record(z.string(), z.unknown()).optional(),
-    cause: serializedErrorSchema.optional(),
-  }),
-);
-
-const journalEntrySchema = z.object({
-  kind: z.enum([
-    'model-turn',
-    'tool',
-    'child',
-    'memo',
-    'reborn',
-    'conversation-load',
-    'conversation-append',
-    'progress',
-    'context-summary',
-    'approval',
-    'signal',
-    'sleep',
-  ]),
-  fingerprint: z.string(),
-  outcome: z.union([
-    z.object({ ok: z.literal(true), value: z.unknown() }),
-    z.object({ ok: z.literal(false), error: serializedErrorSchema }),
-  ]),
-  at: z.number(),
-});
 
 /**
  * The {@link RunJournal} of one run in Redis: one hash (`runKeys(…).journal`), field =
@@ -72,7 +39,8 @@ export class RedisRunJournal implements RunJournal {
   async load(): Promise<Map<string, JournalEntry>> {
     const fields = await this.#redis.hgetall(this.#key);
     const journal = new Map<string, JournalEntry>();
-    for (const [position, text] of Object.entries(fields)) journal.set(position, this.#parse(position, text));
+    for (const [position, text] of Object.entries(fields))
+      journal.set(position, parseJournalEntry(this.#runId, position, text));
     return journal;
   }
 
@@ -81,20 +49,5 @@ export class RedisRunJournal implements RunJournal {
     const args = [this.#attempt, position, JSON.stringify(entry)];
     const reply = await recordJournalScript.run(this.#redis, [this.#recordKey, this.#key], args);
     if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(this.#runId, 'a journal record');
-  }
-
-  #parse(position: string, text: string): JournalEntry {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new JournalCorruptedError(this.#runId, position, 'not JSON');
-    }
-    const parsed = journalEntrySchema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new JournalCorruptedError(this.#runId, position, `${issue?.path.join('.')}: ${issue?.message}`);
-    }
-    return parsed.data as JournalEntry;
   }
 }

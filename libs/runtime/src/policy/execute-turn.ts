@@ -69,7 +69,12 @@ export async function executeTurn(messages: Message[], options: ExecuteTurnOptio
       if (delta.type === 'text-delta') structured.text(delta.text);
     };
   try {
-    const { value, replayed } = await modelTurnDurably(context, { turnIndex, model: runtime.model, request });
+    const { value, replayed } = await modelTurnDurably(context, {
+      turnIndex,
+      model: runtime.model,
+      request,
+      prompt: [...runtime.system, ...runtime.instruction],
+    });
     structured?.finish(value.message);
     for (const toolCall of value.message.tool_calls ?? []) stream({ type: 'tool-call', toolCall });
     if (!replayed) stream({ type: 'usage', usage: value.usage });

@@ -25,6 +25,7 @@ import { finishRunScript } from './lua/finish-run-4.lua.js';
 import { markUnservedScript } from './lua/mark-unserved-1.lua.js';
 import { markWaitingScript } from './lua/mark-waiting-1.lua.js';
 import { parkRunScript } from './lua/park-run-1.lua.js';
+import { pinRunScript } from './lua/pin-run-1.lua.js';
 import { recordProgressScript } from './lua/record-progress-1.lua.js';
 import { startRunScript } from './lua/start-run-2.lua.js';
 import { suspendRunScript } from './lua/suspend-run-1.lua.js';
@@ -166,6 +167,17 @@ export class RedisRunRecords {
       wakes: Number(wakes ?? 0),
       cancelled: cancelled === 1,
     };
+  }
+
+  /**
+   * Pins a root run to `buildId` unless it is pinned already (the first worker that takes it
+   * decides), and returns the build it is pinned to; `undefined` when the run has no record or
+   * already ended (it is left where it is).
+   */
+  async pin(runId: string, buildId: string): Promise<string | undefined> {
+    const { record } = runKeys(this.#prefix, runId);
+    const reply = await pinRunScript.run(this.#redis, [record], [buildId]);
+    return typeof reply === 'string' && reply !== '' ? reply : undefined;
   }
 
   /**
@@ -487,6 +499,8 @@ function toRecord(runId: string, fields: Record<string, string>): RunRecord {
   if (fields.rootRunId) record.rootRunId = fields.rootRunId;
   if (fields.callPath) record.callPath = fields.callPath;
   if (fields.fingerprint) record.fingerprint = fields.fingerprint;
+  if (fields.buildId) record.buildId = fields.buildId;
+  if (fields.pinnedBuild) record.pinnedBuild = fields.pinnedBuild;
   if (fields.output !== undefined) record.output = JSON.parse(fields.output);
   if (fields.progress !== undefined) record.progress = parseOr(fields.progress, z.unknown());
   const error = parseOr(fields.error, errorSchema);

@@ -20,7 +20,9 @@ export interface RunRecord {
   /**
    * While the run is `queued` at the waiting gate, or `waiting` on a durable wait (not holding
    * a worker slot): what it waits for, e.g. `{ kind: 'conversation', detail: 'c1 (after run r7)' }`
-   * behind the run ahead of it on its conversation, or `{ kind: 'approval', detail: … }`.
+   * behind the run ahead of it on its conversation, or `{ kind: 'approval', detail: … }`; a
+   * pinned run that no live worker of its build (or a compatible one) can resume shows
+   * `{ kind: 'build', detail: <pinnedBuild> }` (read from the worker registry when the record is read).
    * Cleared when it starts.
    */
   waitingFor?: WaitingFor;
@@ -40,6 +42,17 @@ export interface RunRecord {
   callPath?: string;
   /** For a child run: what its parent asked for (agent id + props hash), checked on the parent's replay. */
   fingerprint?: string;
+  /**
+   * The build (`FLOTILLA_BUILD_ID`) of the worker that first started the run; absent while it
+   * has not started, or when that worker had no build id.
+   */
+  buildId?: string;
+  /**
+   * The build the run is pinned to (`FLOTILLA_VERSIONING=pinned`): it resumes only on workers of
+   * this build or of one that lists it in `compatibleWith`. A root run is pinned by the first
+   * worker that takes it; a child run of a pinned run has its parent's. Absent: unpinned.
+   */
+  pinnedBuild?: string;
   /** The agent's result, when `status` is `succeeded`. */
   output?: unknown;
   /** The latest value the run reported with `reportProgress` (JSON). */

@@ -54,7 +54,13 @@ describe('run script argument builders', () => {
       'r1',
       'p',
       'f',
+      '',
     ]);
+  });
+
+  it("appends the build a pinned parent's child run is pinned to", () => {
+    const child = { runId: 'r2', agentId: 'c', parentRunId: 'r1', rootRunId: 'r1', pinnedBuild: 'v2' };
+    expect(createRunArgs(keys, child, 7).args.slice(7)).toEqual(['r1', 'r1', '', '', 'v2']);
   });
 
   it('sends the usage totals a suspended run carries (and no durable waits for child runs only)', () => {

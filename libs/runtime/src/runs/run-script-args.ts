@@ -30,13 +30,21 @@ export interface NewRun {
   submissionHash?: string | undefined;
   /** For a schedule's firing: the stored schedule id. */
   scheduleId?: string | undefined;
+  /** For a child run of a pinned run: the build it is pinned to (its parent's). */
+  pinnedBuild?: string | undefined;
 }
 
 export function createRunArgs(keys: RunKeys, run: NewRun, now: number): RunScriptCall {
   const child =
     run.parentRunId === undefined
       ? []
-      : [run.parentRunId, run.rootRunId ?? '', run.callPath ?? '', run.fingerprint ?? ''];
+      : [
+          run.parentRunId,
+          run.rootRunId ?? '',
+          run.callPath ?? '',
+          run.fingerprint ?? '',
+          run.pinnedBuild ?? '',
+        ];
   return {
     keys: [keys.record],
     args: [
@@ -85,12 +93,21 @@ export interface RunToStart {
   attempt?: string;
   /** The attempt goes on after suspending itself: refused when a newer one owns the run. @default false */
   continuing?: boolean;
+  /** The build of the starting worker: the record keeps the first one (`RunRecord.buildId`). @default none */
+  buildId?: string | undefined;
 }
 
 export function startRunArgs(keys: RunKeys, run: RunToStart, now: number): RunScriptCall {
   return {
     keys: [keys.record, keys.cancel],
-    args: [run.runId, run.agentId, String(now), run.attempt ?? '', run.continuing ? '1' : '0'],
+    args: [
+      run.runId,
+      run.agentId,
+      String(now),
+      run.attempt ?? '',
+      run.continuing ? '1' : '0',
+      run.buildId ?? '',
+    ],
   };
 }
 

@@ -4,12 +4,17 @@
  * scrape storm cannot hammer Redis), within `timeoutMs` (a scrape during an outage reports the
  * last values), labelled by the fleet's own agent ids (those the process serves and those live
  * workers announce; any other id is `unknown`), and pruned against the records now and then.
+ * Runs of kind `build` (pinned to a build no live worker can resume, worker versioning) are not
+ * kept by the gate: they are the jobs ready or waiting for children in those builds' queues.
  * No metrics library here: the apps pass their prom-client gauge, which fits {@link GaugeTarget}.
  */
+import type { JobType } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { pino } from 'pino';
 import { boundedRequest } from '../config/bounded-request.js';
 import { WAIT_KINDS } from '../gate/waiting-for.js';
-import { WorkerRegistry } from '../registry/worker-registry.js';
+import { AgentQueues } from '../jobs/agent-queues.js';
+import { resumesPinned, type WorkerInfo, WorkerRegistry } from '../registry/worker-registry.js';
 import { RedisRunRecords } from './redis-run-records.js';
 
 /** The label of runs of an agent id that is not the fleet's. */
@@ -43,7 +48,18 @@ export interface WaitingRunsReportOptions {
   timeoutMs?: number;
   /** Entries are checked against their records at most this often. @default 10000 */
   pruneEveryMs?: number;
+  /** `FLOTILLA_QUEUE`: the first part of the agent queues' names (build queues are counted). @default 'agents' */
+  queueName?: string;
 }
+
+/**
+ * The job states of a build queue whose runs wait for their build when no live worker can resume
+ * them: ready to run, or parents whose children will hand them back there (like `getRun`'s
+ * `waitingFor: build`); a delayed job (parked on a durable wait) counts for what it waits for.
+ */
+const BUILD_WAIT_STATES: readonly JobType[] = ['waiting', 'prioritized', 'waiting-children'];
+/** Every state a job of a build still being drained can be in: a build with none of them is forgotten. */
+const BUILD_LIVE_STATES: readonly JobType[] = [...BUILD_WAIT_STATES, 'delayed', 'active'];
 
 export class WaitingRunsReport {
   readonly #records: RedisRunRecords;
@@ -53,6 +69,7 @@ export class WaitingRunsReport {
   readonly #cacheMs: number;
   readonly #timeoutMs: number;
   readonly #pruneEveryMs: number;
+  readonly #queues: AgentQueues;
   #cached: { at: number; samples: Promise<WaitingRunsSample[]> } | undefined;
   #last: WaitingRunsSample[] = [];
   #prunedAt = 0;
@@ -67,6 +84,13 @@ export class WaitingRunsReport {
     this.#cacheMs = options.cacheMs ?? 1000;
     this.#timeoutMs = options.timeoutMs ?? 1000;
     this.#pruneEveryMs = options.pruneEveryMs ?? 10_000;
+    this.#queues = new AgentQueues({
+      connection: options.redis,
+      prefix: options.prefix,
+      queueName: options.queueName ?? 'agents',
+      logger: pino({ level: 'silent' }),
+      role: 'waiting-runs-report',
+    });
     for (const agent of this.#served) for (const kind of WAIT_KINDS) this.#remember(agent, kind);
   }
 
@@ -98,11 +122,17 @@ export class WaitingRunsReport {
     for (const [key, labels] of this.#seen) gauge.set(labels, current.get(key)?.runs ?? 0);
   }
 
+  /** Closes the queues the build waits are counted in. */
+  async close(): Promise<void> {
+    await this.#queues.close();
+  }
+
   async #fetch(): Promise<WaitingRunsSample[]> {
     const bound = { redis: this.#redis, timeoutMs: this.#timeoutMs };
-    const [counts, workers] = await boundedRequest(bound, () =>
+    const [stamped, workers] = await boundedRequest(bound, () =>
       Promise.all([this.#records.waiting.counts(), this.#registry.list()]),
     );
+    const counts = [...stamped, ...(await boundedRequest(bound, () => this.#buildWaits(workers)))];
     const fleet = new Set([...this.#served, ...workers.flatMap((worker) => worker.agents)]);
     const folded = new Map<string, WaitingRunsSample>();
     for (const count of counts) {
@@ -115,9 +145,45 @@ export class WaitingRunsReport {
     return [...folded.values()];
   }
 
+  /**
+   * Runs pinned to a build no live worker can resume (worker versioning), by agent: the jobs
+   * waiting in its build queues. A build with no live worker and no job left is forgotten.
+   */
+  async #buildWaits(
+    workers: readonly WorkerInfo[],
+  ): Promise<{ kind: 'build'; agentId: string; runs: number }[]> {
+    const waits: { kind: 'build'; agentId: string; runs: number }[] = [];
+    for (const [build, agents] of await this.#registry.pinnedBuilds()) {
+      if (workers.some((worker) => worker.buildId === build)) {
+        for (const agentId of agents) {
+          if (workers.some((worker) => resumesPinned(worker, agentId, build))) continue;
+          waits.push({ kind: 'build', agentId, runs: await this.#count(agentId, build, BUILD_WAIT_STATES) });
+        }
+        continue;
+      }
+      let left = 0;
+      for (const agentId of agents) {
+        const counts = await this.#queues.queueFor(agentId, build).getJobCounts(...BUILD_LIVE_STATES);
+        left += sumOf(counts, BUILD_LIVE_STATES);
+        if (!workers.some((worker) => resumesPinned(worker, agentId, build)))
+          waits.push({ kind: 'build', agentId, runs: sumOf(counts, BUILD_WAIT_STATES) });
+      }
+      if (left === 0) await this.#registry.forgetBuild(build);
+    }
+    return waits.filter((wait) => wait.runs > 0);
+  }
+
+  async #count(agentId: string, build: string, states: readonly JobType[]): Promise<number> {
+    return sumOf(await this.#queues.queueFor(agentId, build).getJobCounts(...states), states);
+  }
+
   #remember(agent: string, kind: string): void {
     this.#seen.set(seriesKey(agent, kind), { agent, kind });
   }
+}
+
+function sumOf(counts: Record<string, number>, states: readonly string[]): number {
+  return states.reduce((sum, state) => sum + (counts[state] ?? 0), 0);
 }
 
 function seriesKey(agent: string, kind: string): string {

@@ -2,6 +2,7 @@ import { DelayedError, type Job, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
 import type { FlotillaConfig } from '../config/flotilla-config.js';
+import { InvalidConfigError } from '../config/invalid-config-error.js';
 import { openRedis } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
 import { watchBullmqErrors } from '../config/watch-connection.js';
@@ -13,10 +14,12 @@ import { resolveModelLimitsTable } from '../limits/fleet-model-budgets.js';
 import { ModelBudgets } from '../limits/model-budgets.js';
 import { createFleetMemo } from '../memo/fleet-memo.js';
 import { toModelMap } from '../model/stream-model-adapter.js';
-import { ServedAgents, WorkerRegistry } from '../registry/worker-registry.js';
+import { LiveWorkers, ServedAgents, WorkerRegistry } from '../registry/worker-registry.js';
 import { WorkerResources } from '../resources/worker-resources.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
 import { redactingLogOptions } from '../shared/redact-secrets.js';
+import { checkPriceTable } from '../usage/budget-options.js';
+import { BuildDrain } from './build-drain.js';
 import { CancelListener } from './cancel-listener.js';
 import { JobLeases, LeasedWorker } from './job-leases.js';
 import { RunProcessor } from './run-processor.js';
@@ -51,6 +54,7 @@ export interface FlotillaWorker {
  * keeps serving.
  * @throws InvalidConfigError when an option or environment variable is invalid
  * @throws InvalidModelLimitsError when an entry of `modelLimits` is invalid
+ * @throws InvalidBudgetError when an entry of `prices` is invalid
  * @throws Error when two agents share an id
  * @example
  * const worker = createWorker({ agents: [Summarizer], models: { gpt: openai('gpt-4.1-mini') } });
@@ -63,6 +67,8 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
       queueName: options.queueName,
       workerConcurrency: options.concurrency,
       buildId: options.buildId,
+      versioning: options.versioning,
+      compatibleWith: options.compatibleWith === undefined ? undefined : [...options.compatibleWith],
       maxPayloadBytes: options.maxPayloadBytes,
       maxJsonDepth: options.maxJsonDepth,
       lockDurationMs: options.lockDurationMs,
@@ -79,9 +85,13 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     },
     options.env,
   );
+  const pinned = pinnedBuildOf(config);
   const logger =
     options.logger ?? pino({ level: config.logLevel, name: 'flotilla-worker', ...redactingLogOptions() });
   const agents = agentMap(options.agents);
+  // Checked before any connection opens: a bad table fails the start, leaving nothing behind.
+  const prices =
+    options.prices === undefined ? undefined : checkPriceTable(options.prices, 'createWorker', 'prices');
   const connection = options.connection ?? config.redisUrl;
   // Every connection waits through an outage (commands run once Redis is back) and reports it
   // once, by role, through the logger.
@@ -132,6 +142,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     agents,
     models: toModelMap(options.models),
     modelBudgets: { budgets: new ModelBudgets({ redis, prefix: config.prefix }), table: modelLimits },
+    ...(prices && { prices }),
     records,
     cancels,
     fleetMemo,
@@ -140,6 +151,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     resources,
     logger,
     leases,
+    ...(pinned && { pinnedBuild: pinned.buildId }),
     hooks: { onRunStart: options.onRunStart, onRunEnd: options.onRunEnd },
     ...(options.abandonGraceMs !== undefined && { abandonGraceMs: options.abandonGraceMs }),
   });
@@ -151,11 +163,23 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     tlsCaFile: config.redisTlsCaFile,
   });
   const budget = new SlotBudget(config.workerConcurrency);
-  const workers = [...agents.keys()].map((agentId) => {
+  // Per agent: its queue (new runs, and every run of an unpinned fleet) and, when runs are pinned
+  // to builds, the queues of its runs pinned to this build and to each compatible build.
+  const newRuns = new Map<string, LeasedWorker>();
+  const workers = [...agents.keys()].flatMap((agentId) =>
+    [undefined, ...(pinned ? [pinned.buildId, ...pinned.compatibleWith] : [])].map((build) => {
+      const worker = consume(agentQueueName(config.queueName, agentId, build), build === undefined);
+      if (build === undefined) newRuns.set(agentId, worker);
+      return worker;
+    }),
+  );
+  function consume(queue: string, takesNewRuns: boolean): LeasedWorker {
     const worker: LeasedWorker = new LeasedWorker(
-      agentQueueName(config.queueName, agentId),
+      queue,
       async (job, token) => {
-        if (!budget.take(worker)) return handBackWhenFull(job, token);
+        // A fetch in flight when the consumer paused still delivers: a newer build takes it.
+        if (takesNewRuns && worker.isPaused()) return handBack(job, token);
+        if (!budget.take(worker)) return handBack(job, token);
         try {
           return await processor.process(job, token);
         } finally {
@@ -178,12 +202,17 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     budget.add(worker);
     watch(worker, processor, logger);
     return worker;
-  });
+  }
+  // A worker of an older build takes no new runs while a newer one serves the agent.
+  const drain =
+    pinned &&
+    new BuildDrain({ buildId: pinned.buildId, workers: new LiveWorkers(registry), newRuns, logger });
   const announcer = new WorkerAnnouncer(
     registry,
     {
       agents: [...agents.keys()],
       buildId: config.buildId,
+      pinned: pinned && { compatibleWith: pinned.compatibleWith, draining: () => drain?.draining ?? [] },
       concurrency: config.workerConcurrency,
       activeRuns: () => budget.active,
     },
@@ -194,7 +223,9 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     resources.start(),
     // Announced once its queues are consumed: a run that waits for a worker must not be told
     // one serves it before it does.
-    Promise.all(workers.map((worker) => worker.waitUntilReady())).then(() => announcer.start()),
+    Promise.all(workers.map((worker) => worker.waitUntilReady()))
+      .then(() => announcer.start())
+      .then(() => drain?.start()),
   ]).then(() => undefined);
   listening.catch((error: unknown) =>
     logger.error(
@@ -204,7 +235,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
   );
   return new RunningWorker(
     config,
-    { workers, processor, graceMs: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS, announcer },
+    { workers, processor, graceMs: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS, announcer, drain },
     [cancels, fleetMemo, queues, resources],
     [redis, queueConnection, bullConnection],
     listening,
@@ -217,6 +248,7 @@ class RunningWorker implements FlotillaWorker {
   readonly config: FlotillaConfig;
   readonly #workers: Worker[];
   readonly #announcer: WorkerAnnouncer;
+  readonly #drain: BuildDrain | undefined;
   readonly #processor: RunProcessor;
   readonly #graceMs: number;
   readonly #closables: { close(): Promise<void> }[];
@@ -227,7 +259,13 @@ class RunningWorker implements FlotillaWorker {
 
   constructor(
     config: FlotillaConfig,
-    parts: { workers: Worker[]; processor: RunProcessor; graceMs: number; announcer: WorkerAnnouncer },
+    parts: {
+      workers: Worker[];
+      processor: RunProcessor;
+      graceMs: number;
+      announcer: WorkerAnnouncer;
+      drain: BuildDrain | undefined;
+    },
     closables: { close(): Promise<void> }[],
     connections: Redis[],
     listening: Promise<void>,
@@ -238,6 +276,7 @@ class RunningWorker implements FlotillaWorker {
     this.#processor = parts.processor;
     this.#graceMs = parts.graceMs;
     this.#announcer = parts.announcer;
+    this.#drain = parts.drain;
     this.#closables = closables;
     this.#connections = connections;
     this.#listening = listening;
@@ -257,6 +296,8 @@ class RunningWorker implements FlotillaWorker {
     this.state = 'closing';
     // Out of the registry first: nothing should count on a worker that takes no more runs.
     await this.#announcer.close();
+    // No pause or resume of a queue's consumer while they close.
+    await this.#drain?.close();
     const closed = Promise.all(this.#workers.map((worker) => worker.close())).then(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     const graceOver = new Promise<'grace-over'>((resolve) => {
@@ -277,16 +318,17 @@ class RunningWorker implements FlotillaWorker {
   }
 }
 
-/** How long a job fetched while every slot was in use waits before any worker may take it again. */
-const FULL_HAND_BACK_MS = 250;
+/** How long a job handed back unstarted waits before any worker may take it again. */
+const HAND_BACK_MS = 250;
 
 /**
- * A job fetched while every slot is in use (BullMQ's floor of 1 per idle queue) goes back to the
- * queue at once, unstarted, for any worker with a free slot (this one too, once it has one).
+ * A job fetched while every slot is in use (BullMQ's floor of 1 per idle queue), or by a queue
+ * consumer that paused meanwhile (`BuildDrain`), goes back to the queue at once, unstarted, for
+ * any worker with a free slot (this one too, once it has one and consumes the queue).
  * @throws DelayedError BullMQ's signal that the job changed state
  */
-async function handBackWhenFull(job: Job, token: string | undefined): Promise<never> {
-  await job.moveToDelayed(Date.now() + FULL_HAND_BACK_MS, token);
+async function handBack(job: Job, token: string | undefined): Promise<never> {
+  await job.moveToDelayed(Date.now() + HAND_BACK_MS, token);
   throw new DelayedError();
 }
 
@@ -315,6 +357,33 @@ function workerResources(options: CreateWorkerOptions, redis: Redis, prefix: str
     ...(options.resources && { definitions: options.resources }),
     ...(suspendedLeaseTtlMs !== undefined && { suspendedLeaseTtlMs }),
   });
+}
+
+/**
+ * The build runs are pinned to and the builds whose pinned runs the worker resumes too, when it
+ * pins runs (`versioning: 'pinned'`).
+ * @throws InvalidConfigError when it pins runs without a build id, or lists compatible builds without pinning
+ */
+function pinnedBuildOf(config: FlotillaConfig): { buildId: string; compatibleWith: string[] } | undefined {
+  if (config.versioning !== 'pinned') {
+    if (config.compatibleWith.length > 0)
+      throw new InvalidConfigError(
+        'FLOTILLA_COMPATIBLE_WITH',
+        config.compatibleWith.join(','),
+        "no compatible builds unless runs are pinned to builds (set FLOTILLA_VERSIONING=pinned, option versioning: 'pinned')",
+      );
+    return undefined;
+  }
+  if (config.buildId === undefined)
+    throw new InvalidConfigError(
+      'FLOTILLA_BUILD_ID',
+      '',
+      "a build id when runs are pinned to builds (FLOTILLA_VERSIONING=pinned): set FLOTILLA_BUILD_ID (option buildId), or use versioning: 'unpinned'",
+    );
+  return {
+    buildId: config.buildId,
+    compatibleWith: config.compatibleWith.filter((build) => build !== config.buildId),
+  };
 }
 
 function agentMap(agents: CreateWorkerOptions['agents']): ReadonlyMap<string, AnyAgent> {

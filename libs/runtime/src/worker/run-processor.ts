@@ -14,7 +14,8 @@ import type { AnyAgent } from '../context/agent-definition.js';
 import { currentAgentContext } from '../context/context-store.js';
 import { exposedDescriptors } from '../context/exposed-descriptors.js';
 import type { RunJournal } from '../context/journal-entry.js';
-import type { RunOutcome, RunServices, RunSuspension } from '../context/run-services.js';
+import type { InheritedBudget, RunOutcome, RunServices, RunSuspension } from '../context/run-services.js';
+import { BudgetExceededError } from '../errors/budget-errors.js';
 import {
   AbortError,
   AttemptSupersededError,
@@ -26,7 +27,7 @@ import { serializeError } from '../errors/serialize-error.js';
 import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
 import { ConcurrencyGate } from '../gate/concurrency-gate.js';
 import { ConversationGate } from '../gate/conversation-gate.js';
-import { type AgentQueues, runJobFinder } from '../jobs/agent-queues.js';
+import { type AgentQueues, agentQueueName, pinnedBuildOfQueue, runJobFinder } from '../jobs/agent-queues.js';
 import {
   DEADLINE_JOB_NAME,
   type DeadlineJobData,
@@ -57,6 +58,8 @@ import { SCHEDULE_JOB_NAME } from '../schedules/schedule-job.js';
 import { anyKeyExists } from '../shared/any-key-exists.js';
 import { inSpan, SpanAttribute } from '../shared/tracing.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
+import type { PriceTable } from '../usage/budget-options.js';
+import { RedisTreeUsage } from '../usage/redis-tree-usage.js';
 import { RedisRunWaits } from '../waits/redis-run-waits.js';
 import { traceAttempt } from './attempt-trace.js';
 import type { CancelListener } from './cancel-listener.js';
@@ -82,6 +85,8 @@ export interface RunProcessorDependencies {
   models: ReadonlyMap<string, ModelAdapter>;
   /** The fleet-wide model budgets and the worker's `modelLimits` table. @default no limits but the adapters' own */
   modelBudgets?: { budgets: ModelBudgets; table: ReadonlyMap<string, ResolvedModelLimits> };
+  /** The worker's price table (`createWorker({ prices })`), checked. @default none */
+  prices?: PriceTable;
   records: RedisRunRecords;
   cancels: CancelListener;
   /** Shared by every run of the worker (MCP `tools/list` and other fleet-wide values). */
@@ -102,6 +107,11 @@ export interface RunProcessorDependencies {
   abandonGraceMs?: number;
   /** The worker's job locks: an attempt whose lock is about to lapse stops. @default not watched */
   leases?: JobLeases;
+  /**
+   * The worker's build when it pins runs (`versioning: 'pinned'`): a root run it takes first from
+   * its agent's queue is pinned to it and moved to its build queue. @default runs are not pinned
+   */
+  pinnedBuild?: string;
 }
 
 /**
@@ -213,6 +223,7 @@ export class RunProcessor {
     // An invalid agent id (job name) fails the run below; the record must not hold it.
     const agentId = isValidId(job.name) ? job.name : '';
     const logger = this.#deps.logger.child({ runId, agentId, jobId: job.id });
+    if (await this.#movedToBuildQueue(job, logger)) return;
     const attempt = new RunAttempt(runId);
     const admitted = await this.#admit({ job, token, attempt: attempt.token, logger });
     if (admitted === 'ended') return;
@@ -224,6 +235,37 @@ export class RunProcessor {
     }
   }
 
+  /**
+   * Worker versioning: a root run taken from its agent's queue by a worker that pins runs is
+   * pinned to that worker's build (or keeps the build it was pinned to first, after a crash
+   * between the pin and the move) and moved to the build's queue, where it executes and resumes
+   * from then on; its job in the agent's queue completes without starting the run. The added job
+   * keeps the original's options and timestamp (its agent's `timeoutMs` counts from it), and its
+   * id: adding it again is a no-op. Child runs are added to their build's queue by their parent.
+   */
+  async #movedToBuildQueue(job: Job, logger: Logger): Promise<boolean> {
+    const { pinnedBuild, config, records, queues, agents } = this.#deps;
+    if (pinnedBuild === undefined || job.parentKey !== undefined || !agents.has(job.name)) return false;
+    if (job.queueName !== agentQueueName(config.queueName, job.name)) return false;
+    const runId = job.id ?? '';
+    const build = await records.pin(runId, pinnedBuild);
+    if (build === undefined) return false;
+    const {
+      jobId: _jobId,
+      parent: _parent,
+      delay: _delay,
+      deduplication: _deduplication,
+      ...options
+    } = job.opts;
+    await queues.queueFor(job.name, build).add(job.name, job.data, {
+      ...options,
+      jobId: runId,
+      timestamp: job.timestamp,
+    });
+    logger.info({ pinnedBuild: build }, 'run pinned to a build: moved to its build queue');
+    return true;
+  }
+
   async #processAdmitted(job: Job, token: string | undefined, attempt: RunAttempt, logger: Logger) {
     const runId = job.id ?? '';
     const agentId = isValidId(job.name) ? job.name : '';
@@ -231,7 +273,12 @@ export class RunProcessor {
     // in the same round trip: Redis runs both in the order sent, so the read still sees every
     // flag set before the run was marked running.
     const [start, treeCancelled] = await Promise.all([
-      this.#deps.records.start({ runId, agentId, attempt: attempt.token }),
+      this.#deps.records.start({
+        runId,
+        agentId,
+        attempt: attempt.token,
+        buildId: this.#deps.config.buildId,
+      }),
       this.#ancestorCancelFlagSet(job.data),
     ]);
     if (!start.started) {
@@ -441,8 +488,8 @@ export class RunProcessor {
         modelCalls: sink.runEnd?.modelCalls ?? 0,
       };
     }
-    // Past its deadline a run is not attempted again.
-    const retriable = ending.status === 'failed' && ending.error?.name !== RunTimeoutError.errorName;
+    // Past its deadline, or over its tree's usage budget, a run is not attempted again.
+    const retriable = ending.status === 'failed' && !FINAL_ERRORS.has(ending.error?.name ?? '');
     // A run that ends here hands its unwritten events to the finish script (`#end`); one that may
     // be attempted again writes them first.
     if (retriable && (willRetry(job) || root)) {
@@ -645,6 +692,7 @@ export class RunProcessor {
         runId,
         attempt: run.attempt.token,
       }),
+      treeUsage: new RedisTreeUsage({ redis, prefix: config.prefix, rootRunId }),
       waits: new RedisRunWaits({ redis, prefix: config.prefix, runId, attempt: run.attempt.token }),
       signal: run.controller.signal,
       logger: run.logger,
@@ -660,6 +708,8 @@ export class RunProcessor {
         runId,
         rootRunId,
         maxChildrenPerRun: config.maxChildrenPerRun,
+        // A pinned run's children are pinned to its build: they are part of the same deploy.
+        pinnedBuild: pinnedBuildOfQueue(config.queueName, run.job.name, run.job.queueName),
         exposedResources: exposedDescriptors,
         deadline: run.deadline,
       }),
@@ -672,6 +722,8 @@ export class RunProcessor {
     if (tenant !== undefined) services.tenant = tenant;
     if (decoded.scope !== undefined) services.scope = decoded.scope;
     if (decoded.child !== undefined) services.placement = decoded.child;
+    const budget = inheritedBudget(this.#deps.prices, decoded.budget);
+    if (budget !== undefined) services.budget = budget;
     return services;
   }
 
@@ -862,6 +914,18 @@ function deadlineOf(job: Job, agent: AnyAgent, decoded: DecodedRunJob): number |
 function timeoutError(job: Job, deadline: number): RunTimeoutError {
   return new RunTimeoutError(job.id ?? '', deadline, Date.now() - job.timestamp);
 }
+
+/** The worker's prices under what the job data carries (an ancestor's limits and prices win). */
+function inheritedBudget(
+  prices: PriceTable | undefined,
+  inherited: InheritedBudget | undefined,
+): InheritedBudget | undefined {
+  if (prices === undefined) return inherited;
+  return { ...inherited, prices: { ...prices, ...inherited?.prices } };
+}
+
+/** Failures a retry cannot fix: the deadline passed, the tree's usage budget is spent. */
+const FINAL_ERRORS: ReadonlySet<string> = new Set([RunTimeoutError.errorName, BudgetExceededError.errorName]);
 
 /** Whether BullMQ will attempt the job again after this failure (its agent's `retry`). */
 function willRetry(job: Job): boolean {

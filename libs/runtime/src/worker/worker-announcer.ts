@@ -15,6 +15,11 @@ const WITHDRAW_TIMEOUT_MS = 2000;
 export interface AnnouncedWorker {
   agents: string[];
   buildId: string | undefined;
+  /**
+   * Set when the worker pins runs to its build: the other builds it resumes pinned runs of, and
+   * the agents whose new runs it leaves to a newer build now.
+   */
+  pinned?: { compatibleWith: readonly string[]; draining: () => string[] } | undefined;
   concurrency: number;
   activeRuns: () => number;
 }
@@ -87,6 +92,13 @@ export class WorkerAnnouncer {
       ttlMs: WORKER_HEARTBEAT_TTL_MS,
     };
     if (buildId !== undefined) announcement.buildId = buildId;
+    const { pinned } = this.#worker;
+    if (pinned) {
+      announcement.versioning = 'pinned';
+      if (pinned.compatibleWith.length > 0) announcement.compatibleWith = [...pinned.compatibleWith];
+      const draining = pinned.draining();
+      if (draining.length > 0) announcement.draining = draining;
+    }
     return announcement;
   }
 }

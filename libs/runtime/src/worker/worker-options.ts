@@ -6,6 +6,7 @@ import type { ModelLimits } from '../limits/model-limits.js';
 import type { AnyModelAdapter } from '../model/stream-model-adapter.js';
 import type { ResourceDefinition } from '../resources/define-resource.js';
 import type { ResourceBrokerTiming } from '../resources/resource-broker.js';
+import type { PriceTable } from '../usage/budget-options.js';
 import type { WorkerRunHooks } from './worker-run-hooks.js';
 
 /**
@@ -25,6 +26,14 @@ export interface CreateWorkerOptions extends WorkerRunHooks {
    * @default none
    */
   modelLimits?: Readonly<Record<string, ModelLimits>>;
+  /**
+   * Prices of models for usage costs (`getUsageStats`, `equipBudget({ maxCostMicroUsd })`) in
+   * integer micro-USD per million tokens, keyed `<provider>/<modelId>` or `<modelId>`:
+   * `{ inputMicroUsdPerMillionTokens, outputMicroUsdPerMillionTokens }`. An agent's
+   * `equipBudget({ prices })` entries win; child runs inherit the table of the worker that
+   * started their tree. Invalid → `InvalidBudgetError` at start. @default none
+   */
+  prices?: PriceTable;
   /** A Redis URL or a connection to duplicate. @default REDIS_URL, else 'redis://127.0.0.1:6379' */
   connection?: RedisConnectionOption;
   /** For a `rediss://` URL: a PEM file of the CA(s) to trust. @default FLOTILLA_REDIS_TLS_CA_FILE, else Node's CAs */
@@ -33,8 +42,27 @@ export interface CreateWorkerOptions extends WorkerRunHooks {
   prefix?: string;
   /** First part of every agent queue's name (`<queueName>/<agentId>`). @default FLOTILLA_QUEUE, else 'agents' */
   queueName?: string;
-  /** The build of the code this worker runs, shown in the worker registry. @default FLOTILLA_BUILD_ID, else none */
+  /**
+   * The build of the code this worker runs (a version, a commit: 1 to 128 letters, digits, `_`,
+   * `.`, `+` or `-`), shown in the worker registry and kept on the runs it starts first
+   * (`RunRecord.buildId`). Required with `versioning: 'pinned'`. @default FLOTILLA_BUILD_ID, else none
+   */
   buildId?: string;
+  /**
+   * `'pinned'`: each root run this worker takes first is pinned to its `buildId`, with its whole
+   * tree: it resumes (after child runs, waits, a crash) only on workers of that build or of one
+   * listing it in `compatibleWith`; while a newer build serves an agent, this worker takes no new
+   * runs of it and drains its pinned ones (a rolling deploy). `'unpinned'`: any worker serving
+   * the agent resumes any run (guard code changes with `patched()`). Pinned runs are resumed by
+   * pinned workers only. @default FLOTILLA_VERSIONING, else 'unpinned'
+   */
+  versioning?: 'pinned' | 'unpinned';
+  /**
+   * With `versioning: 'pinned'`: other builds (at most 32) whose pinned runs this worker resumes
+   * too — its code replays their journals the same way (new code paths behind `patched()`).
+   * @default FLOTILLA_COMPATIBLE_WITH (comma-separated), else none
+   */
+  compatibleWith?: readonly string[];
   /**
    * Runs executed at once, shared by the queues of all its agents (one BullMQ queue per agent).
    * @default FLOTILLA_WORKER_CONCURRENCY, else 4

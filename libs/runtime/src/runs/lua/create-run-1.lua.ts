@@ -18,7 +18,8 @@ export const createRunScript = new LuaScript(
     ARGV[5] tenant, or ''
     ARGV[6] submission hash, or '' (a child run)
     ARGV[7] scheduleId (stored) of a schedule's firing, or ''
-    ARGV[8..11] for a child run: parentRunId, rootRunId, callPath, fingerprint
+    ARGV[8..12] for a child run: parentRunId, rootRunId, callPath, fingerprint, and the build it
+                is pinned to (its pinned parent's) or ''
 
   Output:
     1   created
@@ -38,6 +39,7 @@ if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'scheduleId', ARGV[7]) end
 if ARGV[8] then
   redis.call('HSET', KEYS[1], 'parentRunId', ARGV[8], 'rootRunId', ARGV[9], 'callPath', ARGV[10],
     'fingerprint', ARGV[11])
+  if ARGV[12] and ARGV[12] ~= '' then redis.call('HSET', KEYS[1], 'pinnedBuild', ARGV[12]) end
 end
 return 1
 `,

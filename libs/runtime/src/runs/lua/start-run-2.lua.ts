@@ -7,7 +7,7 @@ export const startRunScript = new LuaScript(
   2,
   `--[[
   A worker starts (or, after a crash, restarts) a run: status running, startedAt kept from the
-  first start, attempts + 1, waitingFor and waits (set while parked or suspended) cleared.
+  first start, the first starting worker's build kept, attempts + 1, waitingFor and waits (set while parked or suspended) cleared.
   Resuming a run that suspended on child runs (status waiting) is not a new attempt. A record
   missing because the job was added without the client is created on the way. The record takes
   the attempt's token (the attempt fence, attempt-fence.lua.ts): from then on writes of any
@@ -24,6 +24,7 @@ export const startRunScript = new LuaScript(
     ARGV[3] now, epoch ms
     ARGV[4] attempt token
     ARGV[5] 1 when the same attempt continues after suspending, else 0
+    ARGV[6] build id of the starting worker, or '': kept as buildId when the record has none
 
   Output:
     { 1, attempts, cleared, usage, modelCalls, wakes, cancelled }  started; cleared: 1 when it
@@ -47,6 +48,7 @@ redis.call('HSET', KEYS[1], 'status', 'running', 'attempt', ARGV[4])
 local cleared = redis.call('HDEL', KEYS[1], 'waitingFor')
 redis.call('HDEL', KEYS[1], 'waits')
 redis.call('HSETNX', KEYS[1], 'startedAt', ARGV[3])
+if ARGV[6] and ARGV[6] ~= '' then redis.call('HSETNX', KEYS[1], 'buildId', ARGV[6]) end
 local attempts
 if status == 'waiting' then
   attempts = tonumber(redis.call('HGET', KEYS[1], 'attempts') or '1')
