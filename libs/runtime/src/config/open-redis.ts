@@ -39,11 +39,18 @@ export function redisTlsOptions(url: string, caFile: string | undefined): RedisO
 /**
  * Opens a new connection owned by the caller: from a URL, or a duplicate of a given one, watched
  * by {@link watchConnection} (its outages are logged once, never printed by ioredis).
- * `maxRetriesPerRequest: null` by default, as BullMQ requires for workers and blocking reads:
+ * `maxRetriesPerRequest: null` and no auto-pipelining by default (a duplicate does not inherit
+ * it), `maxRetriesPerRequest` as BullMQ requires for workers and blocking reads:
  * commands wait through an outage and run once Redis is back.
  */
 export function openRedis(connection: RedisConnectionOption, options: OpenRedisOptions): Redis {
-  const settings: RedisOptions = { maxRetriesPerRequest: null, ...options.redis };
+  // A duplicate does not inherit auto-pipelining (the worker's command connection has it): the
+  // blocking and subscriber connections opened from it must send each command on its own.
+  const settings: RedisOptions = {
+    maxRetriesPerRequest: null,
+    enableAutoPipelining: false,
+    ...options.redis,
+  };
   const redis =
     typeof connection === 'string'
       ? connectRedis(connection, { ...redisTlsOptions(connection, options.tlsCaFile), ...settings })

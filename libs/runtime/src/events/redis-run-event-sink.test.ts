@@ -31,6 +31,31 @@ describe('RedisRunEventSink', () => {
     );
   });
 
+  it('hands the events not written yet to the run end, which writes them ahead of run-end', async () => {
+    const runId = randomUUID();
+    const records = new RedisRunRecords({ redis: fixture.redis, prefix: fixture.prefix });
+    await records.create({ runId, agentId: 'a' });
+    await records.start({ runId, agentId: 'a' });
+    const sink = new RedisRunEventSink({ redis: fixture.redis, prefix: fixture.prefix, runId });
+    sink.emit(toolCall(runId, 0));
+    await sink.flush();
+    sink.emit(toolCall(runId, 1));
+    sink.emit(toolCall(runId, 2));
+    const pending = await sink.drain();
+    expect(pending.map((text) => JSON.parse(text).args.index)).toEqual([1, 2]);
+    // Drained: nothing is left for the sink to write by itself.
+    expect(await sink.drain()).toEqual([]);
+    const ending = { status: 'succeeded' as const, output: 1, usage: emptyUsage(), modelCalls: 0 };
+    expect(await records.finish(runId, 'root/agent:a:0', ending, undefined, undefined, pending)).toBe(true);
+    const events = await records.compactedEvents(runId);
+    expect(events?.map((event) => (event.type === 'tool-call' ? event.args : event.type))).toEqual([
+      { index: 0 },
+      { index: 1 },
+      { index: 2 },
+      'run-end',
+    ]);
+  });
+
   it('writes emitted events without an explicit flush', async () => {
     const runId = randomUUID();
     new RedisRunEventSink({ redis: fixture.redis, prefix: fixture.prefix, runId }).emit(toolCall(runId, 1));

@@ -37,6 +37,8 @@ export class RedisRunEventSink implements RunEventSink {
   #buffer: RunEvent[] = [];
   #writing: Promise<void> = Promise.resolve();
   #scheduled = false;
+  /** Set by {@link hold}: emitted events wait for an explicit `flush` or `drain`. */
+  #held = false;
 
   constructor(options: {
     redis: Redis;
@@ -72,6 +74,7 @@ export class RedisRunEventSink implements RunEventSink {
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
+      if (this.#held) return;
       // flush never rejects (#write reports every failure); the catch keeps that true.
       this.flush().catch(this.#onError);
     });
@@ -83,6 +86,29 @@ export class RedisRunEventSink implements RunEventSink {
     // Chained so batches land in emit order even when a flush is requested mid-write.
     this.#writing = this.#writing.then(() => this.#write(batch));
     return this.#writing;
+  }
+
+  /**
+   * From now on emitted events are written only by an explicit `flush` or `drain`, not on the
+   * next turn of the event loop: the run's execution is over and its owner writes what is left
+   * with the run's end (one script instead of two).
+   */
+  hold(): void {
+    this.#held = true;
+  }
+
+  /**
+   * For the run's end: waits for the writes in flight, then hands over the events not written
+   * yet, serialized, in emit order, and forgets them, for the caller to append in its own script
+   * (`finish-run-4` writes them ahead of `run-end`, one round trip instead of two). Nothing when
+   * the attempt was superseded (its events are dropped).
+   */
+  async drain(): Promise<string[]> {
+    await this.#writing;
+    const batch = this.#buffer;
+    this.#buffer = [];
+    if (this.#superseded) return [];
+    return batch.map((event) => this.#serialize(event));
   }
 
   async #write(batch: RunEvent[]): Promise<void> {

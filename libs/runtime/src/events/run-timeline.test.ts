@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StreamedRunEvent } from './redis-run-event-stream.js';
 import { decodeRunTimeline, encodeRunTimeline, type RunEndOutcome } from './run-timeline.js';
@@ -155,5 +156,63 @@ describe('run timeline', () => {
     } as unknown as StreamedRunEvent);
     original.sort((a, b) => (a.eventId < b.eventId ? -1 : 1));
     expect(decodeRunTimeline(runId, encodeRunTimeline(runId, original, outcome), outcome)).toEqual(original);
+  });
+});
+
+describe('encodeRunTimeline, property', () => {
+  const jsonValue = fc
+    .jsonValue({ maxDepth: 3 })
+    .map((value) => JSON.parse(JSON.stringify(value)) as unknown);
+  const fieldNames = ['callPath', 'agentId', 'input', 'generation', 'position', 'turnIndex', 'usage', 'name'];
+  const moreNames = ['args', 'toolCallId', 'ok', 'result', 'error', 'replayed', 'output', 'status', 'note'];
+  const types = [
+    'run-start',
+    'generation-start',
+    'model-turn-start',
+    'model-turn-end',
+    'tool-call',
+    'tool-result',
+  ];
+  const event = fc.record({
+    type: fc.constantFrom(...types, 'child-start', 'child-end', 'custom-note'),
+    fields: fc.dictionary(fc.constantFrom(...fieldNames, ...moreNames, 'runId'), jsonValue, { maxKeys: 6 }),
+    step: fc.nat({ max: 50 }),
+    lag: fc.nat({ max: 20 }),
+  });
+  const outcomeOf = fc.record({
+    status: fc.constantFrom('succeeded' as const, 'failed' as const),
+    output: jsonValue,
+    usage: fc.constant(usage),
+    modelCalls: fc.nat({ max: 5 }),
+  });
+
+  it('decodes to exactly the events it was built from, for any events (so no decode check is needed when encoding)', () => {
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 12 }), outcomeOf, fc.boolean(), (drawn, recorded, sameEnd) => {
+        let ms = 1_700_000_000_000;
+        let seq = 0;
+        const list = drawn.map(({ type, fields, step, lag }) => {
+          if (step > 0) {
+            ms += step;
+            seq = 0;
+          } else seq += 1;
+          return { ...fields, type, at: ms - lag, eventId: `${ms}-${seq}` } as unknown as StreamedRunEvent;
+        });
+        const end: Record<string, unknown> = {
+          type: 'run-end',
+          runId,
+          callPath: root,
+          at: ms,
+          eventId: `${ms + 1}-0`,
+        };
+        if (sameEnd)
+          Object.assign(end, recorded.status === 'succeeded' ? recorded : { ...recorded, output: undefined });
+        else end.status = 'cancelled';
+        const original = [...list, JSON.parse(JSON.stringify(end)) as StreamedRunEvent];
+        const text = encodeRunTimeline(runId, original, recorded);
+        expect(decodeRunTimeline(runId, text, recorded)).toEqual(original);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

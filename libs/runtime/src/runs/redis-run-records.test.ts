@@ -43,6 +43,18 @@ describe('RedisRunRecords', () => {
     });
   });
 
+  it('reads the wake-ups and the cancel flag in the start script', async () => {
+    const runId = randomUUID();
+    await records().create({ runId, agentId: 'a' });
+    expect(await records().start({ runId, agentId: 'a' })).toMatchObject({ wakes: 0, cancelled: false });
+    await records().addWake(runId);
+    await records().addWake(runId);
+    await fixture.redis.set(runKeys(fixture.prefix, runId).cancel, '1');
+    const started = await records().start({ runId, agentId: 'a' });
+    expect(started).toMatchObject({ started: true, attempt: 2, wakes: 2, cancelled: true });
+    expect(await records().wakes(runId)).toBe(2);
+  });
+
   it('ends a run once: the first ending wins and writes one run-end event', async () => {
     const runId = randomUUID();
     await records().create({ runId, agentId: 'a' });

@@ -27,7 +27,7 @@ import { markWaitingScript } from './lua/mark-waiting-1.lua.js';
 import { parkRunScript } from './lua/park-run-1.lua.js';
 import { pinRunScript } from './lua/pin-run-1.lua.js';
 import { recordProgressScript } from './lua/record-progress-1.lua.js';
-import { startRunScript } from './lua/start-run-1.lua.js';
+import { startRunScript } from './lua/start-run-2.lua.js';
 import { suspendRunScript } from './lua/suspend-run-1.lua.js';
 import { swapAttemptTraceScript } from './lua/swap-attempt-trace-1.lua.js';
 import { wakeRunScript } from './lua/wake-run-1.lua.js';
@@ -70,10 +70,12 @@ export interface RunTotals {
 
 /**
  * What `start` found: the run may go on (`attempt` counts from 1, `totals` are what the record
- * carries, to hand to `finish`) or had already ended.
+ * carries, to hand to `finish`; `wakes` is the record's count of wake-ups, see
+ * {@link RedisRunRecords.wakes}; `cancelled` whether the run's own cancel flag is set) or had
+ * already ended.
  */
 export type RunStart =
-  | { started: true; attempt: number; totals: RunTotals }
+  | { started: true; attempt: number; totals: RunTotals; wakes: number; cancelled: boolean }
   | { started: false; status: RunStatus };
 
 /**
@@ -137,25 +139,34 @@ export class RedisRunRecords {
   }
 
   /**
-   * Marks the run `running` unless it already ended, and reads the totals the record carries
-   * in the same round trip (the start script leaves them as they are, so the read is right
-   * whichever of the two Redis runs first). The record takes `run.attempt` (the attempt fence:
-   * older attempts' writes are refused from then on).
+   * Marks the run `running` unless it already ended, and reads in the same script what the
+   * worker needs next: the totals the record carries, its count of wake-ups and whether its
+   * cancel flag is set (one command, one round trip). The record takes `run.attempt` (the
+   * attempt fence: older attempts' writes are refused from then on).
    * @throws AttemptSupersededError when `run.continuing` and a newer attempt owns the run
    */
   async start(run: RunToStart): Promise<RunStart> {
-    const keys = runKeys(this.#prefix, run.runId);
-    const call = startRunArgs(keys, run, Date.now());
-    const [result, totals] = await Promise.all([
-      startRunScript.run(this.#redis, call.keys, call.args),
-      this.#totals(keys.record),
-    ]);
+    const call = startRunArgs(runKeys(this.#prefix, run.runId), run, Date.now());
+    const result = await startRunScript.run(this.#redis, call.keys, call.args);
     if (result === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(run.runId, 'a start');
-    const [code, detail, cleared] = result as [number, string | number, number?];
+    const [code, detail, cleared, usage, modelCalls, wakes, cancelled] = result as [
+      number,
+      string | number,
+      number?,
+      (string | null)?,
+      (string | null)?,
+      (string | null)?,
+      number?,
+    ];
     if (cleared === 1) await this.#countWait(() => this.waiting.leave(run.runId));
-    return code === 1
-      ? { started: true, attempt: Number(detail), totals }
-      : { started: false, status: detail as RunStatus };
+    if (code !== 1) return { started: false, status: detail as RunStatus };
+    return {
+      started: true,
+      attempt: Number(detail),
+      totals: totalsOf(usage, modelCalls),
+      wakes: Number(wakes ?? 0),
+      cancelled: cancelled === 1,
+    };
   }
 
   /**
@@ -247,10 +258,12 @@ export class RedisRunRecords {
    * Ends the run with `ending` and appends its `run-end` event (from `callPath`, the root
    * invocation), unless it already ended, then replaces its event stream by the compacted
    * timeline (`events/run-timeline.ts`; readers that were blocked on the stream got `run-end`
-   * first). Returns `true` when this call ended it. Flush the run's other events first, so `run-end`
+   * first). Returns `true` when this call ended it. Flush the run's other events first (or pass them as `events`), so `run-end`
    * is the last event of the stream. `carried`: the record's totals from this execution's
    * `start` (saves reading them again). @default read from the record
    * `attempt`: the ending attempt's token; @default none (a cancel, the stalled-job handler)
+   * `events`: the attempt's events not written yet (serialized, `RedisRunEventSink.drain`),
+   * appended ahead of `run-end` in the same script. @default none
    * @throws AttemptSupersededError when a newer attempt than `attempt` owns the run
    */
   async finish(
@@ -259,6 +272,7 @@ export class RedisRunRecords {
     execution: RunEnding,
     carried?: RunTotals,
     attempt?: string,
+    events?: readonly string[],
   ): Promise<boolean> {
     // Earlier executions that suspended carried their usage in the record.
     const prior = carried ?? (await this.#totals(runKeys(this.#prefix, runId).record));
@@ -278,6 +292,7 @@ export class RedisRunRecords {
       eventStreamMaxLength: this.#eventStreamMaxLength,
       retention: this.#retention,
       ...(attempt !== undefined && { attempt }),
+      ...(events !== undefined && { events }),
     });
     const reply = await finishRunScript.run(this.#redis, call.keys, call.args);
     if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, "the run's end");
@@ -413,10 +428,7 @@ export class RedisRunRecords {
   /** The totals the record (`recordKey`) carries; none yet when it has no usage. */
   async #totals(recordKey: string): Promise<RunTotals> {
     const [usage, modelCalls] = await this.#redis.hmget(recordKey, 'usage', 'modelCalls');
-    return {
-      usage: parseOr(usage ?? undefined, usageSchema) ?? emptyUsage(),
-      modelCalls: Number(modelCalls ?? 0),
-    };
+    return totalsOf(usage, modelCalls);
   }
 
   /** The run's record, or `undefined` when there is none (never submitted, or expired). */
@@ -425,6 +437,14 @@ export class RedisRunRecords {
     if (!fields.status) return undefined;
     return toRecord(runId, fields);
   }
+}
+
+/** The totals of a record's `usage` and `modelCalls` fields (none yet when it has no usage). */
+function totalsOf(usage: string | null | undefined, modelCalls: string | null | undefined): RunTotals {
+  return {
+    usage: parseOr(usage ?? undefined, usageSchema) ?? emptyUsage(),
+    modelCalls: Number(modelCalls ?? 0),
+  };
 }
 
 /** The record `finish-run-4` writes for `ending`, as `get` reads it back. */

@@ -43,10 +43,20 @@ export function runIdOfMember(member: string): string {
   return member.slice(TIME_DIGITS + 1);
 }
 
+/**
+ * How often one process trims an index key and renews its TTL: the upkeep of a key shared by
+ * every run (a tenant's `all`, an agent's) is not repeated per run.
+ */
+export const INDEX_UPKEEP_INTERVAL_MS = 60_000;
+/** Keys whose last upkeep one process remembers (more: it forgets them all and starts over). */
+const INDEX_UPKEEP_MEMORY = 10_000;
+
 export class RedisRunIndex {
   readonly #redis: Redis;
   readonly #prefix: string;
   readonly #keySeconds: number;
+  /** When this process last trimmed and renewed each index key (epoch ms). */
+  readonly #keptAt = new Map<string, number>();
 
   /**
    * `keySeconds`: how long an entry is kept, and an index outlives its last write: the record
@@ -61,11 +71,14 @@ export class RedisRunIndex {
 
   /**
    * Adds `run` to every index it belongs to; idempotent. One pipeline in one slot (the tenant's
-   * tag), no script. Each key also drops its entries older than `keySeconds` (amortised: about
-   * one per add) and expires `keySeconds` after its last write, so an index is bounded by the
-   * retention whether or not anyone lists it.
+   * tag), no script. Each key also drops its entries older than `keySeconds` and expires
+   * `keySeconds` after its last upkeep, so an index is bounded by the retention whether or not
+   * anyone lists it. The upkeep (trim and TTL) of a key is done at most once per
+   * {@link INDEX_UPKEEP_INTERVAL_MS} by one process, not on every add: an index keeps entries
+   * that long past `keySeconds` at most, and a key may expire that long before `keySeconds`
+   * after its last add, when its newest entries' records (kept a day less) are long gone.
    */
-  async add(run: IndexedRun): Promise<void> {
+  async add(run: IndexedRun, now = Date.now()): Promise<void> {
     const keys = runIndexKeys(this.#prefix, run.tenant);
     const member = indexMember(run.createdAt, run.runId);
     const indexes = [keys.all, keys.agent(run.agentId)];
@@ -73,13 +86,21 @@ export class RedisRunIndex {
     if (run.rootRunId !== undefined) indexes.push(keys.root(run.rootRunId));
     if (run.conversationId !== undefined) indexes.push(keys.conversation(run.conversationId));
     if (run.scheduleId !== undefined) indexes.push(keys.schedule(run.scheduleId));
-    const oldest = `(${timeBound(Date.now() - this.#keySeconds * 1000)}`;
+    const oldest = `(${timeBound(now - this.#keySeconds * 1000)}`;
     const pipeline = this.#redis.pipeline();
-    for (const key of indexes)
-      pipeline.zadd(key, 0, member).zremrangebylex(key, '-', oldest).expire(key, this.#keySeconds);
+    const kept: string[] = [];
+    for (const key of indexes) {
+      pipeline.zadd(key, 0, member);
+      if (now - (this.#keptAt.get(key) ?? Number.NEGATIVE_INFINITY) < INDEX_UPKEEP_INTERVAL_MS) continue;
+      pipeline.zremrangebylex(key, '-', oldest).expire(key, this.#keySeconds);
+      kept.push(key);
+    }
     const replies = (await pipeline.exec()) ?? [];
     const failed = replies.find(([error]) => error);
     if (failed?.[0]) throw failed[0];
+    // Remembered once done: a failed pipeline leaves the upkeep to the next add.
+    if (this.#keptAt.size + kept.length > INDEX_UPKEEP_MEMORY) this.#keptAt.clear();
+    for (const key of kept) this.#keptAt.set(key, now);
   }
 
   /**

@@ -1,5 +1,5 @@
 /**
- * Pure argument builders of the run record scripts (`create-run-1`, `start-run-1`,
+ * Pure argument builders of the run record scripts (`create-run-1`, `start-run-2`,
  * `finish-run-4`), testable without Redis.
  */
 import type { TokenUsage } from '@flotilla/ir';
@@ -99,7 +99,7 @@ export interface RunToStart {
 
 export function startRunArgs(keys: RunKeys, run: RunToStart, now: number): RunScriptCall {
   return {
-    keys: [keys.record],
+    keys: [keys.record, keys.cancel],
     args: [
       run.runId,
       run.agentId,
@@ -137,6 +137,8 @@ export function finishRunArgs(
     retention: RunRetention;
     /** The ending attempt's token; `''` for a cancel or the stalled-job handler. @default '' */
     attempt?: string;
+    /** The attempt's events not written yet (serialized), appended ahead of `run-end`. @default none */
+    events?: readonly string[];
   },
 ): RunScriptCall {
   const output = ending.status === 'succeeded' ? JSON.stringify(ending.output ?? null) : '';
@@ -154,6 +156,7 @@ export function finishRunArgs(
       String(options.retention.recordSeconds),
       String(options.retention.journalSeconds),
       options.attempt ?? '',
+      ...(options.events ?? []),
     ],
   };
 }

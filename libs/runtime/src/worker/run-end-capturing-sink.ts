@@ -1,16 +1,20 @@
+import type { RedisRunEventSink } from '../events/redis-run-event-sink.js';
 import type { RunEndEvent, RunEvent, RunEventSink } from '../events/run-event.js';
 
 /**
  * Wraps the run's event sink for the worker: every event passes through except the engine's
  * `run-end`, which is held back and kept. The worker writes the one authoritative `run-end`
  * together with the run record (`finish-run-4`), so a run has exactly one `run-end` even
- * when a cancel or a crash ends it from elsewhere.
+ * when a cancel or a crash ends it from elsewhere. Once the engine's `run-end` is in, the events
+ * still buffered wait for the worker (`write` before a retry, `drain` into the finish script):
+ * the engine's own closing `flush` writes nothing then, which saves the run a script call and a
+ * round trip.
  */
 export class RunEndCapturingSink implements RunEventSink {
-  readonly #inner: RunEventSink;
+  readonly #inner: RedisRunEventSink;
   #runEnd: RunEndEvent | undefined;
 
-  constructor(inner: RunEventSink) {
+  constructor(inner: RedisRunEventSink) {
     this.#inner = inner;
   }
 
@@ -20,11 +24,24 @@ export class RunEndCapturingSink implements RunEventSink {
   }
 
   emit(event: RunEvent): void {
-    if (event.type === 'run-end') this.#runEnd = event;
-    else this.#inner.emit(event);
+    if (event.type === 'run-end') {
+      this.#runEnd = event;
+      this.#inner.hold();
+    } else this.#inner.emit(event);
   }
 
+  /** The engine's flush: left to the worker once the execution is over (see the class). */
   flush(): Promise<void> {
+    return this.#runEnd ? Promise.resolve() : this.#inner.flush();
+  }
+
+  /** Writes every event emitted so far (before a suspension, a retry or a hand-back). */
+  write(): Promise<void> {
     return this.#inner.flush();
+  }
+
+  /** The events not written yet, for the finish script (see {@link RedisRunEventSink.drain}). */
+  drain(): Promise<string[]> {
+    return this.#inner.drain();
   }
 }

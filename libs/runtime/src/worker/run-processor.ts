@@ -146,8 +146,11 @@ interface JobRun {
   /** The run's deadline (epoch ms), see {@link deadlineOf}. */
   deadline: number | undefined;
   logger: Logger;
-  /** The record's totals as the latest start of this job read them (for `finish`). */
-  carried: { totals: RunTotals };
+  /**
+   * The record's totals (for `finish`) and count of wake-ups (for parking, see
+   * `park-until-woken.ts`) as the latest start of this job read them.
+   */
+  carried: { totals: RunTotals; wakes: number };
 }
 
 /**
@@ -266,16 +269,17 @@ export class RunProcessor {
   async #processAdmitted(job: Job, token: string | undefined, attempt: RunAttempt, logger: Logger) {
     const runId = job.id ?? '';
     const agentId = isValidId(job.name) ? job.name : '';
-    // The cancel flags are read in the same round trip as the start: Redis runs both in the
-    // order sent, so the read still sees every flag set before the run was marked running.
-    const [start, cancelled] = await Promise.all([
+    // The run's own cancel flag is read by the start script; a child's parent's and root's flags
+    // in the same round trip: Redis runs both in the order sent, so the read still sees every
+    // flag set before the run was marked running.
+    const [start, treeCancelled] = await Promise.all([
       this.#deps.records.start({
         runId,
         agentId,
         attempt: attempt.token,
         buildId: this.#deps.config.buildId,
       }),
-      this.#cancelFlagSet(runId, job.data),
+      this.#ancestorCancelFlagSet(job.data),
     ]);
     if (!start.started) {
       logger.info({ status: start.status }, 'run already ended; job skipped');
@@ -306,7 +310,8 @@ export class RunProcessor {
       parent: context.active(),
     };
     try {
-      const state = { controller, cancelled, carried: { totals: start.totals } };
+      const cancelled = start.cancelled || treeCancelled;
+      const state = { controller, cancelled, carried: { totals: start.totals, wakes: start.wakes } };
       await inSpan(
         `flotilla.run ${agentId}`,
         attributes,
@@ -410,7 +415,7 @@ export class RunProcessor {
     job: Job,
     token: string | undefined,
     attempt: RunAttempt,
-    cancel: { controller: AbortController; cancelled: boolean; carried: { totals: RunTotals } },
+    cancel: { controller: AbortController; cancelled: boolean; carried: JobRun['carried'] },
     logger: Logger,
   ) {
     const { controller } = cancel;
@@ -467,6 +472,7 @@ export class RunProcessor {
       )
         throw error;
       if (RunHandedBackError.is(error)) {
+        await sink.write();
         await job.moveToWait(token);
         logger.warn('run handed back to the queue: the worker is shutting down');
         throw new WaitingError();
@@ -482,12 +488,16 @@ export class RunProcessor {
         modelCalls: sink.runEnd?.modelCalls ?? 0,
       };
     }
-    await sink.flush();
     // Past its deadline, or over its tree's usage budget, a run is not attempted again.
     const retriable = ending.status === 'failed' && !FINAL_ERRORS.has(ending.error?.name ?? '');
-    // Handing the job to a retry writes no run key, so no script fences it: ask the record.
-    if (retriable && (willRetry(job) || root) && !(await this.#deps.records.ownedBy(runId, attempt.token)))
-      throw new AttemptSupersededError(runId, 'a retry');
+    // A run that ends here hands its unwritten events to the finish script (`#end`); one that may
+    // be attempted again writes them first.
+    if (retriable && (willRetry(job) || root)) {
+      await sink.write();
+      // Handing the job to a retry writes no run key, so no script fences it: ask the record.
+      if (!(await this.#deps.records.ownedBy(runId, attempt.token)))
+        throw new AttemptSupersededError(runId, 'a retry');
+    }
     if (retriable && willRetry(job)) {
       // Memory and journal stay: the next attempt replays from them.
       logger.warn(
@@ -499,7 +509,7 @@ export class RunProcessor {
     if (retriable && root) await this.#retryRoot({ job, token, logger }, root, ending);
     // Ended for good: the turn it was in is stored closed before the next run on its conversation.
     if (ending.status !== 'succeeded') await this.#writers.closeUnfinishedTurns(job, turns, logger);
-    await this.#end(job, { ending, carried: cancel.carried.totals, attempt }, memory, logger);
+    await this.#end(job, { ending, carried: cancel.carried.totals, attempt, sink }, memory, logger);
   }
 
   /**
@@ -534,8 +544,9 @@ export class RunProcessor {
   async #runUntilEnded(run: JobRun): Promise<RunEnding | 'left'> {
     const { records } = this.#deps;
     for (;;) {
-      // Read before the execution looks at anything: a wake-up after it is seen when parking.
-      const wakesBefore = await records.wakes(run.runId);
+      // Read by the start before the execution looks at anything: a wake-up after it is seen
+      // when parking.
+      const wakesBefore = run.carried.wakes;
       const outcome = await this.#executeWithResources(run);
       if (!outcome.suspended) {
         // The record stores the output: bounded like every other value (lenient: a Date is its text).
@@ -562,7 +573,9 @@ export class RunProcessor {
         continuing: true,
       });
       if (!resumed.started) return 'left';
+      // Mutated, not replaced: the job's ending reads the same object (`#execute`).
       run.carried.totals = resumed.totals;
+      run.carried.wakes = resumed.wakes;
     }
   }
 
@@ -624,7 +637,7 @@ export class RunProcessor {
    * due or was woken already, so the run replays right away.
    */
   async #park(run: JobRun, suspension: RunSuspension, wakesBefore: number): Promise<boolean> {
-    await run.sink.flush();
+    await run.sink.write();
     // While it waits no worker watches its deadline: a delayed job does.
     if (run.deadline !== undefined) await this.#addDeadlineJob(run.job, run.deadline);
     const { job, token } = run;
@@ -636,7 +649,7 @@ export class RunProcessor {
 
   /** `false` when every child already ended, so the run replays right away. */
   async #moveToWaitingChildren(run: JobRun, outcome: RunOutcome): Promise<boolean> {
-    await run.sink.flush();
+    await run.sink.write();
     // While it waits no worker watches its deadline: a delayed job does.
     if (run.deadline !== undefined) await this.#addDeadlineJob(run.job, run.deadline);
     const waiting = await run.job.moveToWaitingChildren(run.token ?? '');
@@ -760,22 +773,29 @@ export class RunProcessor {
   }
 
   /**
-   * A cancel may have arrived while the job waited but could not be removed; a child run also
-   * obeys its parent's and its root's cancel flags (it may have been enqueued after the cancel
-   * walked the tree). One EXISTS over every flag (one per flag on a cluster). Read from the raw job data (not yet
+   * A cancel may have arrived while the job waited but could not be removed: the start script
+   * reads the run's own flag; a child run also obeys its parent's and its root's cancel flags
+   * (it may have been enqueued after the cancel walked the tree), read here: one EXISTS over
+   * both (one per flag on a cluster), none for a root run. Read from the raw job data (not yet
    * validated): an id that is not a valid run id is simply not checked, decoding rejects the job.
    */
-  async #cancelFlagSet(runId: string, data: unknown): Promise<boolean> {
+  async #ancestorCancelFlagSet(data: unknown): Promise<boolean> {
     const { redis, config } = this.#deps;
     const child = (data as { child?: { parentRunId?: unknown; rootRunId?: unknown } } | undefined)?.child;
-    const ids = new Set([runId, child?.parentRunId, child?.rootRunId]);
+    if (child === undefined) return false;
+    const ids = new Set([child.parentRunId, child.rootRunId]);
     const flags = [...ids].flatMap((id) => (isValidRunId(id) ? [runKeys(config.prefix, id).cancel] : []));
     return anyKeyExists(redis, flags);
   }
 
   async #end(
     job: Job,
-    { ending, carried, attempt }: { ending: RunEnding; carried: RunTotals; attempt: RunAttempt },
+    {
+      ending,
+      carried,
+      attempt,
+      sink,
+    }: { ending: RunEnding; carried: RunTotals; attempt: RunAttempt; sink: RunEndCapturingSink },
     memory: RedisRunMemoryStore,
     logger: Logger,
   ): Promise<void> {
@@ -784,8 +804,10 @@ export class RunProcessor {
     const memoryNotDeleted = (error: unknown) => logger.warn({ err: error }, 'run memory not deleted');
     // The memory keys are read in the round trip of finish's totals read; they are deleted, and
     // the children set given its retention, only once the record ended (a retry needs the memory).
+    // The events not written yet go ahead of run-end in the finish script.
+    const events = await sink.drain();
     const [ended, memoryKeys] = await Promise.all([
-      records.finish(runId, callPathOf(job), ending, carried, attempt.token),
+      records.finish(runId, callPathOf(job), ending, carried, attempt.token, events),
       memory.keys().catch((error: unknown) => {
         memoryNotDeleted(error);
         return [];

@@ -10,6 +10,9 @@ export const finishRunScript = new LuaScript(
   and starts the retention clocks. Whoever ends the run first (the worker, a cancel, the
   stalled-job handler) wins; later callers change nothing and emit no second run-end. A worker
   ending its own attempt passes its token: a superseded attempt is refused (attempt-fence.lua.ts).
+  The attempt's events not written yet come along and are appended ahead of run-end (what
+  append-events-2 would have done in a round trip of its own; dropped with the rest when the
+  run had already ended).
 
   Input:
     KEYS[1] record    hash of the run record
@@ -27,6 +30,7 @@ export const finishRunScript = new LuaScript(
     ARGV[9] seconds to keep record, events (until compacted) and cancel flag
     ARGV[10] seconds to keep the journal
     ARGV[11] attempt token ('' = not an attempt: a cancel, the stalled-job handler, a deadline)
+    ARGV[12..] the ending attempt's events not written yet, one event JSON each, in order
 
   Output:
     the run's events (XRANGE reply, run-end last)  ended now; the caller compacts them
@@ -40,6 +44,9 @@ redis.call('HSET', KEYS[1], 'status', ARGV[1], 'endedAt', ARGV[2], 'usage', ARGV
 redis.call('HDEL', KEYS[1], 'waitingFor', 'waits')
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'output', ARGV[3]) end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'error', ARGV[4]) end
+for index = 12, #ARGV do
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'event', ARGV[index])
+end
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'event', ARGV[7])
 redis.call('EXPIRE', KEYS[1], ARGV[9])
 redis.call('EXPIRE', KEYS[2], ARGV[9])

@@ -7,7 +7,7 @@ export const suspendRunScript = new LuaScript(
   1,
   `--[[
   A run's execution suspended on child runs or durable waits: status waiting, what it waits for
-  (waitingFor, and every wait in waits; both cleared when none is given, and by start-run-1),
+  (waitingFor, and every wait in waits; both cleared when none is given, and by start-run-2),
   and the usage totals carried to the executions that follow (the worker adds this execution's
   share before calling). A run
   that already ended (a cancel won the race) is left as it is, and so is one a newer attempt

@@ -82,7 +82,7 @@ describe('the attempt fence', () => {
     expect(await records().get(runId)).toMatchObject({ status: 'succeeded', output: 'done' });
   });
 
-  it('start-run-1 lets an attempt continue after its suspension only while it owns the run', async () => {
+  it('start-run-2 lets an attempt continue after its suspension only while it owns the run', async () => {
     const { runId, old, current } = await supersededRun();
     await expect(records().start({ runId, agentId: 'a', attempt: old, continuing: true })).rejects.toSatisfy(
       AttemptSupersededError.is,

@@ -3,8 +3,8 @@ import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Argument builder: `startRunArgs`. */
 export const startRunScript = new LuaScript(
-  'start-run-1',
-  1,
+  'start-run-2',
+  2,
   `--[[
   A worker starts (or, after a crash, restarts) a run: status running, startedAt kept from the
   first start, the first starting worker's build kept, attempts + 1, waitingFor and waits (set while parked or suspended) cleared.
@@ -12,10 +12,13 @@ export const startRunScript = new LuaScript(
   missing because the job was added without the client is created on the way. The record takes
   the attempt's token (the attempt fence, attempt-fence.lua.ts): from then on writes of any
   older attempt are refused. An execution that continues after its own suspension (ARGV[5] = 1)
-  must still own the run.
+  must still own the run. A started run's reply carries what the worker would otherwise read in
+  further commands: the totals of earlier executions, the count of wake-ups, and whether its
+  cancel flag is set.
 
   Input:
     KEYS[1] record   hash of the run record
+    KEYS[2] cancel   the run's cancel flag (a string, set by a cancel)
     ARGV[1] runId
     ARGV[2] agentId
     ARGV[3] now, epoch ms
@@ -24,8 +27,10 @@ export const startRunScript = new LuaScript(
     ARGV[6] build id of the starting worker, or '': kept as buildId when the record has none
 
   Output:
-    { 1, attempts, cleared }  started; cleared: 1 when it removed a waitingFor (the run leaves the
-                     count of waiting runs, gate/waiting-runs.ts), else 0
+    { 1, attempts, cleared, usage, modelCalls, wakes, cancelled }  started; cleared: 1 when it
+                     removed a waitingFor (the run leaves the count of waiting runs,
+                     gate/waiting-runs.ts), else 0; usage (JSON, or false), modelCalls and wakes
+                     (or false) as the record holds them; cancelled: 1 when the cancel flag is set
     { 0, status }    the run already ended (succeeded, failed or cancelled); do not run it
     ${ATTEMPT_SUPERSEDED}               (continuing only) a newer attempt owns the run; nothing written
 ]]
@@ -44,9 +49,13 @@ local cleared = redis.call('HDEL', KEYS[1], 'waitingFor')
 redis.call('HDEL', KEYS[1], 'waits')
 redis.call('HSETNX', KEYS[1], 'startedAt', ARGV[3])
 if ARGV[6] and ARGV[6] ~= '' then redis.call('HSETNX', KEYS[1], 'buildId', ARGV[6]) end
+local attempts
 if status == 'waiting' then
-  return { 1, tonumber(redis.call('HGET', KEYS[1], 'attempts') or '1'), cleared }
+  attempts = tonumber(redis.call('HGET', KEYS[1], 'attempts') or '1')
+else
+  attempts = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 end
-return { 1, redis.call('HINCRBY', KEYS[1], 'attempts', 1), cleared }
+local totals = redis.call('HMGET', KEYS[1], 'usage', 'modelCalls', 'wakes')
+return { 1, attempts, cleared, totals[1], totals[2], totals[3], redis.call('EXISTS', KEYS[2]) }
 `,
 );
