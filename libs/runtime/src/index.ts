@@ -65,7 +65,11 @@ export {
   InvalidContextBudgetError,
   OffloadedOutputNotFoundError,
 } from './errors/budget-errors.js';
-export { InvalidPatchIdError, PatchInsideToolError } from './errors/patch-errors.js';
+export {
+  InvalidPatchIdError,
+  PatchInsideToolError,
+  TooManyPendingStepsError,
+} from './errors/patch-errors.js';
 export {
   AttemptsExhaustedError,
   InvalidMessageHistoryError,
