@@ -93,7 +93,9 @@ export async function exportStoredRun(services: ExportRunServices, record: RunRe
     children,
     memory,
   };
-  if (pendingSteps && pendingSteps.size > 0) document.pendingSteps = [...pendingSteps].sort();
+  // The steps of the last suspension the run has not got past (the others are in the journal).
+  const stillPending = [...(pendingSteps ?? [])].filter((position) => !(position in entryFields));
+  if (stillPending.length > 0) document.pendingSteps = stillPending.sort();
   if (conversations.length > 0) document.conversations = conversations;
   checkRunExportSize(document, `the export of run "${named(record.runId)}"`);
   return document;

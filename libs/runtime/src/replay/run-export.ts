@@ -68,8 +68,9 @@ export interface RunExport {
   journal: { position: string; entry: JournalEntry }[];
   /**
    * The positions of the durable steps the run last suspended on (a pending child call, a
-   * wait), none journaled yet: reached all the same, so `patched()` answers in a replay as on
-   * a worker. @default none (a run that never suspended, or an export of an older runtime)
+   * wait) that are not journaled yet: reached all the same, so `patched()` answers in a replay
+   * as on a worker, and a replay stops there. @default none (a run not suspended, or an export
+   * of an older runtime)
    */
   pendingSteps?: string[];
   children: ExportedChildRun[];
