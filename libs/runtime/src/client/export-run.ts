@@ -47,15 +47,15 @@ const RUN_START_SEARCH = 100;
 export async function exportStoredRun(services: ExportRunServices, record: RunRecord): Promise<RunExport> {
   const { redis, prefix, records } = services;
   const keys = runKeys(prefix, record.runId);
-  const [journalFields, childIds, memoryPaths, input] = await Promise.all([
+  const [entryFields, pending, childIds, memoryPaths, input] = await Promise.all([
     redis.hgetall(keys.journal),
+    redis.hget(keys.record, PENDING_STEPS_FIELD),
     redis.smembers(keys.children),
     redis.smembers(keys.memoryIndex),
     inputOf(redis, keys, record.runId),
   ]);
   const named = (id: string) => (record.tenant === undefined ? id : unqualifyId(id));
   if (input === NO_INPUT) throw new RunNotExportableError(named(record.runId), 'it has not started yet');
-  const { [PENDING_STEPS_FIELD]: pending, ...entryFields } = journalFields;
   const positions = Object.keys(entryFields);
   if (positions.length > MAX_RUN_EXPORT_ENTRIES || childIds.length > MAX_RUN_EXPORT_ENTRIES)
     throw new RunNotExportableError(

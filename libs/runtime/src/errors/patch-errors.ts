@@ -44,7 +44,7 @@ export class PatchInsideToolError extends FlotillaError {
 }
 
 /**
- * The most steps one suspension may wait at: their positions are stored with it (the journal's
+ * The most steps one suspension may wait at: their positions are stored with it (a run's
  * pending steps, `runs/pending-steps.ts`); a run suspending with more fails with
  * {@link TooManyPendingStepsError}.
  */

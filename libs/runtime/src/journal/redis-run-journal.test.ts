@@ -67,7 +67,7 @@ describe('RedisRunJournal', () => {
   it('fails the load with JournalCorruptedError when the pending steps are not a list of positions', async () => {
     for (const bad of ['not json', '["no slash"]', '{"a":1}', JSON.stringify([42])]) {
       const runId = randomUUID();
-      await fixture.redis.hset(runKeys(fixture.prefix, runId).journal, PENDING_STEPS_FIELD, bad);
+      await fixture.redis.hset(runKeys(fixture.prefix, runId).record, PENDING_STEPS_FIELD, bad);
       const error = await journalOf(runId)
         .load()
         .catch((caught: unknown) => caught);

@@ -12,8 +12,8 @@ import { recordJournalScript } from './lua/record-journal-2.lua.js';
  * position, value = entry JSON. `record` writes a position once (`record-journal-2`), so when
  * a crashed worker's replacement and a late original race on a position, the first write wins
  * and both read the same outcome on the next replay; given an `attempt`, a superseded
- * attempt's records are refused. Entries are validated on load. The hash also holds the
- * positions the run last suspended on (`pending-steps.ts`), loaded as `pendingSteps`.
+ * attempt's records are refused. Entries are validated on load, with the positions the run
+ * last suspended on (kept on its record: `runs/pending-steps.ts`) as `pendingSteps`.
  */
 export class RedisRunJournal implements RunJournal {
   readonly #redis: Redis;
@@ -39,7 +39,11 @@ export class RedisRunJournal implements RunJournal {
 
   /** @throws JournalCorruptedError when an entry (or the pending steps) does not parse */
   async load(): Promise<LoadedJournal> {
-    const { [PENDING_STEPS_FIELD]: pending, ...fields } = await this.#redis.hgetall(this.#key);
+    // Sent together (one round trip); the pending steps live on the record (`pending-steps.ts`).
+    const [fields, pending] = await Promise.all([
+      this.#redis.hgetall(this.#key),
+      this.#redis.hget(this.#recordKey, PENDING_STEPS_FIELD),
+    ]);
     const journal = new Map<string, JournalEntry>();
     for (const [position, text] of Object.entries(fields))
       journal.set(position, parseJournalEntry(this.#runId, position, text));

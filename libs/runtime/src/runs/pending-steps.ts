@@ -1,17 +1,18 @@
 /**
  * The pending steps of a run in Redis: the journal positions of the durable steps its latest
- * execution suspended on (`RunSuspension.pendingSteps`), kept as one field of the journal hash
- * so they load with the journal in the same `HGETALL` and expire with it. `suspend-run-2`
- * writes the field with the suspension (one write, no extra round trip); journal positions
- * always contain a `/` (they start with a callPath), the field's name never does, so it can
- * never be taken for an entry.
+ * execution suspended on (`RunSuspension.pendingSteps`), kept as one field of the run record
+ * (`pendingSteps`, JSON list). `suspend-run-1` writes it with the suspension (one write, no
+ * extra round trip) and `RedisRunJournal.load` reads it beside the journal (sent together:
+ * one round trip). On the record rather than in the journal hash: a worker of an older runtime
+ * ignores a record field it does not know, but would fail the whole journal on a field that is
+ * not an entry — a rolling upgrade of the runtime must not fail the runs it resumes.
  */
 import { z } from 'zod';
 import { MAX_PENDING_STEPS, TooManyPendingStepsError } from '../errors/patch-errors.js';
 import { JournalCorruptedError } from '../errors/run-errors.js';
 
-/** The journal hash field holding the pending steps (JSON list of positions). */
-export const PENDING_STEPS_FIELD = 'pending-steps';
+/** The run record field holding the pending steps (JSON list of positions). */
+export const PENDING_STEPS_FIELD = 'pendingSteps';
 
 /** The longest journal position stored or accepted (as in run exports). */
 export const MAX_POSITION_LENGTH = 4096;
@@ -34,11 +35,11 @@ export function encodePendingSteps(runId: string, positions: readonly string[]):
 }
 
 /**
- * The pending steps stored for run `runId` (`undefined`: none stored, an older journal).
+ * The pending steps stored for run `runId` (`undefined`: none stored, e.g. by an older runtime).
  * @throws JournalCorruptedError when the field is not a list of positions
  */
-export function parsePendingSteps(runId: string, text: string | undefined): Set<string> | undefined {
-  if (text === undefined) return undefined;
+export function parsePendingSteps(runId: string, text: string | null | undefined): Set<string> | undefined {
+  if (text === undefined || text === null) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);

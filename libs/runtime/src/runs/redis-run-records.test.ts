@@ -138,7 +138,7 @@ describe('RedisRunRecords', () => {
     expect(await records().get(runId)).toMatchObject({ status: 'waiting', modelCalls: 4 });
   });
 
-  it('stores the steps each suspension waited at beside the journal, replacing the previous ones, where the journal loads them', async () => {
+  it('stores the steps each suspension waited at on the record, replacing the previous ones, and the journal loads them', async () => {
     const runId = randomUUID();
     const journal = new RedisRunJournal({ redis: fixture.redis, prefix: fixture.prefix, runId });
     await records().create({ runId, agentId: 'a' });
@@ -149,6 +149,9 @@ describe('RedisRunRecords', () => {
     const loaded = await journal.load();
     expect(loaded.size).toBe(0); // the pending steps are not entries a durable step could serve
     expect(loaded.pendingSteps).toEqual(new Set(first));
+    // Not in the journal hash: a worker of an older runtime would take the field for a bad entry.
+    expect(await fixture.redis.hlen(runKeys(fixture.prefix, runId).journal)).toBe(0);
+    expect((await records().get(runId))?.status).toBe('waiting');
     await journal.record('root/agent:a:0/g0/agent:c:0', {
       kind: 'child',
       fingerprint: 'c',
@@ -175,7 +178,7 @@ describe('RedisRunRecords', () => {
     await records().finish(runId, 'root/agent:a:0', { status: 'cancelled', usage, modelCalls: 0 });
     const late = { usage, modelCalls: 0, suspended: { pendingSteps: ['root/agent:a:0/g0/agent:c:0'] } };
     expect(await records().suspend(runId, late)).toBe(false);
-    expect(await fixture.redis.hexists(runKeys(fixture.prefix, runId).journal, 'pending-steps')).toBe(0);
+    expect(await fixture.redis.hexists(runKeys(fixture.prefix, runId).record, 'pendingSteps')).toBe(0);
   });
 
   it('returns undefined for a run that does not exist', async () => {

@@ -28,7 +28,7 @@ import { parkRunScript } from './lua/park-run-1.lua.js';
 import { pinRunScript } from './lua/pin-run-1.lua.js';
 import { recordProgressScript } from './lua/record-progress-1.lua.js';
 import { startRunScript } from './lua/start-run-1.lua.js';
-import { suspendRunScript } from './lua/suspend-run-2.lua.js';
+import { suspendRunScript } from './lua/suspend-run-1.lua.js';
 import { swapAttemptTraceScript } from './lua/swap-attempt-trace-1.lua.js';
 import { wakeRunScript } from './lua/wake-run-1.lua.js';
 import { RedisRunIndex } from './run-index.js';
@@ -325,7 +325,7 @@ export class RedisRunRecords {
   /**
    * Marks the run `waiting` (suspended on child runs, or on durable waits: `execution.suspended.waits`,
    * which set `waitingFor` and `waits`), stores the positions of the steps it suspended on
-   * (`execution.suspended.pendingSteps`, beside its journal) and adds this execution's usage to
+   * (`execution.suspended.pendingSteps`, loaded with its journal) and adds this execution's usage to
    * the totals the record carries; `false` when the run had already ended (e.g. cancelled).
    * `carried`: the record's totals from this execution's `start` (saves reading them again).
    * @default read from the record. `attempt`: the suspending attempt's token. @default none

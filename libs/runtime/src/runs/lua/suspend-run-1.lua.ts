@@ -3,21 +3,20 @@ import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Argument builder: `suspendRunArgs`. */
 export const suspendRunScript = new LuaScript(
-  'suspend-run-2',
-  2,
+  'suspend-run-1',
+  1,
   `--[[
   A run's execution suspended on child runs or durable waits: status waiting, what it waits for
   (waitingFor, and every wait in waits; both cleared when none is given, and by start-run-1),
   and the usage totals carried to the executions that follow (the worker adds this execution's
   share before calling). The journal positions of the durable steps the execution suspended on
-  go to the journal's 'pending-steps' field (runs/pending-steps.ts), replacing those of the
-  previous suspension: the next execution loads them with the journal, so patched() sees a
-  pending child call or wait as reached. A run
+  go to pendingSteps (runs/pending-steps.ts), replacing those of the previous suspension: the
+  next execution loads them with the journal, so patched() sees a pending child call or wait
+  as reached. A run
   that already ended (a cancel won the race) is left as it is, and so is one a newer attempt
   owns (attempt-fence.lua.ts).
   Input:
     KEYS[1] record   hash of the run record
-    KEYS[2] journal  hash of the run's journal (same {r:…} tag)
     ARGV[1] usage totals JSON
     ARGV[2] modelCalls total
     ARGV[3] now, epoch ms
@@ -45,9 +44,9 @@ else
   redis.call('HDEL', KEYS[1], 'waits')
 end
 if ARGV[7] ~= '' then
-  redis.call('HSET', KEYS[2], 'pending-steps', ARGV[7])
+  redis.call('HSET', KEYS[1], 'pendingSteps', ARGV[7])
 else
-  redis.call('HDEL', KEYS[2], 'pending-steps')
+  redis.call('HDEL', KEYS[1], 'pendingSteps')
 end
 return { 1, redis.call('HGET', KEYS[1], 'agentId') or '', cleared }
 `,
