@@ -61,8 +61,13 @@ export {
   type ScopeIssue,
 } from './errors/agent-errors.js';
 export {
+  BudgetExceededError,
+  type BudgetLimitKind,
   ContextBudgetExceededError,
+  InvalidBudgetError,
   InvalidContextBudgetError,
+  type InvalidCostReason,
+  InvalidCostValueError,
   OffloadedOutputNotFoundError,
 } from './errors/budget-errors.js';
 export {
@@ -111,6 +116,7 @@ export {
   WaitInsideToolError,
 } from './errors/wait-errors.js';
 export { ConcurrencyKeyError } from './gate/concurrency-key-error.js';
+export { equipBudget } from './hooks/equip-budget.js';
 export { equipContextBudget } from './hooks/equip-context-budget.js';
 export type { EquipFleetMemoOptions } from './hooks/equip-fleet-memo.js';
 export { equipFleetMemo } from './hooks/equip-fleet-memo.js';
@@ -128,9 +134,11 @@ export { expectResource } from './hooks/expect-resource.js';
 export type { DeepReadonly } from './hooks/expect-scope.js';
 export { expectScope } from './hooks/expect-scope.js';
 export { expectValidator } from './hooks/expect-validator.js';
+export { getUsageStats } from './hooks/get-usage-stats.js';
 export type { OnStreamOptions, SeedStreamConsumer, StreamConsumer } from './hooks/on-stream.js';
 export { onStream } from './hooks/on-stream.js';
 export { deprecatePatch, patched } from './hooks/patched.js';
+export { recordToolUsage, type ToolUsageRecord } from './hooks/record-tool-usage.js';
 export { MAX_PROGRESS_BYTES, MAX_PROGRESS_DEPTH, reportProgress } from './hooks/report-progress.js';
 export type { RunInfo } from './hooks/run-info.js';
 export { runInfo } from './hooks/run-info.js';
@@ -238,5 +246,7 @@ export type {
 } from './tools/tool-definition.js';
 export { augmentTool, defineTool } from './tools/tool-definition.js';
 export type { ToolArguments, ToolParameters } from './tools/tool-parameters.js';
+export type { BudgetOptions, BudgetUpdate, ModelPrice, PriceTable } from './usage/budget-options.js';
+export { type BudgetState, MICRO_USD, type UsageItem, type UsageStats } from './usage/usage-stats.js';
 export { MAX_SLEEP_MS, type SleepDuration, sleep } from './waits/sleep.js';
 export { type WaitForSignalOptions, waitForSignal } from './waits/wait-for-signal.js';

@@ -34,6 +34,13 @@ export interface RunKeys {
   approvalRequests: string;
   /** Answers to them: hash of tool call id → `{ approved, args?, reason? }` JSON (first answer wins). */
   approvals: string;
+  /**
+   * The usage of the tree this run is the ROOT of (`usage/redis-tree-usage.ts`): hash with
+   * `tokens`, `microUsd` and `stats:<runId>` of its runs. Only a root run's is written.
+   */
+  usage: string;
+  /** Reservations of the tree's calls in flight: hash of id → `<tokens>:<microUsd>:<expiresAtMs>` (root runs only). */
+  usageReservations: string;
 }
 
 export interface ConversationKeys {
@@ -67,6 +74,8 @@ export function runKeys(prefix: string, runId: string): RunKeys {
     signalSchemas: `${base}:signal-schemas`,
     approvalRequests: `${base}:approval-requests`,
     approvals: `${base}:approvals`,
+    usage: `${base}:usage`,
+    usageReservations: `${base}:usage-reservations`,
   };
 }
 

@@ -13,9 +13,11 @@ import type { ChildResolution, ChildRunner } from '../context/child-runner.js';
 import { assertJsonValue } from '../context/clone-json-value.js';
 import type { RunState } from '../context/run-state.js';
 import { durableStep } from '../engine/durable-step.js';
+import { applyUsage, recordUsage } from '../engine/usage-budget.js';
 import { AbortError } from '../errors/run-errors.js';
 import { deserializeError, serializeError } from '../errors/serialize-error.js';
 import { abortReason, whenAborted } from '../shared/when-aborted.js';
+import { statsFromTotals, type UsageStats } from '../usage/usage-stats.js';
 
 /** One child call, positioned and fingerprinted. */
 export interface PositionedChildCall {
@@ -41,18 +43,25 @@ export async function callChildRun(call: PositionedChildCall, runner: ChildRunne
   const { run } = parent;
   const event = { callPath: parent.callPath, agentId: definition.id, childCallPath: position };
   const ids: { childRunId?: string } = {};
+  const spent: { stats?: UsageStats } = {};
   try {
     const { value, replayed } = await durableStep(parent, {
       kind: 'child',
       position,
       fingerprint: call.fingerprint,
-      execute: () => settleChildRun(call, runner, ids),
+      execute: () => settleChildRun(call, runner, ids, spent),
+      usage: () => spent.stats,
+      onReplay: (recorded) => {
+        if (recorded.usage) applyUsage(parent, recorded.usage, false);
+      },
       // The child's failure (or cancellation) is its outcome; this agent's own abort is not.
       recordFailure: () => !parent.signal.aborted,
     });
+    forgetChildStats(run, position, ids.childRunId, spent.stats);
     run.emit({ type: 'child-end', ...event, ok: true, replayed, ...ids });
     return value;
   } catch (error) {
+    forgetChildStats(run, position, ids.childRunId, spent.stats);
     run.emit({
       type: 'child-end',
       ...event,
@@ -69,6 +78,7 @@ async function settleChildRun(
   call: PositionedChildCall,
   runner: ChildRunner,
   ids: { childRunId?: string },
+  spent: { stats?: UsageStats },
 ): Promise<unknown> {
   const { parent, definition, position } = call;
   const { run } = parent;
@@ -92,15 +102,45 @@ async function settleChildRun(
       }
       return waitForChildRun(call, resolution.childRunId);
     }
-    return finishedValue(run, resolution);
+    return finishedValue(parent, resolution, spent);
   }
 }
 
-function finishedValue(run: RunState, resolution: Exclude<ChildResolution, { state: 'pending' }>): unknown {
+/**
+ * The child run's outcome; its usage rolls up into this run's totals and, as one record, into
+ * the calling invocation's aggregate (its `onUpdate` callbacks run then: a child run elsewhere
+ * cannot call back into this process while it runs).
+ */
+async function finishedValue(
+  parent: AgentContext,
+  resolution: Exclude<ChildResolution, { state: 'pending' }>,
+  spent: { stats?: UsageStats },
+): Promise<unknown> {
   if (resolution.state === 'retry') throw deserializeError(resolution.error);
-  run.addChildUsage(resolution.usage, resolution.modelCalls);
+  parent.run.addChildUsage(resolution.usage, resolution.modelCalls);
+  const stats = resolution.stats ?? statsFromTotals(resolution.usage, resolution.modelCalls);
+  spent.stats = stats;
+  if (stats.callCount > 0 || stats.items.length > 0) await recordUsage(parent, stats, { own: false });
   if (!resolution.outcome.ok) throw deserializeError(resolution.outcome.error);
   return resolution.outcome.value;
+}
+
+/**
+ * Once the child's outcome (and its usage) is journaled here, its stored stats are not needed
+ * again: dropped from the tree's hash, best effort (they expire with it otherwise).
+ */
+function forgetChildStats(
+  run: RunState,
+  position: string,
+  childRunId: string | undefined,
+  stats: UsageStats | undefined,
+): void {
+  if (childRunId === undefined || stats === undefined || !run.journal.get(position)?.usage) return;
+  run.treeUsage
+    .dropRunStats(childRunId)
+    .catch((error: unknown) =>
+      run.services.logger?.warn({ err: error, childRunId }, 'child usage stats not dropped'),
+    );
 }
 
 /** Never resolves in this execution; rejects when the calling agent is cancelled. */

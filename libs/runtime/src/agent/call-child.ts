@@ -10,9 +10,11 @@ import type { AgentDefinition } from '../context/agent-definition.js';
 import { assertJsonValue } from '../context/clone-json-value.js';
 import { durableStep } from '../engine/durable-step.js';
 import { hashJson } from '../engine/fingerprint.js';
+import { applyUsage } from '../engine/usage-budget.js';
 import { MaxDepthExceededError } from '../errors/agent-errors.js';
 import { AbortError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
+import { cloneUsageStats } from '../usage/usage-stats.js';
 import { callChildRun, type PositionedChildCall } from './call-child-run.js';
 import { invokeAgent } from './invoke-agent.js';
 
@@ -52,12 +54,29 @@ async function callChildInProcess(call: PositionedChildCall): Promise<unknown> {
   const { run } = parent;
   const event = { callPath: parent.callPath, agentId: definition.id, childCallPath: position };
   if (!run.journal.has(position)) run.emit({ type: 'child-start', ...event });
+  // The child's live usage reached this agent through the context chain as it was recorded; its
+  // total is journaled with the outcome so a replay (which skips the child) rebuilds it.
+  let child: AgentContext | undefined;
   try {
     const { value, replayed } = await durableStep(parent, {
       kind: 'child',
       position,
       fingerprint: call.fingerprint,
-      execute: () => invokeAgent({ definition, props, run, callPath: position, parent }),
+      execute: () =>
+        invokeAgent({
+          definition,
+          props,
+          run,
+          callPath: position,
+          parent,
+          onContext: (context) => {
+            child = context;
+          },
+        }),
+      usage: () => child && cloneUsageStats(child.usage.aggregate),
+      onReplay: (recorded) => {
+        if (recorded.usage) applyUsage(parent, recorded.usage, false);
+      },
       // Cancellation is not an outcome of the child: a resumed run must run it again.
       recordFailure: (error) => !AbortError.is(error),
     });

@@ -19,6 +19,8 @@ export interface InvokeAgentOptions {
   run: RunState;
   callPath: string;
   parent: AgentContext | undefined;
+  /** Handed the invocation's context once it exists (its usage is read when it ends). */
+  onContext?: (context: AgentContext) => void;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function invokeAgent(options: InvokeAgentOptions): Promise<unknown>
     depth: placement?.depth ?? 0,
     inheritedModel: placement?.modelId === undefined ? undefined : run.services.models.get(placement.modelId),
   });
+  options.onContext?.(context);
   let outcome: 'success' | 'error' = 'error';
   try {
     await context.memory.load();

@@ -5,13 +5,17 @@
  * execution of the calling run: it reads the run's set of known children once, so a replay
  * never enqueues a known child again.
  */
+
 import { emptyUsage } from '@flotilla/ir';
 import type { JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AgentContext } from '../context/agent-context.js';
 import type { AgentDefinition } from '../context/agent-definition.js';
 import type { ChildCall, ChildResolution, ChildRunner, RunPlacement } from '../context/child-runner.js';
+import type { InheritedBudget } from '../context/run-services.js';
 import { scopeLayersOf } from '../context/scope-layers.js';
+import { effectiveBudget } from '../engine/usage-budget.js';
+import { InvalidBudgetError } from '../errors/budget-errors.js';
 import { AbortError, ForeignChildRunError, NonDeterminismError } from '../errors/run-errors.js';
 import { deserializeError, type SerializedError, serializeError } from '../errors/serialize-error.js';
 import type { AgentQueues } from '../jobs/agent-queues.js';
@@ -26,6 +30,7 @@ import { ResourceOwnerGoneError } from '../resources/resource-errors.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isTerminalStatus } from '../runs/run-status.js';
+import { MAX_INHERITED_LIMITS, MAX_INHERITED_PRICE_ENTRIES } from '../usage/budget-options.js';
 import { childRunIdOf } from './child-run-id.js';
 
 /** What a {@link RedisChildRunner} needs. */
@@ -81,7 +86,14 @@ export class RedisChildRunner implements ChildRunner {
         { kind: 'child', fingerprint: call.fingerprint },
       );
     }
-    if (record && isTerminalStatus(record.status)) return finished(childRunId, record);
+    if (record && isTerminalStatus(record.status)) {
+      const resolution = finished(childRunId, record);
+      if (resolution.state === 'finished') {
+        const stats = await call.parent.run.treeUsage.runStats(childRunId);
+        if (stats) resolution.stats = stats;
+      }
+      return resolution;
+    }
     const known = await this.#knownChildren();
     if (known.has(childRunId)) return { state: 'pending', childRunId, enqueued: false };
     await this.#enqueue(call, childRunId);
@@ -133,6 +145,7 @@ export class RedisChildRunner implements ChildRunner {
       child: placement,
       resources: this.#options.exposedResources?.(parent),
       deadline: this.#options.deadline,
+      budget: inheritedBudgetOf(parent),
     });
     await queues.queueFor(definition.id, pinnedBuild).add(definition.id, data, {
       ...retryOptions(definition),
@@ -155,6 +168,31 @@ function retryOptions(definition: AgentDefinition): Pick<JobsOptions, 'attempts'
   const options: Pick<JobsOptions, 'attempts' | 'backoff'> = { attempts: retry.attempts };
   if (retry.backoff) options.backoff = { type: retry.backoff.type, delay: retry.backoff.delayMs };
   return options;
+}
+
+/**
+ * The limits and prices of `parent`'s chain, for the child's job (empty when none are set).
+ * @throws InvalidBudgetError when the merged price tables are too large to travel
+ */
+function inheritedBudgetOf(parent: AgentContext): InheritedBudget {
+  const { limits, prices } = effectiveBudget(parent);
+  const budget: InheritedBudget = {};
+  if (limits.length > MAX_INHERITED_LIMITS)
+    throw new InvalidBudgetError(
+      'equipBudget',
+      'maxTokens / maxCostMicroUsd',
+      `are set by ${limits.length} agents on this chain, over the ${MAX_INHERITED_LIMITS} a child run can inherit`,
+    );
+  if (limits.length > 0) budget.limits = limits;
+  const models = Object.keys(prices).length;
+  if (models > MAX_INHERITED_PRICE_ENTRIES)
+    throw new InvalidBudgetError(
+      'equipBudget',
+      'prices',
+      `of this agent's chain (and worker) hold ${models} models together, over the ${MAX_INHERITED_PRICE_ENTRIES} a child run can inherit; price only the models the tree uses`,
+    );
+  if (models > 0) budget.prices = prices;
+  return budget;
 }
 
 /** Failures that are not a child's outcome: the parent starts the child again instead. */

@@ -7,6 +7,7 @@
 import { AbortError } from '../errors/run-errors.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import { abortReason } from '../shared/when-aborted.js';
+import { type BudgetState, emptyUsageStats } from '../usage/usage-stats.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { AgentMemory } from './agent-memory.js';
 import { Draft } from './draft.js';
@@ -42,6 +43,11 @@ export class AgentContext {
   /** Values exposed to descendants (`equipResource(…, { expose: true })`). */
   readonly providers = new Map<string, unknown>();
   readonly teardown = new TeardownRegistry();
+  /**
+   * Usage of this invocation (`getUsageStats`): its own calls, and its own plus its descendants'.
+   * Survives reborn; a replay rebuilds it from the journal.
+   */
+  readonly usage: BudgetState = { own: emptyUsageStats(), aggregate: emptyUsageStats() };
   /** Aborted when this agent ends or any ancestor (or the run) is cancelled. */
   readonly controller = new AbortController();
   private readonly ownModel: ModelAdapter | undefined;

@@ -8,8 +8,10 @@
  * the parent's journal by the engine (which also covers a crash between the child finishing
  * and the parent recording it), a pending one makes the call wait, so the run can suspend.
  */
+
 import type { TokenUsage } from '@flotilla/ir';
 import type { SerializedError } from '../errors/serialize-error.js';
+import type { UsageStats } from '../usage/usage-stats.js';
 import type { AgentContext } from './agent-context.js';
 import type { AgentDefinition } from './agent-definition.js';
 import type { JournalEntry } from './journal-entry.js';
@@ -39,6 +41,8 @@ export type ChildResolution =
       /** Usage of the child's whole subtree, rolled up into the parent. */
       usage: TokenUsage;
       modelCalls: number;
+      /** The child run's `getUsageStats().aggregate` as it ended (items and costs), when it stored it. */
+      stats?: UsageStats;
     }
   | {
       /**

@@ -8,6 +8,7 @@ import type { Message } from '@flotilla/ir';
 import type { ResolvedContextBudget } from '../budget/context-budget-options.js';
 import type { EquippedTool } from '../tools/equipped-tool.js';
 import type { ToolCallLoopMiddleware } from '../tools/tool-call-loop-middleware.js';
+import type { ResolvedBudget } from '../usage/budget-options.js';
 import type { OutputValidator } from './output-validator.js';
 import type { StreamConsumerEntry } from './stream-consumer-entry.js';
 
@@ -22,6 +23,8 @@ export class Draft {
   readonly scopeLayers: Record<string, unknown>[] = [];
   /** `equipContextBudget`: keeps this generation's prompts under a token budget. @default none */
   contextBudget: ResolvedContextBudget | undefined = undefined;
+  /** `equipBudget` calls of this generation, in registration order. */
+  readonly budgets: ResolvedBudget[] = [];
   /** Set when the generation's policy starts; draft hooks throw from then on. */
   prompted = false;
   /** Model turns used by this generation (live and replayed), checked against `maxTurnSteps`. */

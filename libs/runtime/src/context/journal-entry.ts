@@ -1,5 +1,6 @@
 /** What a run's journal holds: one recorded durable effect per deterministic position. */
 import type { SerializedError } from '../errors/serialize-error.js';
+import type { UsageStats } from '../usage/usage-stats.js';
 
 /**
  * The kinds of durable effect the journal records. `conversation-load` pins the conversation
@@ -11,7 +12,8 @@ import type { SerializedError } from '../errors/serialize-error.js';
  * answer, the signal taken (or its timeout), a sleep's due time.
  * `patch` is the marker of a `patched(changeId)` call that took the new path (`hooks/patched.ts`):
  * it sits at `<generation>/patch:<changeId>`, outside the numbered positions, so it never
- * shifts the positions of the calls after it.
+ * shifts the positions of the calls after it. `tool-usage` marks a `recordToolUsage` record as
+ * counted (its stats in `usage`), so a replay does not count it again.
  */
 export type JournalEntryKind =
   | 'model-turn'
@@ -26,7 +28,8 @@ export type JournalEntryKind =
   | 'approval'
   | 'signal'
   | 'sleep'
-  | 'patch';
+  | 'patch'
+  | 'tool-usage';
 
 /** One durable effect recorded at a deterministic position, e.g. `root/agent:writer:0/g0/model:2`. */
 export interface JournalEntry {
@@ -36,6 +39,18 @@ export interface JournalEntry {
   outcome: { ok: true; value: unknown /* JSON */ } | { ok: false; error: SerializedError };
   /** Epoch milliseconds. */
   at: number;
+  /**
+   * The usage the step spent (a live model call, a summary, a child run's whole usage), so a
+   * replay rebuilds `getUsageStats()` without recording it again. @default none
+   */
+  usage?: UsageStats;
+  /**
+   * For a live model turn: its integer costs, when it had any (its tokens are in the response),
+   * so a replay rebuilds its usage exactly. @default none
+   */
+  costs?: Record<string, number>;
+  /** With `usage`, for a tool execution: the part recorded as the agent's own (`recordToolUsage`). @default none */
+  ownUsage?: UsageStats;
 }
 
 /**

@@ -4,6 +4,7 @@
  * model registry and the cancel signal. The worker (H4b) builds Redis-backed services; embedded
  * mode builds in-memory ones. The engine never touches Redis directly.
  */
+
 import type { TokenUsage } from '@flotilla/ir';
 import type { Logger } from 'pino';
 import type { OffloadedOutputs } from '../budget/offloaded-outputs.js';
@@ -16,6 +17,8 @@ import type { FleetMemo } from '../memo/fleet-memo.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { RunResources } from '../resources/run-resources.js';
 import type { ConversationStore } from '../store/conversation-store.js';
+import type { PriceTable, ScopedLimit } from '../usage/budget-options.js';
+import type { TreeUsage } from '../usage/tree-usage.js';
 import type { AgentContext } from './agent-context.js';
 import type { ChildRunner, RunPlacement } from './child-runner.js';
 import type { JournalEntry, JournalEntryKind, RunJournal } from './journal-entry.js';
@@ -115,10 +118,27 @@ export interface RunServices {
   /** Durable waits on a worker (signals, approvals; see {@link RunWaits}). Absent in embedded mode. */
   waits?: RunWaits;
   /**
+   * The spend counted against `equipBudget` limits (Redis, under the root run's tag, on a
+   * worker). Absent: the run is its own tree, counted in memory.
+   */
+  treeUsage?: TreeUsage;
+  /**
+   * For a child run: the limits and prices its ancestors' `equipBudget` set, from its job data
+   * (on a worker, under the worker's own price table). @default none
+   */
+  budget?: InheritedBudget;
+  /**
    * Set by `replayRun` (`replay/`): the run replays a recorded journal and executes nothing.
    * Absent everywhere else.
    */
   replayOnly?: ReplayOnly;
+}
+
+/** What a child run inherits from its ancestors' `equipBudget` (travels in its job data). */
+export interface InheritedBudget {
+  /** Every ancestor invocation's limits, outermost first. */
+  limits?: ScopedLimit[];
+  prices?: PriceTable;
 }
 
 /** What a replay-only run does where a normal run would execute or fail (see `replay/replay-run.ts`). */

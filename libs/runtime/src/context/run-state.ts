@@ -3,11 +3,13 @@
  * journal as loaded at start (plus what this execution recorded), usage of live model turns,
  * and the memory writes still in flight.
  */
+
 import type { TokenUsage } from '@flotilla/ir';
 import { addUsage, emptyUsage } from '@flotilla/ir';
 import { FanOutLimitExceededError } from '../errors/agent-errors.js';
 import type { RunEvent, RunEventInput } from '../events/run-event.js';
 import type { ParkedWait } from '../gate/waiting-for.js';
+import { InMemoryTreeUsage, type TreeUsage } from '../usage/tree-usage.js';
 import { InFlightSteps } from './in-flight-steps.js';
 import type { JournalEntry, LoadedJournal, RunServices } from './run-services.js';
 
@@ -37,12 +39,15 @@ export class RunState {
   /** What else this execution waits on (`engine/suspend-until.ts`): approvals, signals, sleeps. */
   readonly pendingWaits: ParkedWait[] = [];
   private childCalls = 0;
+  /** Where the tree's spend is counted: the services', else this run alone, in memory. */
+  readonly treeUsage: TreeUsage;
   private suspendedAt: number | undefined;
 
   constructor(services: RunServices, journal: LoadedJournal) {
     this.services = services;
     this.journal = journal;
     this.pendingSteps = journal.pendingSteps ?? NO_PENDING_STEPS;
+    this.treeUsage = services.treeUsage ?? new InMemoryTreeUsage(services.runId);
   }
 
   get runId(): string {

@@ -1,6 +1,7 @@
 /**
  * In-memory {@link RunServices} for embedded mode and tests: no Redis, same semantics.
  */
+
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { InMemoryOffloadedOutputs } from '../budget/offloaded-outputs.js';
@@ -9,6 +10,7 @@ import type { RunEvent } from '../events/run-event.js';
 import { type AnyModelAdapter, toModelMap } from '../model/stream-model-adapter.js';
 import type { ConversationStore } from '../store/conversation-store.js';
 import { InMemoryConversationStore } from '../store/in-memory-conversation-store.js';
+import { checkPriceTable, type PriceTable } from '../usage/budget-options.js';
 import { CollectingEventSink } from './collecting-event-sink.js';
 import { InMemoryRunJournal } from './in-memory-run-journal.js';
 import { InMemoryRunMemoryStore } from './in-memory-run-memory-store.js';
@@ -33,6 +35,11 @@ export interface EmbeddedServicesOptions {
   /** Scope layers visible to every agent of the run, outermost first. */
   scope?: Record<string, unknown>[];
   logger?: Logger;
+  /**
+   * Prices of models for usage costs, as `createWorker({ prices })` (an agent's
+   * `equipBudget({ prices })` entries win). Invalid → `InvalidBudgetError`. @default none
+   */
+  prices?: PriceTable;
 }
 
 /** In-memory services plus the collected events. */
@@ -55,5 +62,7 @@ export function createEmbeddedServices(options: EmbeddedServicesOptions = {}): E
   if (options.conversationId !== undefined) services.conversationId = options.conversationId;
   if (options.scope !== undefined) services.scope = options.scope;
   if (options.logger !== undefined) services.logger = options.logger;
+  if (options.prices !== undefined)
+    services.budget = { prices: checkPriceTable(options.prices, 'runAgent', 'prices') };
   return services;
 }

@@ -12,6 +12,7 @@ import type { RunState } from '../context/run-state.js';
 import { NonDeterminismError } from '../errors/run-errors.js';
 import { deserializeError, serializeError } from '../errors/serialize-error.js';
 import { inSpan, SpanAttribute } from '../shared/tracing.js';
+import type { UsageStats } from '../usage/usage-stats.js';
 import { changedParts, fingerprintInFormatOf } from './fingerprint.js';
 
 /** One durable effect to serve from the journal or execute. */
@@ -30,6 +31,14 @@ export interface DurableStep<T> {
   execute: () => Promise<T>;
   /** Whether a failure is recorded (replayed as the same error) or left for a retry. @default never */
   recordFailure?: (error: unknown) => boolean;
+  /** The usage the step spent, stored with its outcome (success or recorded failure). @default none */
+  usage?: () => UsageStats | undefined;
+  /** The step's integer costs, stored with its outcome when there are any (a model turn). @default none */
+  costs?: () => Record<string, number> | undefined;
+  /** With `usage`: the part of it that was the agent's own (a tool's `recordToolUsage` calls). @default none */
+  ownUsage?: () => UsageStats | undefined;
+  /** Called with the recorded entry before a replay serves it (to rebuild usage). @default none */
+  onReplay?: (recorded: JournalEntry) => void;
   /** The step's span name and attributes. @default `flotilla.<kind>`, none */
   span?: { name: string; attributes?: Attributes; describe?: (value: T) => Attributes };
 }
@@ -72,9 +81,9 @@ async function serveStep<T>(
   const { run } = context;
   const { replayOnly } = run.services;
   if (recorded) {
-    if (!replayOnly) return { value: replayEntry<T>(recorded, step), replayed: true };
+    if (!replayOnly) return { value: replayEntry<T>(recorded, step, step.onReplay), replayed: true };
     try {
-      return { value: replayEntry<T>(recorded, step), replayed: true };
+      return { value: replayEntry<T>(recorded, step, step.onReplay), replayed: true };
     } catch (error) {
       if (NonDeterminismError.is(error)) replayOnly.diverged(error);
       throw error;
@@ -123,6 +132,7 @@ async function executeAndRecord<T>(
 export function replayEntry<T>(
   recorded: JournalEntry,
   step: Pick<DurableStep<T>, 'kind' | 'fingerprint' | 'position' | 'olderFingerprints'>,
+  onReplay?: (recorded: JournalEntry) => void,
 ): T {
   const expected = fingerprintInFormatOf(recorded.fingerprint, [
     step.fingerprint,
@@ -136,15 +146,25 @@ export function replayEntry<T>(
       changedParts(recorded.fingerprint, expected),
     );
   }
+  onReplay?.(recorded);
   if (!recorded.outcome.ok) throw deserializeError(recorded.outcome.error);
   return recorded.outcome.value as T;
 }
 
 function entry(
-  step: Pick<DurableStep<unknown>, 'kind' | 'fingerprint'>,
+  step: Pick<DurableStep<unknown>, 'kind' | 'fingerprint' | 'usage' | 'ownUsage' | 'costs'>,
   outcome: JournalEntry['outcome'],
 ): JournalEntry {
-  return { kind: step.kind, fingerprint: step.fingerprint, outcome, at: Date.now() };
+  const recorded: JournalEntry = { kind: step.kind, fingerprint: step.fingerprint, outcome, at: Date.now() };
+  const costs = step.costs?.();
+  if (costs !== undefined && Object.keys(costs).length > 0) recorded.costs = costs;
+  const usage = step.usage?.();
+  if (usage !== undefined) {
+    recorded.usage = usage;
+    const own = step.ownUsage?.();
+    if (own !== undefined) recorded.ownUsage = own;
+  }
+  return recorded;
 }
 
 /**

@@ -5,6 +5,7 @@
  * served from it; the rest is executed and recorded. The agent layer hands in `invoke` (the
  * generation loop), so the engine never imports the layer above it.
  */
+import type { AgentContext } from '../context/agent-context.js';
 import type { AgentDefinition } from '../context/agent-definition.js';
 import type { RunOutcome, RunServices, RunSuspension } from '../context/run-services.js';
 import { RunState } from '../context/run-state.js';
@@ -20,6 +21,8 @@ export type InvokeRootAgent = (options: {
   run: RunState;
   callPath: string;
   parent: undefined;
+  /** Handed the root invocation's context once it exists. */
+  onContext?: (context: AgentContext) => void;
 }) => Promise<unknown>;
 
 /** The callPath of a run's root agent invocation. */
@@ -43,15 +46,27 @@ export async function executeDefinition(
   const run = new RunState(services, await services.journal.load());
   const callPath = services.placement?.callPath ?? rootCallPath(definition.id);
   run.emit({ type: 'run-start', callPath, agentId: definition.id, input });
+  let root: AgentContext | undefined;
   try {
-    const invocation = invoke({ definition, props: input ?? {}, run, callPath, parent: undefined });
+    const invocation = invoke({
+      definition,
+      props: input ?? {},
+      run,
+      callPath,
+      parent: undefined,
+      onContext: (context) => {
+        root = context;
+      },
+    });
     const finished = await Promise.race([invocation, run.steps.allBlocked.then(() => SUSPENDED)]);
     if (finished === SUSPENDED) return suspend(run, callPath, invocation);
+    await storeChildRunStats(run, root);
     const output = finished;
     const outcome: RunOutcome = { output, usage: run.usage, modelCalls: run.modelCalls };
     run.emit({ type: 'run-end', callPath, status: 'succeeded', output, ...usageOf(outcome) });
     return outcome;
   } catch (error) {
+    await storeChildRunStats(run, root);
     const status = AbortError.is(error) || services.signal.aborted ? 'cancelled' : 'failed';
     run.emit({ type: 'run-end', callPath, status, error: serializeError(error), ...usageOf(run) });
     throw error;
@@ -61,6 +76,23 @@ export async function executeDefinition(
 }
 
 const SUSPENDED = Symbol('suspended');
+
+/**
+ * A child run that ended keeps its usage stats (items and costs) in its tree's usage, where its
+ * parent reads them when it adopts the outcome (`ChildResolution.stats`). Best effort: without
+ * them the parent rolls up the record's token totals.
+ */
+async function storeChildRunStats(run: RunState, root: AgentContext | undefined): Promise<void> {
+  if (!run.services.placement || !root || run.suspended) return;
+  try {
+    await run.treeUsage.storeRunStats(run.runId, root.usage.aggregate);
+  } catch (error) {
+    run.services.logger?.warn(
+      { err: error },
+      'child run usage stats not stored; the parent counts its token totals',
+    );
+  }
+}
 
 /**
  * Every durable operation waits on a child run or a `suspendUntil` wait: abandon this execution

@@ -12,6 +12,7 @@
  */
 import type { Message } from '@flotilla/ir';
 import type { AgentContext } from '../context/agent-context.js';
+import { BudgetExceededError } from '../errors/budget-errors.js';
 import { DEFAULT_JSON_LIMITS } from '../json/json-bounds.js';
 import type { BudgetWait } from '../limits/await-model-budget.js';
 import { checkModelResponse } from '../model/check-model-response.js';
@@ -19,10 +20,12 @@ import type { ModelAdapter, ModelRequest, ModelResponse } from '../model/model-a
 import { ModelCallError } from '../model/model-call-error.js';
 import { observeModelCall } from '../shared/observation-channels.js';
 import { SpanAttribute } from '../shared/tracing.js';
+import type { UsageStats } from '../usage/usage-stats.js';
 import type { DurableResult } from './durable-step.js';
 import { durableStep } from './durable-step.js';
 import { hashJson, partedFingerprint } from './fingerprint.js';
 import { suspendUntil } from './suspend-until.js';
+import { callWithinUsageBudget, replayModelUsage } from './usage-budget.js';
 
 /** One model turn to serve. */
 export interface ModelTurn {
@@ -62,6 +65,7 @@ export async function modelTurnDurably(
   const base = { callPath: context.callPath, position, turnIndex: turn.turnIndex };
   run.emit({ type: 'model-turn-start', ...base, modelId: turn.model.id, provider: turn.model.provider });
   const [fingerprint, firstFormat] = modelTurnFingerprints(context.callPath, turn);
+  const spent: { stats?: UsageStats } = {};
   const result = await durableStep(context, {
     kind: 'model-turn',
     position,
@@ -83,10 +87,15 @@ export async function modelTurnDurably(
       }),
     },
     // The answer is an outside value: checked before it is journaled or read (a replay reads a checked one).
-    execute: () => callModel(context, turn),
+    // Within the usage budget: a refusal is journaled, so a replay refuses it too.
+    execute: () =>
+      callWithinUsageBudget(context, turn.model, turn.request, () => callModel(context, turn), spent),
+    recordFailure: (error) => BudgetExceededError.is(error),
+    // Its tokens are in the response: the costs are all a replay needs besides.
+    costs: () => spent.stats?.costs,
+    onReplay: (recorded) => replayModelUsage(context, turn.model, recorded),
   });
   const { usage, finishReason } = result.value;
-  if (!result.replayed) run.addModelCall(usage);
   run.emit({ type: 'model-turn-end', ...base, usage, finishReason, replayed: result.replayed });
   return result;
 }

@@ -9,6 +9,7 @@ import type { DurableResult } from './durable-step.js';
 import { durableStep } from './durable-step.js';
 import { hashJson } from './fingerprint.js';
 import { runInToolScope } from './progress-scope.js';
+import { capturedUsage, captureUsage, replayCapturedUsage, type UsageCapture } from './usage-budget.js';
 
 /** One tool handler run to journal. */
 export interface ToolExecution {
@@ -27,11 +28,22 @@ export function executeToolDurably(
   context: AgentContext,
   execution: ToolExecution,
 ): Promise<DurableResult<unknown>> {
+  // Usage the handler records (recordToolUsage, child agents) is journaled with the tool: a
+  // replay serves the tool without running it, and rebuilds that usage from the entry.
+  let capture: UsageCapture | undefined;
+  const captured = () => (capture ? capturedUsage(capture) : undefined);
   return durableStep(context, {
     kind: 'tool',
     position: execution.position,
     fingerprint: `tool:${execution.toolName}:${hashJson(execution.args)}`,
-    execute: () => runInToolScope(execution.position, execution.execute),
+    execute: () => {
+      const run = captureUsage(context, () => runInToolScope(execution.position, execution.execute));
+      capture = run.capture;
+      return run.result;
+    },
+    usage: () => captured()?.usage,
+    ownUsage: () => captured()?.ownUsage,
+    onReplay: (recorded) => replayCapturedUsage(context, recorded),
     recordFailure: (error) => !AbortError.is(error),
     span: {
       name: `execute_tool ${execution.toolName}`,

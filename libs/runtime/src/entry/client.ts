@@ -19,7 +19,7 @@ export type { RunEventsOptions, RunHandle } from '../client/run-handle.js';
 export type { RunTree, RunTreeNode } from '../client/run-tree.js';
 export { parseSubmitRequest, type SubmitRequest, submitRequestSchema } from '../client/submit-request.js';
 export type { ApprovalAnswer } from '../context/run-services.js';
-export { ContextBudgetExceededError } from '../errors/budget-errors.js';
+export { BudgetExceededError, ContextBudgetExceededError } from '../errors/budget-errors.js';
 export { RedisAuthError, RedisUnavailableError } from '../errors/redis-errors.js';
 export { RunIdConflictError, RunNotFoundError } from '../errors/run-errors.js';
 export {
@@ -34,6 +34,7 @@ export type { StreamedRunEvent } from '../events/redis-run-event-stream.js';
 export type {
   ApprovalRequestedEvent,
   ApprovalResolvedEvent,
+  BudgetUpdateEvent,
   ChildEndEvent,
   ChildStartEvent,
   ContextCompactedEvent,

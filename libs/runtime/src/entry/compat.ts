@@ -12,6 +12,7 @@ import {
   AfterPromptAgentError,
   AttemptSupersededError,
   AttemptsExhaustedError,
+  BudgetExceededError,
   ContextNotFoundError,
   ConversationBusyError,
   ConversationConflictError,
@@ -25,7 +26,9 @@ import {
   FleetMemoValueError,
   ForeignChildRunError,
   InvalidAgentConfigError,
+  InvalidBudgetError,
   InvalidConfigError,
+  InvalidCostValueError,
   InvalidMessageHistoryError,
   InvalidModelResponseError,
   InvalidPromptRuntimeError,
@@ -77,6 +80,7 @@ export const isAbortError = byName<AbortError>(AbortError);
 export const isAfterPromptAgentError = byName<AfterPromptAgentError>(AfterPromptAgentError);
 export const isAttemptSupersededError = byName<AttemptSupersededError>(AttemptSupersededError);
 export const isAttemptsExhaustedError = byName<AttemptsExhaustedError>(AttemptsExhaustedError);
+export const isBudgetExceededError = byName<BudgetExceededError>(BudgetExceededError);
 export const isContextNotFoundError = byName<ContextNotFoundError>(ContextNotFoundError);
 export const isConversationBusyError = byName<ConversationBusyError>(ConversationBusyError);
 export const isConversationConflictError = byName<ConversationConflictError>(ConversationConflictError);
@@ -92,7 +96,9 @@ export const isFanOutLimitExceededError = byName<FanOutLimitExceededError>(FanOu
 export const isFleetMemoValueError = byName<FleetMemoValueError>(FleetMemoValueError);
 export const isForeignChildRunError = byName<ForeignChildRunError>(ForeignChildRunError);
 export const isInvalidAgentConfigError = byName<InvalidAgentConfigError>(InvalidAgentConfigError);
+export const isInvalidBudgetError = byName<InvalidBudgetError>(InvalidBudgetError);
 export const isInvalidConfigError = byName<InvalidConfigError>(InvalidConfigError);
+export const isInvalidCostValueError = byName<InvalidCostValueError>(InvalidCostValueError);
 export const isInvalidMessageHistoryError = byName<InvalidMessageHistoryError>(InvalidMessageHistoryError);
 export const isInvalidModelResponseError = byName<InvalidModelResponseError>(InvalidModelResponseError);
 export const isInvalidPromptRuntimeError = byName<InvalidPromptRuntimeError>(InvalidPromptRuntimeError);

@@ -6,9 +6,11 @@
  * A worker writes them to a capped Redis stream per run, compacted into one timeline string
  * when the run ends (`run-timeline.ts`); `RunHandle.events()` yields them live, then from it.
  */
+
 import type { FinishReason, TokenUsage } from '@flotilla/ir';
 import type { SerializedError } from '../errors/serialize-error.js';
 import type { WaitingFor } from '../gate/waiting-for.js';
+import type { UsageStats } from '../usage/usage-stats.js';
 
 /** Fields shared by every {@link RunEvent}. */
 export interface RunEventBase {
@@ -227,6 +229,19 @@ export interface SignalReceivedEvent extends RunEventBase {
   payload: unknown;
 }
 
+/**
+ * Usage was recorded in an agent invocation (`equipBudget`, `getUsageStats`): a live model call
+ * (a summary of the context budget too), a `recordToolUsage` record, or a finished child run's
+ * usage adopted by its parent. Once per record; replays emit none. `own` and `aggregate` are
+ * the recording invocation's totals after it.
+ */
+export interface BudgetUpdateEvent extends RunEventBase {
+  type: 'budget-update';
+  delta: UsageStats;
+  own: UsageStats;
+  aggregate: UsageStats;
+}
+
 /** A durable `sleep` began: the run holds no slot until `until` (epoch ms). */
 export interface SleepStartedEvent extends RunEventBase {
   type: 'sleep-started';
@@ -255,7 +270,8 @@ export type RunEvent =
   | ApprovalResolvedEvent
   | SignalReceivedEvent
   | SleepStartedEvent
-  | RateLimitWaitEvent;
+  | RateLimitWaitEvent
+  | BudgetUpdateEvent;
 
 /** The `type` of every {@link RunEvent}. */
 export type RunEventType = RunEvent['type'];

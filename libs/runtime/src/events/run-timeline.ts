@@ -46,6 +46,7 @@ const FIELDS: Record<string, readonly string[]> = {
   'signal-received': ['name', 'signalId', 'payload'],
   'sleep-started': ['until'],
   'rate-limit-wait': ['provider', 'modelId', 'waitMs', 'reason'],
+  'budget-update': ['delta', 'own', 'aggregate'],
 };
 const COMMON = ['runId', 'callPath'];
 const OUTCOME = ['status', 'output', 'error', 'usage', 'modelCalls'] as const;

@@ -46,6 +46,37 @@ describe('run job data', () => {
     );
   });
 
+  it("round-trips a child run's inherited usage budget and names a bad limit or price", () => {
+    const budget = {
+      limits: [{ scope: '0123456789abcdef', setBy: 'root/agent:lead:0', maxTokens: 5000 }],
+      prices: {
+        'openai/gpt-4.1': {
+          inputMicroUsdPerMillionTokens: 2_000_000,
+          outputMicroUsdPerMillionTokens: 8_000_000,
+        },
+      },
+    };
+    const data = encodeRunJobData(1, { budget });
+    expect(decodeRunJobData(JSON.parse(JSON.stringify(data)), within(10_000)).budget).toEqual(budget);
+    expect(encodeRunJobData(1, { budget: {} })).not.toHaveProperty('budget');
+    const limit = { scope: '0123456789abcdef', setBy: 'root/agent:lead:0' };
+    expect(() =>
+      decodeRunJobData({ input: '1', budget: { limits: [{ ...limit, maxTokens: 0 }] } }, within(1000)),
+    ).toThrow(/budget\.limits\.0\.maxTokens/);
+    expect(() =>
+      decodeRunJobData({ input: '1', budget: { limits: [{ ...limit, scope: 'r:x' }] } }, within(1000)),
+    ).toThrow(/budget\.limits\.0\.scope/);
+    expect(() =>
+      decodeRunJobData(
+        {
+          input: '1',
+          budget: { prices: { m: { inputMicroUsdPerMillionTokens: -1, outputMicroUsdPerMillionTokens: 1 } } },
+        },
+        within(1000),
+      ),
+    ).toThrow(InvalidRunInputError);
+  });
+
   it('sends undefined input as null', () => {
     expect(decodeRunJobData(encodeRunJobData(undefined, {}), within(100)).input).toBeNull();
   });

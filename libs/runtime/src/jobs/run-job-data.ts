@@ -8,8 +8,9 @@
 import { z } from 'zod';
 import { onConflictSchema } from '../gate/waiting-for.js';
 import { checkJsonBounds, type JsonLimits, parseBoundedJson } from '../json/json-bounds.js';
+import { MAX_INHERITED_LIMITS, MAX_INHERITED_PRICE_ENTRIES } from '../usage/budget-options.js';
 import { describeIssue } from './describe-issue.js';
-import { storedIdSchema } from './id-rule.js';
+import { MAX_CALL_PATH_LENGTH, storedIdSchema } from './id-rule.js';
 import { InvalidRunInputError } from './job-data-errors.js';
 import { resourceDescriptorSchema } from './resource-descriptor-schema.js';
 import { runPlacementSchema } from './run-placement-schema.js';
@@ -21,6 +22,45 @@ export const scopeLayerSchema = z.record(z.string(), z.unknown(), { error: 'must
 export const scopeSchema = z.array(scopeLayerSchema, { error: 'must be an array of objects' });
 
 const wholeCount = 'must be a whole number ≥ 0';
+
+const positiveLimit = z
+  .int({ error: 'must be a positive safe integer' })
+  .min(1, { error: 'must be a positive safe integer' })
+  .max(Number.MAX_SAFE_INTEGER, { error: 'must be a positive safe integer' });
+const pricePerMillion = z
+  .int({ error: 'must be a whole number of micro-USD per million tokens' })
+  .min(0, { error: 'must be a whole number of micro-USD per million tokens' })
+  .max(1_000_000_000_000, { error: 'must be at most 1e12 micro-USD per million tokens' });
+
+/** What a child run inherits from its ancestors' `equipBudget` (`RunServices.budget`). */
+const inheritedBudgetSchema = z.object(
+  {
+    limits: z
+      .array(
+        z.object({
+          scope: z.string().regex(/^[0-9a-f]{16}$/, { error: 'must be 16 hex digits' }),
+          setBy: z.string().min(1).max(MAX_CALL_PATH_LENGTH),
+          maxTokens: positiveLimit.optional(),
+          maxCostMicroUsd: positiveLimit.optional(),
+        }),
+      )
+      .max(MAX_INHERITED_LIMITS, { error: `must hold at most ${MAX_INHERITED_LIMITS} limits` })
+      .optional(),
+    prices: z
+      .record(
+        z.string().min(1).max(500),
+        z.object({
+          inputMicroUsdPerMillionTokens: pricePerMillion,
+          outputMicroUsdPerMillionTokens: pricePerMillion,
+        }),
+      )
+      .refine((prices) => Object.keys(prices).length <= MAX_INHERITED_PRICE_ENTRIES, {
+        error: `must hold at most ${MAX_INHERITED_PRICE_ENTRIES} models`,
+      })
+      .optional(),
+  },
+  { error: 'must be an object of usage limits and prices' },
+);
 
 /** Resources a child run may inherit. */
 const MAX_RESOURCES = 256;
@@ -51,6 +91,12 @@ export const runJobDataSchema = z.object(
      * own `timeoutMs` counted from the job's creation, if sooner).
      */
     deadline: z.int({ error: 'must be a whole number of epoch milliseconds' }).min(0).optional(),
+    /**
+     * For a child run: the usage limits and prices its ancestors' `equipBudget` set (the
+     * smallest limits, the merged price table), checked against the tree's spend before each
+     * of its model calls.
+     */
+    budget: inheritedBudgetSchema.optional(),
     /** For a root run: failed attempts so far, written by the worker that retries it. */
     failedAttempts: z.int({ error: wholeCount }).min(0, { error: wholeCount }).optional(),
   },
@@ -75,6 +121,7 @@ export function encodeRunJobData(
   if (options.child !== undefined) data.child = options.child;
   if (options.deadline !== undefined) data.deadline = options.deadline;
   if (options.resources !== undefined && options.resources.length > 0) data.resources = options.resources;
+  if (options.budget !== undefined && Object.keys(options.budget).length > 0) data.budget = options.budget;
   return data;
 }
 

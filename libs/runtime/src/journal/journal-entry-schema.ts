@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { JournalEntry } from '../context/journal-entry.js';
 import { JournalCorruptedError } from '../errors/run-errors.js';
+import { usageStatsSchema } from '../usage/usage-stats.js';
 
 /** A {@link SerializedError} as stored. */
 export const serializedErrorSchema: z.ZodType<unknown> = z.lazy(() =>
@@ -30,6 +31,7 @@ export const journalEntrySchema = z.object({
     'signal',
     'sleep',
     'patch',
+    'tool-usage',
   ]),
   fingerprint: z.string(),
   outcome: z.union([
@@ -37,6 +39,9 @@ export const journalEntrySchema = z.object({
     z.object({ ok: z.literal(false), error: serializedErrorSchema }),
   ]),
   at: z.number(),
+  usage: usageStatsSchema.optional(),
+  ownUsage: usageStatsSchema.optional(),
+  costs: usageStatsSchema.shape.costs.optional(),
 });
 
 /**

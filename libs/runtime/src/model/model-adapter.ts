@@ -75,4 +75,11 @@ export interface ModelAdapter {
    * the previous turn wins when it is larger.
    */
   countTokens?(messages: Message[], tools?: ToolDefinition[]): number | Promise<number>;
+  /**
+   * The integer costs of one call's usage per billing unit, e.g. `{ micro_usd: 1200 }` (the seed's
+   * hook). Used when no `equipBudget({ prices })` entry names this model; `micro_usd` counts
+   * against `maxCostMicroUsd`. Values must be finite non-negative integers
+   * (`InvalidCostValueError`). @default no costs
+   */
+  calculateCost?(usage: TokenUsage): Record<string, number>;
 }

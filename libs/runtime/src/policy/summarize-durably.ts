@@ -4,13 +4,15 @@
  * rebuilds the same compacted history without calling a model again. A failure is recorded
  * too, so the circuit breaker counts the same failures on replay and positions stay aligned.
  */
-import { type Message, type SummarizeRequest, summarizeHistory, type TokenUsage } from '@flotilla/ir';
+import { type Message, type SummarizeRequest, summarizeHistory } from '@flotilla/ir';
 import type { AgentContext } from '../context/agent-context.js';
 import { durableStep } from '../engine/durable-step.js';
+import { applyUsage, callWithinUsageBudget } from '../engine/usage-budget.js';
 import { AbortError } from '../errors/run-errors.js';
 import { DEFAULT_JSON_LIMITS } from '../json/json-bounds.js';
 import { checkModelResponse } from '../model/check-model-response.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
+import type { UsageStats } from '../usage/usage-stats.js';
 
 /** What to summarise. */
 export interface SummaryRequest {
@@ -50,19 +52,24 @@ export async function summarizeDurably(
     media: 'placeholder' as const,
     toolResultStubThreshold: request.toolResultStubThreshold,
   };
+  const spent: { stats?: UsageStats } = {};
   const { value, replayed } = await durableStep<RecordedSummary>(context, {
     kind: 'context-summary',
     position: context.nextPosition('context-summary'),
     fingerprint: `context-summary:${request.keepRecentTurns}:${request.history.length}`,
     // A cancel is not a failed summary: the run ends, and a replay must not count it.
     recordFailure: (error) => !context.signal.aborted && !AbortError.is(error),
+    usage: () => spent.stats,
+    onReplay: (recorded) => {
+      if (recorded.usage) applyUsage(context, recorded.usage, true);
+    },
     span: { name: 'flotilla.context-summary', attributes: { 'gen_ai.request.model': request.summarizer.id } },
     execute: async () => {
       let text: string | undefined;
       const result = await summarizeHistory(request.history, {
         ...options,
         summarize: async (summary) => {
-          text = await askSummarizer(context, request.summarizer, summary);
+          text = await askSummarizer(context, request.summarizer, summary, spent);
           return text;
         },
       });
@@ -87,16 +94,22 @@ async function askSummarizer(
   context: AgentContext,
   model: ModelAdapter,
   request: SummarizeRequest,
+  spent: { stats?: UsageStats },
 ): Promise<string> {
-  const response = checkModelResponse(
-    await model.generate({
-      messages: [...request.messages, { role: 'user', content: request.instructions }],
-      signal: context.signal,
-    }),
+  const messages: Message[] = [...request.messages, { role: 'user', content: request.instructions }];
+  // A summary is a model call: it is held to the usage budget and counts like a turn.
+  const response = await callWithinUsageBudget(
+    context,
     model,
-    context.run.services.limits ?? DEFAULT_JSON_LIMITS,
+    { messages },
+    async () =>
+      checkModelResponse(
+        await model.generate({ messages, signal: context.signal }),
+        model,
+        context.run.services.limits ?? DEFAULT_JSON_LIMITS,
+      ),
+    spent,
   );
-  context.run.addModelCall(response.usage as TokenUsage);
   return response.message.content;
 }
 

@@ -18,6 +18,7 @@ import { LiveWorkers, ServedAgents, WorkerRegistry } from '../registry/worker-re
 import { WorkerResources } from '../resources/worker-resources.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
 import { redactingLogOptions } from '../shared/redact-secrets.js';
+import { checkPriceTable } from '../usage/budget-options.js';
 import { BuildDrain } from './build-drain.js';
 import { CancelListener } from './cancel-listener.js';
 import { JobLeases, LeasedWorker } from './job-leases.js';
@@ -53,6 +54,7 @@ export interface FlotillaWorker {
  * keeps serving.
  * @throws InvalidConfigError when an option or environment variable is invalid
  * @throws InvalidModelLimitsError when an entry of `modelLimits` is invalid
+ * @throws InvalidBudgetError when an entry of `prices` is invalid
  * @throws Error when two agents share an id
  * @example
  * const worker = createWorker({ agents: [Summarizer], models: { gpt: openai('gpt-4.1-mini') } });
@@ -87,6 +89,9 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
   const logger =
     options.logger ?? pino({ level: config.logLevel, name: 'flotilla-worker', ...redactingLogOptions() });
   const agents = agentMap(options.agents);
+  // Checked before any connection opens: a bad table fails the start, leaving nothing behind.
+  const prices =
+    options.prices === undefined ? undefined : checkPriceTable(options.prices, 'createWorker', 'prices');
   const connection = options.connection ?? config.redisUrl;
   // Every connection waits through an outage (commands run once Redis is back) and reports it
   // once, by role, through the logger.
@@ -130,6 +135,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     agents,
     models: toModelMap(options.models),
     modelBudgets: { budgets: new ModelBudgets({ redis, prefix: config.prefix }), table: modelLimits },
+    ...(prices && { prices }),
     records,
     cancels,
     fleetMemo,

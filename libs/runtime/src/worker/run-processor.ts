@@ -14,7 +14,8 @@ import type { AnyAgent } from '../context/agent-definition.js';
 import { currentAgentContext } from '../context/context-store.js';
 import { exposedDescriptors } from '../context/exposed-descriptors.js';
 import type { RunJournal } from '../context/journal-entry.js';
-import type { RunOutcome, RunServices, RunSuspension } from '../context/run-services.js';
+import type { InheritedBudget, RunOutcome, RunServices, RunSuspension } from '../context/run-services.js';
+import { BudgetExceededError } from '../errors/budget-errors.js';
 import {
   AbortError,
   AttemptSupersededError,
@@ -57,6 +58,8 @@ import { SCHEDULE_JOB_NAME } from '../schedules/schedule-job.js';
 import { anyKeyExists } from '../shared/any-key-exists.js';
 import { inSpan, SpanAttribute } from '../shared/tracing.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
+import type { PriceTable } from '../usage/budget-options.js';
+import { RedisTreeUsage } from '../usage/redis-tree-usage.js';
 import { RedisRunWaits } from '../waits/redis-run-waits.js';
 import { traceAttempt } from './attempt-trace.js';
 import type { CancelListener } from './cancel-listener.js';
@@ -82,6 +85,8 @@ export interface RunProcessorDependencies {
   models: ReadonlyMap<string, ModelAdapter>;
   /** The fleet-wide model budgets and the worker's `modelLimits` table. @default no limits but the adapters' own */
   modelBudgets?: { budgets: ModelBudgets; table: ReadonlyMap<string, ResolvedModelLimits> };
+  /** The worker's price table (`createWorker({ prices })`), checked. @default none */
+  prices?: PriceTable;
   records: RedisRunRecords;
   cancels: CancelListener;
   /** Shared by every run of the worker (MCP `tools/list` and other fleet-wide values). */
@@ -480,8 +485,8 @@ export class RunProcessor {
       };
     }
     await sink.flush();
-    // Past its deadline a run is not attempted again.
-    const retriable = ending.status === 'failed' && ending.error?.name !== RunTimeoutError.errorName;
+    // Past its deadline, or over its tree's usage budget, a run is not attempted again.
+    const retriable = ending.status === 'failed' && !FINAL_ERRORS.has(ending.error?.name ?? '');
     // Handing the job to a retry writes no run key, so no script fences it: ask the record.
     if (retriable && (willRetry(job) || root) && !(await this.#deps.records.ownedBy(runId, attempt.token)))
       throw new AttemptSupersededError(runId, 'a retry');
@@ -676,6 +681,7 @@ export class RunProcessor {
         runId,
         attempt: run.attempt.token,
       }),
+      treeUsage: new RedisTreeUsage({ redis, prefix: config.prefix, rootRunId }),
       waits: new RedisRunWaits({ redis, prefix: config.prefix, runId, attempt: run.attempt.token }),
       signal: run.controller.signal,
       logger: run.logger,
@@ -705,6 +711,8 @@ export class RunProcessor {
     if (tenant !== undefined) services.tenant = tenant;
     if (decoded.scope !== undefined) services.scope = decoded.scope;
     if (decoded.child !== undefined) services.placement = decoded.child;
+    const budget = inheritedBudget(this.#deps.prices, decoded.budget);
+    if (budget !== undefined) services.budget = budget;
     return services;
   }
 
@@ -886,6 +894,18 @@ function deadlineOf(job: Job, agent: AnyAgent, decoded: DecodedRunJob): number |
 function timeoutError(job: Job, deadline: number): RunTimeoutError {
   return new RunTimeoutError(job.id ?? '', deadline, Date.now() - job.timestamp);
 }
+
+/** The worker's prices under what the job data carries (an ancestor's limits and prices win). */
+function inheritedBudget(
+  prices: PriceTable | undefined,
+  inherited: InheritedBudget | undefined,
+): InheritedBudget | undefined {
+  if (prices === undefined) return inherited;
+  return { ...inherited, prices: { ...prices, ...inherited?.prices } };
+}
+
+/** Failures a retry cannot fix: the deadline passed, the tree's usage budget is spent. */
+const FINAL_ERRORS: ReadonlySet<string> = new Set([RunTimeoutError.errorName, BudgetExceededError.errorName]);
 
 /** Whether BullMQ will attempt the job again after this failure (its agent's `retry`). */
 function willRetry(job: Job): boolean {

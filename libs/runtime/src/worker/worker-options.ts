@@ -6,6 +6,7 @@ import type { ModelLimits } from '../limits/model-limits.js';
 import type { AnyModelAdapter } from '../model/stream-model-adapter.js';
 import type { ResourceDefinition } from '../resources/define-resource.js';
 import type { ResourceBrokerTiming } from '../resources/resource-broker.js';
+import type { PriceTable } from '../usage/budget-options.js';
 import type { WorkerRunHooks } from './worker-run-hooks.js';
 
 /**
@@ -25,6 +26,14 @@ export interface CreateWorkerOptions extends WorkerRunHooks {
    * @default none
    */
   modelLimits?: Readonly<Record<string, ModelLimits>>;
+  /**
+   * Prices of models for usage costs (`getUsageStats`, `equipBudget({ maxCostMicroUsd })`) in
+   * integer micro-USD per million tokens, keyed `<provider>/<modelId>` or `<modelId>`:
+   * `{ inputMicroUsdPerMillionTokens, outputMicroUsdPerMillionTokens }`. An agent's
+   * `equipBudget({ prices })` entries win; child runs inherit the table of the worker that
+   * started their tree. Invalid → `InvalidBudgetError` at start. @default none
+   */
+  prices?: PriceTable;
   /** A Redis URL or a connection to duplicate. @default REDIS_URL, else 'redis://127.0.0.1:6379' */
   connection?: RedisConnectionOption;
   /** For a `rediss://` URL: a PEM file of the CA(s) to trust. @default FLOTILLA_REDIS_TLS_CA_FILE, else Node's CAs */
