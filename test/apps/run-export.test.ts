@@ -142,7 +142,9 @@ describe('the export of a run with durable waits', () => {
         (await client.getRun(run.id))?.status === 'waiting' ? client.exportRun(run.id) : undefined,
       { what: `run ${run.id} waiting for its signal` },
     );
-    // In flight: the replay stops at the wait the run has not got past.
+    // In flight: the export names the wait the run is parked on (not journaled yet), and the
+    // replay stops there.
+    expect((waiting as RunExport).pendingSteps).toEqual(['root/agent:replay-gate:0/g0/signal:go:0']);
     expect(await replayRun(gate, waiting as RunExport)).toMatchObject({
       ok: true,
       complete: false,
@@ -152,6 +154,8 @@ describe('the export of a run with durable waits', () => {
     expect(await run.result()).toEqual({ opened: 'now' });
     const ended = (await client.exportRun(run.id)) as RunExport;
     expect(ended.journal.map(({ entry }) => entry.kind)).toEqual(['signal', 'signal', 'sleep', 'sleep']);
+    // The wait it was parked on is journaled now: nothing is pending any more.
+    expect(ended.pendingSteps).toBeUndefined();
     expect(await replayRun(gate, ended)).toMatchObject({
       ok: true,
       complete: true,

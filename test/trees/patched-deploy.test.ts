@@ -4,10 +4,13 @@
  * resumes on the new worker. A run recorded by the old code takes the old path (`false`) and
  * finishes; the same change without `patched` fails it with NonDeterminismError; a run started
  * on the new code records the marker and takes the new path again on resume; `deprecatePatch`
- * replays a marked run and runs fresh ones.
+ * replays a marked run and runs fresh ones. And with the change right before the child call (or
+ * the signal wait) the run is suspended on — nothing journaled there yet — `patched()` still
+ * answers `false` on resume: the suspension stored where the run waited.
  */
 import { randomUUID } from 'node:crypto';
 import {
+  type AnyAgent,
   callTool,
   createAgent,
   deprecatePatch,
@@ -46,7 +49,8 @@ const greet = {
 /** Waits for signal `go`, so its parent stays suspended until the test lets it go. */
 const Gate = createAgent({
   id: 'gate',
-  handler: async () => {
+  // `shape` only tells two calls apart (their fingerprints differ).
+  handler: async (_props: { shape?: number } | undefined) => {
     await waitForSignal('go');
     return 'gate open';
   },
@@ -75,9 +79,13 @@ function parentOf(version: Version) {
 }
 
 async function deploy(version: Version): Promise<void> {
+  await deployAgents([parentOf(version), Gate]);
+}
+
+async function deployAgents(agents: AnyAgent[]): Promise<void> {
   await worker?.close();
   worker = createWorker({
-    agents: [parentOf(version), Gate],
+    agents,
     connection: redis.url,
     prefix: redis.prefix,
     concurrency: 2,
@@ -87,8 +95,8 @@ async function deploy(version: Version): Promise<void> {
 }
 
 /** Submits a greeter run and waits until it is suspended on its gate child; returns it and the child's id. */
-async function startSuspended(key: string) {
-  const run = await client.submit<string>('greeter', { key });
+async function startSuspended(key: string, agentId = 'greeter') {
+  const run = await client.submit<string>(agentId, { key });
   const childId = await waitUntil(
     async () => {
       const tree = await client.getRunTree(run.id);
@@ -159,5 +167,101 @@ describe('a run started by the new code', () => {
     const fresh = await startSuspended(`${key}-fresh`);
     await client.signal(fresh.childId, 'go', null);
     expect(await fresh.run.result()).toBe('hello, friend / gate open');
+  });
+});
+
+/** A child that answers at once (the new code's call in place of the gate). */
+const Other = createAgent({ id: 'other', handler: async () => 'other done' });
+
+type CallerVersion = 'old' | 'patched-other-agent' | 'patched-other-props';
+
+/**
+ * A parent whose change sits right before the child call a run of the old code is suspended
+ * on: call another agent, or the gate with other props (a NonDeterminismError when replayed).
+ */
+function callerOf(version: CallerVersion) {
+  return createAgent({
+    id: 'caller',
+    handler: async ({ key }: { key: string }) => {
+      await callTool(greet, { key, text: 'hi' });
+      if (version === 'old') return Gate({ shape: 1 });
+      const answer = patched('call-other');
+      answers.push(`${key}:${answer}`);
+      if (!answer) return Gate({ shape: 1 });
+      return version === 'patched-other-agent' ? Other() : Gate({ shape: 2 });
+    },
+  });
+}
+
+async function deployCaller(version: CallerVersion): Promise<void> {
+  await deployAgents([callerOf(version), Gate, Other]);
+}
+
+/** The agents of the root's child runs. */
+async function childAgents(runId: string): Promise<string[]> {
+  return (await client.getRunTree(runId))?.root.children.map((child) => child.agentId) ?? [];
+}
+
+describe('patched() right before the child call the run is suspended on', () => {
+  for (const version of ['patched-other-agent', 'patched-other-props'] as const) {
+    it(`answers false on resume: no second child, no NonDeterminismError (${version})`, async () => {
+      const key = randomUUID();
+      await deployCaller('old');
+      const { run, childId } = await startSuspended(key, 'caller');
+      await deployCaller(version);
+      await client.signal(childId, 'go', null);
+      expect(await run.result()).toBe('gate open');
+      expect(answers.filter((answer) => answer.startsWith(key))).toEqual([`${key}:false`]);
+      expect(await childAgents(run.id)).toEqual(['gate']);
+    });
+  }
+
+  it('answers true on a fresh run, which calls the other agent and takes the new path again on resume', async () => {
+    const key = randomUUID();
+    await deployCaller('patched-other-agent');
+    const run = await client.submit<string>('caller', { key });
+    expect(await run.result()).toBe('other done');
+    // Asked again when the run resumed after its child: the marker keeps the answer.
+    expect(answers.filter((answer) => answer.startsWith(key))).toEqual([`${key}:true`, `${key}:true`]);
+    expect(await childAgents(run.id)).toEqual(['other']);
+  });
+});
+
+describe('patched() right before the signal wait the run is parked on', () => {
+  /** Waits for `go`; the new code would wait for `other` instead. */
+  const waiterOf = (withPatch: boolean) =>
+    createAgent({
+      id: 'signal-waiter',
+      handler: async ({ key }: { key: string }) => {
+        let name = 'go';
+        if (withPatch) {
+          const answer = patched('wait-for-other');
+          answers.push(`${key}:${answer}`);
+          if (answer) name = 'other';
+        }
+        return waitForSignal(name);
+      },
+    });
+
+  it('answers false on resume and takes the signal the run was waiting for; a fresh run answers true', async () => {
+    const key = randomUUID();
+    await deployAgents([waiterOf(false)]);
+    const run = await client.submit<string>('signal-waiter', { key });
+    await waitUntil(
+      async () => ((await client.getRun(run.id))?.waitingFor?.kind === 'signal' ? true : undefined),
+      { what: `run ${run.id} parked on its signal` },
+    );
+    await deployAgents([waiterOf(true)]);
+    await client.signal(run.id, 'go', 'went');
+    expect(await run.result()).toBe('went');
+    expect(answers.filter((answer) => answer.startsWith(key))).toEqual([`${key}:false`]);
+
+    const fresh = await client.submit<string>('signal-waiter', { key: `${key}-fresh` });
+    await waitUntil(
+      async () => ((await client.getRun(fresh.id))?.waitingFor?.detail === 'other' ? true : undefined),
+      { what: `run ${fresh.id} parked on signal "other"` },
+    );
+    await client.signal(fresh.id, 'other', 'new path');
+    expect(await fresh.result()).toBe('new path');
   });
 });

@@ -3,8 +3,8 @@
  * build A stay on build A through a rolling deploy to an incompatible build B (a changed parent
  * that would fail replaying them), while new trees start on B; a pinned run no live worker can
  * resume says so (`waitingFor: { kind: 'build' }`) until one comes up; a build declaring A
- * compatible, its change behind `patched()`, finishes A's trees on the old branch and runs new
- * trees on the new one. Every tree's tool runs once and no run fails with a NonDeterminismError.
+ * compatible, its change behind `patched()` right before the child call A's trees are suspended
+ * on, finishes A's trees on the old branch and runs new trees on the new one. Every tree's tool runs once and no run fails with a NonDeterminismError.
  */
 import { fileURLToPath } from 'node:url';
 import { createClient, type FlotillaClient, type RunRecord } from '@flotilla/runtime/client';

@@ -70,7 +70,11 @@ export {
   InvalidCostValueError,
   OffloadedOutputNotFoundError,
 } from './errors/budget-errors.js';
-export { InvalidPatchIdError, PatchInsideToolError } from './errors/patch-errors.js';
+export {
+  InvalidPatchIdError,
+  PatchInsideToolError,
+  TooManyPendingStepsError,
+} from './errors/patch-errors.js';
 export {
   AttemptsExhaustedError,
   InvalidMessageHistoryError,

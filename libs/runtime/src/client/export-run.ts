@@ -2,7 +2,8 @@
  * `client.exportRun`: reads everything a replay of one run needs from Redis into a run export
  * (`replay/run-export.ts`): the record, the input (from the run's first `run-start` event, in its
  * compacted timeline or its event stream: the job that carried it is gone once the run ends),
- * the journal, the child runs' outcomes and the memory still stored.
+ * the journal (and the steps the run last suspended on), the child runs' outcomes and the memory
+ * still stored.
  */
 import type { Redis } from 'ioredis';
 import { parseStreamEntries, type StreamEntries } from '../events/redis-run-event-stream.js';
@@ -21,6 +22,7 @@ import {
   RUN_EXPORT_VERSION,
   type RunExport,
 } from '../replay/run-export.js';
+import { PENDING_STEPS_FIELD, parsePendingSteps } from '../runs/pending-steps.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunRecord } from '../runs/run-record.js';
 import type { ConversationStore } from '../store/conversation-store.js';
@@ -45,15 +47,16 @@ const RUN_START_SEARCH = 100;
 export async function exportStoredRun(services: ExportRunServices, record: RunRecord): Promise<RunExport> {
   const { redis, prefix, records } = services;
   const keys = runKeys(prefix, record.runId);
-  const [journalFields, childIds, memoryPaths, input] = await Promise.all([
+  const [entryFields, pending, childIds, memoryPaths, input] = await Promise.all([
     redis.hgetall(keys.journal),
+    redis.hget(keys.record, PENDING_STEPS_FIELD),
     redis.smembers(keys.children),
     redis.smembers(keys.memoryIndex),
     inputOf(redis, keys, record.runId),
   ]);
   const named = (id: string) => (record.tenant === undefined ? id : unqualifyId(id));
   if (input === NO_INPUT) throw new RunNotExportableError(named(record.runId), 'it has not started yet');
-  const positions = Object.keys(journalFields);
+  const positions = Object.keys(entryFields);
   if (positions.length > MAX_RUN_EXPORT_ENTRIES || childIds.length > MAX_RUN_EXPORT_ENTRIES)
     throw new RunNotExportableError(
       named(record.runId),
@@ -61,8 +64,9 @@ export async function exportStoredRun(services: ExportRunServices, record: RunRe
     );
   const journal = positions.sort().map((position) => ({
     position,
-    entry: parseJournalEntry(record.runId, position, journalFields[position] ?? ''),
+    entry: parseJournalEntry(record.runId, position, entryFields[position] ?? ''),
   }));
+  const pendingSteps = parsePendingSteps(record.runId, pending);
   const children = (await records.getMany(childIds))
     .filter((child): child is RunRecord => child?.callPath !== undefined && child.tenant === record.tenant)
     .map((child) => exportedChild(child, named))
@@ -89,6 +93,9 @@ export async function exportStoredRun(services: ExportRunServices, record: RunRe
     children,
     memory,
   };
+  // The steps of the last suspension the run has not got past (the others are in the journal).
+  const stillPending = [...(pendingSteps ?? [])].filter((position) => !(position in entryFields));
+  if (stillPending.length > 0) document.pendingSteps = stillPending.sort();
   if (conversations.length > 0) document.conversations = conversations;
   checkRunExportSize(document, `the export of run "${named(record.runId)}"`);
   return document;

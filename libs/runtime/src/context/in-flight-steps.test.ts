@@ -55,6 +55,28 @@ describe('InFlightSteps', () => {
     expect(await settled()).toBe(true);
   });
 
+  it('lists the positions of the steps in flight (a tool and the child call inside it), not those that ended', async () => {
+    const steps = new InFlightSteps();
+    const settled = watch(steps);
+    const done = steps.begin('root/agent:a:0/g0/model:0');
+    const marker = steps.begin(); // a patch marker write: no position
+    steps.end(done);
+    steps.end(marker);
+    const tool = steps.begin('root/agent:a:0/g0/tool:call_1:0');
+    await steps.run(tool, async () => {
+      const child = steps.begin('root/agent:a:0/g0/tool:call_1:0/agent:c:0');
+      steps.run(child, () => steps.blockCurrent());
+    });
+    const signal = steps.begin('root/agent:a:0/g0/signal:go:0');
+    steps.run(signal, () => steps.blockCurrent());
+    expect(await settled()).toBe(true);
+    expect(steps.positions()).toEqual([
+      'root/agent:a:0/g0/tool:call_1:0',
+      'root/agent:a:0/g0/tool:call_1:0/agent:c:0',
+      'root/agent:a:0/g0/signal:go:0',
+    ]);
+  });
+
   it('never reports a run with nothing in flight', async () => {
     const steps = new InFlightSteps();
     const settled = watch(steps);

@@ -13,6 +13,8 @@ export interface InFlightStep {
   readonly owner: InFlightSteps;
   /** The step this one runs inside (a child call inside a tool handler), in the same execution. */
   readonly parent: InFlightStep | undefined;
+  /** The step's journal position, when it is a durable step (a patch marker write has none). */
+  readonly position: string | undefined;
   blocked: boolean;
 }
 
@@ -37,11 +39,26 @@ export class InFlightSteps {
     });
   }
 
-  /** Counts a new step; call it synchronously, before the step's first `await`. */
-  begin(): InFlightStep {
-    const step: InFlightStep = { owner: this, parent: this.#currentOwnStep(), blocked: false };
+  /**
+   * Counts a new step; call it synchronously, before the step's first `await`.
+   * @param position the step's journal position (durable steps), reported by {@link positions}
+   */
+  begin(position?: string): InFlightStep {
+    const step: InFlightStep = { owner: this, parent: this.#currentOwnStep(), position, blocked: false };
     this.#steps.add(step);
     return step;
+  }
+
+  /**
+   * The journal positions of the steps in flight, in the order they began. Once every step is
+   * blocked (the run suspends) these are the positions the execution reached and is waiting at:
+   * none has a journal entry yet (`patched()` must still count them as reached on the next
+   * execution: `engine/journal-frontier.ts`).
+   */
+  positions(): string[] {
+    const positions: string[] = [];
+    for (const step of this.#steps) if (step.position !== undefined) positions.push(step.position);
+    return positions;
   }
 
   /** Runs `work` with `step` as the current step, so nested steps and child calls know their owner. */

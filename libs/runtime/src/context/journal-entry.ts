@@ -53,10 +53,21 @@ export interface JournalEntry {
   ownUsage?: UsageStats;
 }
 
+/**
+ * A run's journal as loaded: its entries by position and, beside them (never as entries a
+ * durable step could serve), the positions of the durable steps the run's latest execution
+ * suspended on — steps it reached that have no entry yet (a pending child call, a wait). A
+ * plain Map (a journal that records no suspensions) has none.
+ */
+export type LoadedJournal = Map<string, JournalEntry> & {
+  /** Positions reached without an entry: `patched()` counts them as recorded past its point. */
+  readonly pendingSteps?: ReadonlySet<string>;
+};
+
 /** The durable log of one run. */
 export interface RunJournal {
-  /** The whole journal of the run (all generations), keyed by position. */
-  load(): Promise<Map<string, JournalEntry>>;
+  /** The whole journal of the run (all generations), keyed by position, with its pending steps. */
+  load(): Promise<LoadedJournal>;
   /** Records an entry; the first write at a position wins (HSETNX semantics). */
   record(position: string, entry: JournalEntry): Promise<void>;
 }

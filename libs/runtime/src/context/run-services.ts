@@ -23,7 +23,7 @@ import type { AgentContext } from './agent-context.js';
 import type { ChildRunner, RunPlacement } from './child-runner.js';
 import type { JournalEntry, JournalEntryKind, RunJournal } from './journal-entry.js';
 
-export type { JournalEntry, JournalEntryKind, RunJournal } from './journal-entry.js';
+export type { JournalEntry, JournalEntryKind, LoadedJournal, RunJournal } from './journal-entry.js';
 
 /** `equipMemory` / `equipMemo` values of each agent invocation of the run, keyed by its callPath. */
 export interface RunMemoryStore {
@@ -179,6 +179,13 @@ export interface RunOutcome {
  */
 export interface RunSuspension {
   pendingChildren: string[];
+  /**
+   * The journal positions of every durable step the execution waited at (child calls, waits,
+   * and the steps containing them), none journaled yet. A worker stores them with the
+   * suspension, so the next execution's `patched()` counts them as reached (`LoadedJournal`).
+   * @default none
+   */
+  pendingSteps?: string[];
   /** @default none */
   waits?: ParkedWait[];
   /** The earliest `wakeAt` of `waits`, when one is due by itself (epoch ms). */

@@ -11,16 +11,23 @@ import type { RunEvent, RunEventInput } from '../events/run-event.js';
 import type { ParkedWait } from '../gate/waiting-for.js';
 import { InMemoryTreeUsage, type TreeUsage } from '../usage/tree-usage.js';
 import { InFlightSteps } from './in-flight-steps.js';
-import type { JournalEntry, RunServices } from './run-services.js';
+import type { JournalEntry, LoadedJournal, RunServices } from './run-services.js';
 
 /** Child calls one run may make when the services set no limit (`ChildRunner.maxChildrenPerRun`). */
 export const DEFAULT_MAX_CHILDREN_PER_RUN = 1000;
+
+const NO_PENDING_STEPS: ReadonlySet<string> = new Set();
 
 /** The shared state of one run execution; created by {@link executeRun}. */
 export class RunState {
   readonly services: RunServices;
   /** Recorded entries by position: loaded at start, extended as this execution records. */
   readonly journal: Map<string, JournalEntry>;
+  /**
+   * Positions an earlier execution suspended at (a pending child call, a wait) that have no
+   * entry yet (`LoadedJournal.pendingSteps`): reached, so `patched()` counts them as recorded.
+   */
+  readonly pendingSteps: ReadonlySet<string>;
   private totalUsage: TokenUsage = emptyUsage();
   private liveModelCalls = 0;
   private readonly pendingWrites = new Set<Promise<void>>();
@@ -36,9 +43,10 @@ export class RunState {
   readonly treeUsage: TreeUsage;
   private suspendedAt: number | undefined;
 
-  constructor(services: RunServices, journal: Map<string, JournalEntry>) {
+  constructor(services: RunServices, journal: LoadedJournal) {
     this.services = services;
     this.journal = journal;
+    this.pendingSteps = journal.pendingSteps ?? NO_PENDING_STEPS;
     this.treeUsage = services.treeUsage ?? new InMemoryTreeUsage(services.runId);
   }
 

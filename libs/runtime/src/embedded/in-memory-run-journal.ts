@@ -1,4 +1,4 @@
-import type { JournalEntry, RunJournal } from '../context/run-services.js';
+import type { JournalEntry, LoadedJournal, RunJournal } from '../context/run-services.js';
 
 /**
  * A {@link RunJournal} in process memory (embedded mode, tests). Entries are stored as JSON
@@ -6,16 +6,21 @@ import type { JournalEntry, RunJournal } from '../context/run-services.js';
  */
 export class InMemoryRunJournal implements RunJournal {
   private readonly entries = new Map<string, string>();
+  private readonly pendingSteps: ReadonlySet<string> | undefined;
 
-  /** Starts with `entries` already recorded (e.g. a synthetic journal in a replay test). */
-  constructor(entries?: Iterable<[string, JournalEntry]>) {
+  /**
+   * Starts with `entries` already recorded (e.g. a synthetic journal in a replay test) and, for
+   * a run that suspended (on a worker), the positions of the steps it suspended on.
+   */
+  constructor(entries?: Iterable<[string, JournalEntry]>, pendingSteps?: Iterable<string>) {
     for (const [position, entry] of entries ?? []) this.entries.set(position, JSON.stringify(entry));
+    if (pendingSteps !== undefined) this.pendingSteps = new Set(pendingSteps);
   }
 
-  async load(): Promise<Map<string, JournalEntry>> {
+  async load(): Promise<LoadedJournal> {
     const loaded = new Map<string, JournalEntry>();
     for (const [position, text] of this.entries) loaded.set(position, JSON.parse(text) as JournalEntry);
-    return loaded;
+    return this.pendingSteps ? Object.assign(loaded, { pendingSteps: new Set(this.pendingSteps) }) : loaded;
   }
 
   async record(position: string, entry: JournalEntry): Promise<void> {

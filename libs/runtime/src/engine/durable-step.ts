@@ -94,7 +94,7 @@ async function serveStep<T>(
   context.throwIfAborted();
   // A replay-only run (`replayRun`) executes nothing.
   if (replayOnly) return { value: (await replayOnly.unrecorded(context, step)) as T, replayed: true };
-  const inFlight = run.steps.begin();
+  const inFlight = run.steps.begin(step.position);
   try {
     return await executeAndRecord(run, step, inFlight);
   } finally {

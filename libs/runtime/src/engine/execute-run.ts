@@ -9,6 +9,7 @@ import type { AgentContext } from '../context/agent-context.js';
 import type { AgentDefinition } from '../context/agent-definition.js';
 import type { RunOutcome, RunServices, RunSuspension } from '../context/run-services.js';
 import { RunState } from '../context/run-state.js';
+import { MAX_PENDING_STEPS, TooManyPendingStepsError } from '../errors/patch-errors.js';
 import { AbortError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
 import { earliestWakeAt } from './suspend-until.js';
@@ -96,11 +97,20 @@ async function storeChildRunStats(run: RunState, root: AgentContext | undefined)
 /**
  * Every durable operation waits on a child run or a `suspendUntil` wait: abandon this execution
  * (see {@link RunState.suspend}).
+ * @throws TooManyPendingStepsError when more steps wait than a suspension can store
  */
 function suspend(run: RunState, callPath: string, invocation: Promise<unknown>): RunOutcome {
   const pendingChildren = [...run.pendingChildren];
   const waits = [...run.pendingWaits];
-  const suspended: RunSuspension = { pendingChildren };
+  // Every in-flight step is blocked: their positions are where this execution stopped.
+  const pendingSteps = run.steps.positions();
+  if (pendingSteps.length > MAX_PENDING_STEPS) {
+    // Abandoned all the same: the run fails, nothing of this execution records any more.
+    run.suspend();
+    invocation.catch(() => {});
+    throw new TooManyPendingStepsError(run.runId, pendingSteps.length, MAX_PENDING_STEPS);
+  }
+  const suspended: RunSuspension = { pendingChildren, pendingSteps };
   if (waits.length > 0) {
     suspended.waits = waits;
     const wakeAt = earliestWakeAt(waits);

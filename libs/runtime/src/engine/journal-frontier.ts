@@ -8,20 +8,24 @@
  * execution has not taken yet (`<key>:<n>` with `n` at or beyond the key's counter, or a segment
  * with no number such as the generation's `reborn`), or in a later generation — for the agent
  * and for each in-process agent enclosing it. Patch markers never count.
+ *
+ * The positions an earlier execution suspended at count like entries (`RunState.pendingSteps`):
+ * a parent journals a child call only once the child ended, and a wait only once it is over, so
+ * without them a run suspended on its first child call would look as if it never got there.
  */
 import type { AgentContext } from '../context/agent-context.js';
-import type { JournalEntry } from '../context/journal-entry.js';
 
 /**
- * Whether the journal holds an entry past the point the calling agent (and each in-process
- * agent enclosing it) has reached in this execution.
+ * Whether the journal holds an entry (or a step an earlier execution suspended at) past the
+ * point the calling agent (and each in-process agent enclosing it) has reached in this execution.
  */
 export function recordedPastThisPoint(context: AgentContext): boolean {
   const levels: AgentContext[] = [];
   for (let level: AgentContext | undefined = context; level; level = level.parent) levels.push(level);
-  for (const [position, entry] of context.run.journal) {
-    if (levels.some((level) => isPastLevel(level, position, entry))) return true;
-  }
+  const isPast = (position: string) => levels.some((level) => isPastLevel(level, position));
+  for (const [position, entry] of context.run.journal)
+    if (entry.kind !== 'patch' && isPast(position)) return true;
+  for (const position of context.run.pendingSteps) if (isPast(position)) return true;
   return false;
 }
 
@@ -31,8 +35,7 @@ const NUMBERED_SEGMENT = /^(.+):(\d+)$/;
 const GENERATION_SEGMENT = /^g(\d+)$/;
 
 /** Whether `position` lies past the point `level` has reached (its own positions only). */
-function isPastLevel(level: AgentContext, position: string, entry: JournalEntry): boolean {
-  if (entry.kind === 'patch') return false;
+function isPastLevel(level: AgentContext, position: string): boolean {
   const callPathPrefix = `${level.callPath}/`;
   if (!position.startsWith(callPathPrefix)) return false;
   const [generationSegment = '', segment] = position.slice(callPathPrefix.length).split('/');

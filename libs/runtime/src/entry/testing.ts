@@ -10,6 +10,7 @@ export { executeRun } from '../agent/execute-run.js';
 export type {
   JournalEntry,
   JournalEntryKind,
+  LoadedJournal,
   RunJournal,
   RunMemoryStore,
   RunServices,

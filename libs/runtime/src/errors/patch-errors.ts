@@ -42,3 +42,33 @@ export class PatchInsideToolError extends FlotillaError {
     this.toolPosition = toolPosition;
   }
 }
+
+/**
+ * The most steps one suspension may wait at: their positions are stored with it (a run's
+ * pending steps, `runs/pending-steps.ts`); a run suspending with more fails with
+ * {@link TooManyPendingStepsError}.
+ */
+export const MAX_PENDING_STEPS = 100_000;
+
+/**
+ * A run suspended while more durable steps were in flight than its suspension can store (the
+ * positions `patched()` must count as reached on the next execution). The run fails rather
+ * than resume with a frontier it cannot see.
+ */
+export class TooManyPendingStepsError extends FlotillaError {
+  static override readonly errorName = 'TooManyPendingStepsError';
+  static override readonly is = errorGuard(this);
+  readonly runId: string;
+  readonly pendingSteps: number;
+  readonly limit: number;
+
+  constructor(runId: string, pendingSteps: number, limit: number) {
+    super(
+      `Run "${runId}" suspended with ${pendingSteps} durable steps in flight; at most ${limit} can be stored ` +
+        'with a suspension. Fan out in batches (await a group of child calls or waits before starting the next).',
+    );
+    this.runId = runId;
+    this.pendingSteps = pendingSteps;
+    this.limit = limit;
+  }
+}

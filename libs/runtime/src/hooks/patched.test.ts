@@ -1,9 +1,13 @@
+import { emptyUsage } from '@flotilla/ir';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../agent/create-agent.js';
 import { executeRun } from '../agent/execute-run.js';
+import type { AnyAgent } from '../context/agent-definition.js';
+import type { ChildCall, ChildResolution, ChildRunner } from '../context/child-runner.js';
 import type { JournalEntry } from '../context/journal-entry.js';
 import { reborn } from '../context/reborn.js';
+import type { RunServices, RunWaits } from '../context/run-services.js';
 import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
 import { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
 import { ContextNotFoundError } from '../errors/agent-errors.js';
@@ -11,6 +15,7 @@ import { InvalidPatchIdError, PatchInsideToolError } from '../errors/patch-error
 import { NonDeterminismError } from '../errors/run-errors.js';
 import { callTool } from '../policy/call-tool.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
+import { waitForSignal } from '../waits/wait-for-signal.js';
 import { deprecatePatch, patched } from './patched.js';
 import { reportProgress } from './report-progress.js';
 
@@ -261,5 +266,170 @@ describe('deprecatePatch', () => {
     await expect(runOn(undefined, async () => deprecatePatch('bad id'))).rejects.toSatisfy(
       InvalidPatchIdError.is,
     );
+  });
+});
+
+/**
+ * A worker's child runner and waits, as far as a suspension needs them: a child call is
+ * pending until the test finishes it (`finish`), a signal is there once the test sends it.
+ */
+class SuspendingServices {
+  /** Positions the runner was asked about, in order. */
+  readonly asked: string[] = [];
+  readonly #finished = new Map<string, unknown>();
+  readonly #signals = new Map<string, unknown>();
+
+  finish(position: string, value: unknown): void {
+    this.#finished.set(position, value);
+  }
+
+  send(name: string, payload: unknown): void {
+    this.#signals.set(name, payload);
+  }
+
+  /** Services of one execution over `journal` (the journal it loads, pending steps included). */
+  services(journal: InMemoryRunJournal): RunServices {
+    const children: ChildRunner = {
+      maxChildrenPerRun: 10,
+      resolve: async (call: ChildCall): Promise<ChildResolution> => {
+        this.asked.push(call.position);
+        if (!this.#finished.has(call.position))
+          return { state: 'pending', childRunId: `c-${call.position}`, enqueued: true };
+        const value = this.#finished.get(call.position);
+        return {
+          state: 'finished',
+          childRunId: 'c',
+          outcome: { ok: true, value },
+          usage: emptyUsage(),
+          modelCalls: 0,
+        };
+      },
+    };
+    const waits: RunWaits = {
+      takeSignal: async (name, _position, fingerprint) =>
+        this.#signals.has(name)
+          ? {
+              kind: 'signal',
+              fingerprint,
+              outcome: { ok: true, value: { id: 's1', payload: this.#signals.get(name) } },
+              at: 0,
+            }
+          : undefined,
+      expectSignal: async () => {},
+      approvalOf: async () => undefined,
+      requestApproval: async () => false,
+    };
+    return { ...createEmbeddedServices({ journal }), children, waits };
+  }
+}
+
+/** One execution of `agent` on `journal` (a copy, with the pending steps given). */
+async function execute(
+  agent: AnyAgent,
+  world: SuspendingServices,
+  recorded?: { journal: InMemoryRunJournal; pendingSteps?: readonly string[] },
+) {
+  const journal = new InMemoryRunJournal(recorded?.journal.snapshot(), recorded?.pendingSteps);
+  const outcome = await executeRun({ agent, input: {}, services: world.services(journal) });
+  return { outcome, journal };
+}
+
+describe('patched right before the step a run suspended on', () => {
+  const PARENT = 'root/agent:patched-agent:0/g0';
+  const Child = createAgent({ id: 'child', handler: async ({ n }: { n: number }) => n });
+  const Other = createAgent({ id: 'other', handler: async ({ n }: { n: number }) => -n });
+  const log: string[] = [];
+  const step = loggedTool('step', log);
+  const oldCode = createAgent({
+    id: 'patched-agent',
+    handler: async () => {
+      await callTool(step, { n: 1 });
+      return { child: await Child({ n: 1 }) };
+    },
+  });
+  const answers: boolean[] = [];
+  /** The new code: the change (call another agent, or the same with other props) right before the pending call. */
+  const newCode = (change: 'other-agent' | 'other-props') =>
+    createAgent({
+      id: 'patched-agent',
+      handler: async () => {
+        await callTool(step, { n: 1 });
+        const answer = patched('call-other');
+        answers.push(answer);
+        if (!answer) return { child: await Child({ n: 1 }) };
+        return change === 'other-agent' ? { other: await Other({ n: 1 }) } : { child: await Child({ n: 2 }) };
+      },
+    });
+
+  it('stores the positions of the steps the execution suspended on', async () => {
+    const world = new SuspendingServices();
+    const { outcome, journal } = await execute(oldCode, world);
+    expect(outcome.suspended?.pendingSteps).toEqual([`${PARENT}/agent:child:0`]);
+    // No entry for the pending call: it is reached all the same.
+    expect(journal.snapshot().has(`${PARENT}/agent:child:0`)).toBe(false);
+  });
+
+  for (const change of ['other-agent', 'other-props'] as const) {
+    it(`answers false on resume and finishes the pending call (the change: ${change})`, async () => {
+      const world = new SuspendingServices();
+      const first = await execute(oldCode, world);
+      const pendingSteps = first.outcome.suspended?.pendingSteps ?? [];
+      world.finish(`${PARENT}/agent:child:0`, 'child done');
+      world.asked.length = 0;
+      answers.length = 0;
+      const resumed = await execute(newCode(change), world, { journal: first.journal, pendingSteps });
+      expect(answers).toEqual([false]);
+      expect(resumed.outcome.output).toEqual({ child: 'child done' });
+      // Only the call the run was suspended on: no second child, no other fingerprint asked.
+      expect(world.asked).toEqual([`${PARENT}/agent:child:0`]);
+      expect(resumed.journal.snapshot().has(marker('call-other'))).toBe(false);
+    });
+  }
+
+  it('answers true without the pending steps (a journal of an older runtime): what they are for', async () => {
+    const world = new SuspendingServices();
+    const first = await execute(oldCode, world);
+    answers.length = 0;
+    const resumed = await execute(newCode('other-agent'), world, { journal: first.journal });
+    expect(answers).toEqual([true]);
+    expect(resumed.outcome.suspended?.pendingSteps).toEqual([`${PARENT}/agent:other:0`]);
+  });
+
+  it('answers true on a fresh run, which suspends on the new call and takes it again on resume', async () => {
+    const world = new SuspendingServices();
+    answers.length = 0;
+    const first = await execute(newCode('other-agent'), world);
+    const pendingSteps = first.outcome.suspended?.pendingSteps ?? [];
+    expect(pendingSteps).toEqual([`${PARENT}/agent:other:0`]);
+    world.finish(`${PARENT}/agent:other:0`, 'other done');
+    const resumed = await execute(newCode('other-agent'), world, { journal: first.journal, pendingSteps });
+    expect(answers).toEqual([true, true]);
+    expect(resumed.outcome.output).toEqual({ other: 'other done' });
+  });
+
+  it('answers false on resume of a run parked on a signal (no timeout: nothing journaled before it parks)', async () => {
+    const waiting = (withPatch: boolean) =>
+      createAgent({
+        id: 'patched-agent',
+        handler: async () => {
+          if (withPatch) answers.push(patched('wait-for-other'));
+          const name = withPatch && answers.at(-1) ? 'other' : 'go';
+          return waitForSignal(name);
+        },
+      });
+    const world = new SuspendingServices();
+    const first = await execute(waiting(false), world);
+    const pendingSteps = first.outcome.suspended?.pendingSteps ?? [];
+    expect(pendingSteps).toEqual([`${PARENT}/signal:go:0`]);
+    expect(first.journal.snapshot().size).toBe(0);
+    world.send('go', 'went');
+    answers.length = 0;
+    const resumed = await execute(waiting(true), world, { journal: first.journal, pendingSteps });
+    expect(answers).toEqual([false]);
+    expect(resumed.outcome.output).toBe('went');
+    // Without them the journal is empty and the resumed run would take the new path.
+    answers.length = 0;
+    await execute(waiting(true), world, { journal: first.journal });
+    expect(answers).toEqual([true]);
   });
 });

@@ -11,6 +11,9 @@
  * - **Fresh → `true`.** With no marker, the answer is `true` when the journal holds nothing past
  *   this point: no entry of this generation at a position not taken yet (nor of a later
  *   generation), and the same for each enclosing invocation of the run (an in-process parent).
+ *   The steps an earlier execution suspended on (a child call, a wait: no entry until they end)
+ *   count as entries here (`LoadedJournal.pendingSteps`), so a patch right before the call a run
+ *   is suspended on still sees the run as recorded past it.
  *   The run is executing code it never executed before, so the new path is safe; the marker is
  *   recorded so every later replay answers `true` too.
  * - **Replaying past it → `false`.** With no marker and a recorded entry past this point, the run

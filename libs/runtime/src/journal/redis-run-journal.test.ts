@@ -4,6 +4,7 @@ import { useRedis } from '../../../../test/support/redis.js';
 import type { JournalEntry } from '../context/run-services.js';
 import { JournalCorruptedError } from '../errors/run-errors.js';
 import { runKeys } from '../keys.js';
+import { PENDING_STEPS_FIELD } from '../runs/pending-steps.js';
 import { RedisRunJournal } from './redis-run-journal.js';
 
 const fixture = useRedis(import.meta.filename);
@@ -55,6 +56,24 @@ describe('RedisRunJournal', () => {
     // A late write (the original worker waking up) changes nothing.
     await Promise.all(positions.map((position) => workerB.record(position, entry('late'))));
     expect(await workerA.load()).toEqual(seenByA);
+  });
+
+  it('loads a journal without pending steps (an older one) with none', async () => {
+    const journal = journalOf(randomUUID());
+    await journal.record('root/g0/tool:0', entry(1));
+    expect((await journal.load()).pendingSteps).toBeUndefined();
+  });
+
+  it('fails the load with JournalCorruptedError when the pending steps are not a list of positions', async () => {
+    for (const bad of ['not json', '["no slash"]', '{"a":1}', JSON.stringify([42])]) {
+      const runId = randomUUID();
+      await fixture.redis.hset(runKeys(fixture.prefix, runId).record, PENDING_STEPS_FIELD, bad);
+      const error = await journalOf(runId)
+        .load()
+        .catch((caught: unknown) => caught);
+      expect(JournalCorruptedError.is(error)).toBe(true);
+      expect(error).toMatchObject({ runId, position: PENDING_STEPS_FIELD });
+    }
   });
 
   it('fails the load with JournalCorruptedError naming the position of a bad entry', async () => {

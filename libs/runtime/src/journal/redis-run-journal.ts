@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
-import type { JournalEntry, RunJournal } from '../context/run-services.js';
+import type { JournalEntry, LoadedJournal, RunJournal } from '../context/run-services.js';
 import { AttemptSupersededError } from '../errors/run-errors.js';
 import { runKeys } from '../keys.js';
+import { PENDING_STEPS_FIELD, parsePendingSteps } from '../runs/pending-steps.js';
 import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
 import { parseJournalEntry } from './journal-entry-schema.js';
 import { recordJournalScript } from './lua/record-journal-2.lua.js';
@@ -11,7 +12,8 @@ import { recordJournalScript } from './lua/record-journal-2.lua.js';
  * position, value = entry JSON. `record` writes a position once (`record-journal-2`), so when
  * a crashed worker's replacement and a late original race on a position, the first write wins
  * and both read the same outcome on the next replay; given an `attempt`, a superseded
- * attempt's records are refused. Entries are validated on load.
+ * attempt's records are refused. Entries are validated on load, with the positions the run
+ * last suspended on (kept on its record: `runs/pending-steps.ts`) as `pendingSteps`.
  */
 export class RedisRunJournal implements RunJournal {
   readonly #redis: Redis;
@@ -35,13 +37,18 @@ export class RedisRunJournal implements RunJournal {
     this.#attempt = options.attempt ?? '';
   }
 
-  /** @throws JournalCorruptedError when an entry does not parse */
-  async load(): Promise<Map<string, JournalEntry>> {
-    const fields = await this.#redis.hgetall(this.#key);
+  /** @throws JournalCorruptedError when an entry (or the pending steps) does not parse */
+  async load(): Promise<LoadedJournal> {
+    // Sent together (one round trip); the pending steps live on the record (`pending-steps.ts`).
+    const [fields, pending] = await Promise.all([
+      this.#redis.hgetall(this.#key),
+      this.#redis.hget(this.#recordKey, PENDING_STEPS_FIELD),
+    ]);
     const journal = new Map<string, JournalEntry>();
     for (const [position, text] of Object.entries(fields))
       journal.set(position, parseJournalEntry(this.#runId, position, text));
-    return journal;
+    const pendingSteps = parsePendingSteps(this.#runId, pending);
+    return pendingSteps ? Object.assign(journal, { pendingSteps }) : journal;
   }
 
   /** @throws AttemptSupersededError when a newer attempt owns the run */

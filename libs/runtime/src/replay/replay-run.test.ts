@@ -15,6 +15,7 @@ import { callTool } from '../policy/call-tool.js';
 import { promptChat } from '../policy/prompt-chat.js';
 import { createMockModel } from '../testing/mock-model.js';
 import type { ToolDefinition } from '../tools/tool-definition.js';
+import { waitForSignal } from '../waits/wait-for-signal.js';
 import { InvalidRunExportError, ReplayResourceUsedError } from './replay-errors.js';
 import { replayRun } from './replay-run.js';
 import { parseRunExport, RUN_EXPORT_FORMAT, RUN_EXPORT_VERSION, type RunExport } from './run-export.js';
@@ -295,6 +296,73 @@ describe('replayRun', () => {
     expect(await replayRun(guarded, await recordRun(old))).toMatchObject({ ok: true, complete: true });
   });
 
+  it('answers patched() as a worker does for a run suspended on a child call (its pending steps)', async () => {
+    const helper = createAgent({ id: 'helper', handler: async () => 'helped' });
+    const other = createAgent({ id: 'other', handler: async () => 'other' });
+    const tool = countedTool('step', { executions: 0 });
+    const answers: boolean[] = [];
+    const make = (withPatch: boolean) =>
+      createAgent({
+        id: 'writer',
+        handler: async () => {
+          await callTool(tool, { n: 1 });
+          if (!withPatch) return helper();
+          const answer = patched('call-other');
+          answers.push(answer);
+          return answer ? other() : helper();
+        },
+      });
+    const exported = await recordRun(make(false));
+    const position = `${ROOT}/agent:helper:0`;
+    const fingerprint = exported.journal.find((item) => item.position === position)?.entry.fingerprint;
+    // As a worker exports it while the child runs: no entry for the call, the child run waiting.
+    const suspended: RunExport = {
+      ...exported,
+      run: { ...exported.run, status: 'waiting' },
+      journal: exported.journal.filter((item) => item.position !== position),
+      pendingSteps: [position],
+      children: [
+        {
+          position,
+          runId: 'run-1.c',
+          agentId: 'helper',
+          status: 'waiting',
+          ...(fingerprint && { fingerprint }),
+        },
+      ],
+    };
+    expect(await replayRun(make(true), parseRunExport(suspended))).toMatchObject({
+      ok: true,
+      complete: false,
+    });
+    expect(answers).toEqual([false]);
+    // An export without them (an older runtime) cannot tell: the replay takes the new branch.
+    answers.length = 0;
+    const { pendingSteps: _, ...older } = suspended;
+    await replayRun(make(true), older);
+    expect(answers).toEqual([true]);
+  });
+
+  it('stops at the waits a run is suspended on together, not taking the first for an added call', async () => {
+    const tool = countedTool('step', { executions: 0 });
+    const agent = createAgent({
+      id: 'writer',
+      handler: async () => {
+        await callTool(tool, { n: 1 });
+        return Promise.all([waitForSignal('a'), waitForSignal('b')]);
+      },
+    });
+    const recorded = await recordRun(
+      createAgent({ id: 'writer', handler: async () => callTool(tool, { n: 1 }) }),
+    );
+    const suspended: RunExport = {
+      ...recorded,
+      run: { ...recorded.run, status: 'waiting' },
+      pendingSteps: [`${ROOT}/signal:a:0`, `${ROOT}/signal:b:0`],
+    };
+    expect(await replayRun(agent, suspended)).toMatchObject({ ok: true, complete: false, servedSteps: 1 });
+  });
+
   it('never creates a resource: a stand-in is held, and fails when the handler itself uses it', async () => {
     let created = 0;
     const tool = countedTool('step', { executions: 0 });
@@ -322,5 +390,7 @@ describe('replayRun', () => {
     await expect(replayRun(agent, { ...exported, version: 2 })).rejects.toThrow(/reads version 1/);
     const other = createAgent({ id: 'other', handler: async () => 'x' });
     await expect(replayRun(other, exported)).rejects.toThrow(/recorded by agent "writer"/);
+    for (const pendingSteps of [['no-slash'], [''], 'root/a', ['root/a', 7]])
+      expect(() => parseRunExport({ ...exported, pendingSteps })).toThrow(/pendingSteps/);
   });
 });

@@ -7,7 +7,8 @@
  * Every durable step is served from the exported journal; child calls from the exported child
  * runs' outcomes. Nothing is executed: a step with no recorded entry is
  * - a divergence (`added`) when the recorded run went on past that point (or ended) without it;
- * - else the end of what was recorded (a run still in flight): the replay stops there, `complete: false`.
+ * - else the end of what was recorded (a run still in flight, or a step it was suspended on when
+ *   it ended): the replay stops there, `complete: false`.
  * Resources (`equipResource`, MCP kits) get a stand-in that fails if the handler uses it outside a
  * recorded step (where the real one would have run); durable waits are served from the journal.
  */
@@ -18,6 +19,7 @@ import type { AnyAgent } from '../context/agent-definition.js';
 import type {
   JournalEntry,
   JournalEntryKind,
+  LoadedJournal,
   ReplayOnly,
   RunJournal,
   RunServices,
@@ -144,14 +146,17 @@ class ReplayJournal implements RunJournal {
   readonly entries: ServedEntries;
 
   constructor(document: RunExport) {
-    this.entries = new ServedEntries(document.journal.map(({ position, entry }) => [position, entry]));
+    this.entries = new ServedEntries(
+      document.journal.map(({ position, entry }) => [position, entry]),
+      document.pendingSteps ?? [],
+    );
   }
 
   get servedCount(): number {
     return this.entries.served.size;
   }
 
-  async load(): Promise<Map<string, JournalEntry>> {
+  async load(): Promise<LoadedJournal> {
     return this.entries;
   }
 
@@ -159,9 +164,18 @@ class ReplayJournal implements RunJournal {
   async record(): Promise<void> {}
 }
 
-/** The loaded journal, remembering every position read (`get`) by the replay. */
+/**
+ * The loaded journal, remembering every position read (`get`) by the replay, with the steps the
+ * recorded run last suspended on (`patched()` counts them as reached, as on a worker).
+ */
 class ServedEntries extends Map<string, JournalEntry> {
   readonly served = new Set<string>();
+  readonly pendingSteps: ReadonlySet<string>;
+
+  constructor(entries: Iterable<[string, JournalEntry]>, pendingSteps: Iterable<string>) {
+    super(entries);
+    this.pendingSteps = new Set(pendingSteps);
+  }
 
   override get(position: string): JournalEntry | undefined {
     const entry = super.get(position);
@@ -203,8 +217,11 @@ class Replay implements ReplayOnly {
   ): Promise<unknown> {
     const child = step.kind === 'child' ? this.#children.get(step.position) : undefined;
     if (child && isTerminalStatus(child.status)) return this.#childOutcome(child, step);
+    // A step the recorded run suspended on is where it stopped (however far its other pending steps got).
+    const pending = this.journal.entries.pendingSteps.has(step.position);
     if (
       child === undefined &&
+      !pending &&
       (recordedPastThisPoint(context) || isTerminalStatus(this.#document.run.status))
     ) {
       const error = new NonDeterminismError(step.position, undefined, {

@@ -1,7 +1,7 @@
 /**
  * A run export: what `replayRun` needs to replay current code against a recorded run, as one
  * versioned JSON document (`client.exportRun`, `flotilla runs export`, `GET /runs/:id/export`).
- * It holds the run's input, its whole journal, the outcomes of its child runs (a parent records
+ * It holds the run's input, its whole journal (with the steps it last suspended on), the outcomes of its child runs (a parent records
  * a child's outcome only when it replays past the call, so a suspended run's finished children
  * are only here), its agents' stored memory (present while the run has not ended) and the build
  * that ran it. Checked on the way in: {@link parseRunExport}.
@@ -11,6 +11,7 @@ import type { JournalEntry } from '../context/journal-entry.js';
 import type { SerializedError } from '../errors/serialize-error.js';
 import { journalEntrySchema, serializedErrorSchema } from '../journal/journal-entry-schema.js';
 import { checkJsonBounds } from '../json/json-bounds.js';
+import { MAX_POSITION_LENGTH, pendingStepsSchema } from '../runs/pending-steps.js';
 import type { RunStatus } from '../runs/run-status.js';
 import type { StoredConversation } from '../store/conversation-store.js';
 import { InvalidRunExportError, RunExportTooLargeError } from './replay-errors.js';
@@ -65,6 +66,13 @@ export interface RunExport {
   input: unknown;
   /** Every journal entry, by position (sorted). */
   journal: { position: string; entry: JournalEntry }[];
+  /**
+   * The positions of the durable steps the run last suspended on (a pending child call, a
+   * wait) that are not journaled yet: reached all the same, so `patched()` answers in a replay
+   * as on a worker, and a replay stops there. @default none (a run not suspended, or an export
+   * of an older runtime)
+   */
+  pendingSteps?: string[];
   children: ExportedChildRun[];
   /** Stored `equipMemory` / `equipMemo` values by callPath (deleted when a run ends: empty then). */
   memory: Record<string, Record<string, unknown>>;
@@ -86,7 +94,7 @@ export interface ExportedConversation {
 
 const text = (max: number) => z.string().min(1).max(max);
 const runStatusSchema = z.enum(['queued', 'running', 'waiting', 'succeeded', 'failed', 'cancelled']);
-const POSITION_LENGTH = 4096;
+const POSITION_LENGTH = MAX_POSITION_LENGTH;
 
 const runExportSchema = z
   .object({
@@ -112,6 +120,7 @@ const runExportSchema = z
     journal: z
       .array(z.object({ position: text(POSITION_LENGTH), entry: journalEntrySchema }))
       .max(MAX_RUN_EXPORT_ENTRIES),
+    pendingSteps: pendingStepsSchema.optional(),
     children: z
       .array(
         z.object({

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { emptyUsage } from '@flotilla/ir';
 import { describe, expect, it } from 'vitest';
 import { useRedis } from '../../../../test/support/redis.js';
+import { RedisRunJournal } from '../journal/redis-run-journal.js';
 import { runKeys } from '../keys.js';
 import { COMPACTED_STREAM_GRACE_MS, RedisRunRecords } from './redis-run-records.js';
 
@@ -147,6 +148,49 @@ describe('RedisRunRecords', () => {
       expect(await records().suspend(runId, { usage, modelCalls: 2 }, start.totals)).toBe(true);
     }
     expect(await records().get(runId)).toMatchObject({ status: 'waiting', modelCalls: 4 });
+  });
+
+  it('stores the steps each suspension waited at on the record, replacing the previous ones, and the journal loads them', async () => {
+    const runId = randomUUID();
+    const journal = new RedisRunJournal({ redis: fixture.redis, prefix: fixture.prefix, runId });
+    await records().create({ runId, agentId: 'a' });
+    await records().start({ runId, agentId: 'a' });
+    const first = ['root/agent:a:0/g0/agent:c:0', 'root/agent:a:0/g0/agent:c:1'];
+    const waited = { usage, modelCalls: 0, suspended: { pendingSteps: first } };
+    expect(await records().suspend(runId, waited)).toBe(true);
+    const loaded = await journal.load();
+    expect(loaded.size).toBe(0); // the pending steps are not entries a durable step could serve
+    expect(loaded.pendingSteps).toEqual(new Set(first));
+    // Not in the journal hash: a worker of an older runtime would take the field for a bad entry.
+    expect(await fixture.redis.hlen(runKeys(fixture.prefix, runId).journal)).toBe(0);
+    expect((await records().get(runId))?.status).toBe('waiting');
+    await journal.record('root/agent:a:0/g0/agent:c:0', {
+      kind: 'child',
+      fingerprint: 'c',
+      outcome: { ok: true, value: 1 },
+      at: 1,
+    });
+    await records().start({ runId, agentId: 'a' });
+    const second = { usage, modelCalls: 0, suspended: { pendingSteps: ['root/agent:a:0/g0/agent:c:1'] } };
+    expect(await records().suspend(runId, second)).toBe(true);
+    const reloaded = await journal.load();
+    expect([...reloaded.keys()]).toEqual(['root/agent:a:0/g0/agent:c:0']);
+    expect(reloaded.pendingSteps).toEqual(new Set(['root/agent:a:0/g0/agent:c:1']));
+    await records().start({ runId, agentId: 'a' });
+    expect(await records().suspend(runId, { usage, modelCalls: 0, suspended: { pendingSteps: [] } })).toBe(
+      true,
+    );
+    expect((await journal.load()).pendingSteps).toBeUndefined();
+  });
+
+  it('writes no pending steps for a run that already ended', async () => {
+    const runId = randomUUID();
+    await records().create({ runId, agentId: 'a' });
+    await records().start({ runId, agentId: 'a' });
+    await records().finish(runId, 'root/agent:a:0', { status: 'cancelled', usage, modelCalls: 0 });
+    const late = { usage, modelCalls: 0, suspended: { pendingSteps: ['root/agent:a:0/g0/agent:c:0'] } };
+    expect(await records().suspend(runId, late)).toBe(false);
+    expect(await fixture.redis.hexists(runKeys(fixture.prefix, runId).record, 'pendingSteps')).toBe(0);
   });
 
   it('returns undefined for a run that does not exist', async () => {

@@ -339,15 +339,21 @@ export class RedisRunRecords {
 
   /**
    * Marks the run `waiting` (suspended on child runs, or on durable waits: `execution.suspended.waits`,
-   * which set `waitingFor` and `waits`) and adds this execution's usage to the totals the
-   * record carries; `false` when the run had already ended (e.g. cancelled).
+   * which set `waitingFor` and `waits`), stores the positions of the steps it suspended on
+   * (`execution.suspended.pendingSteps`, loaded with its journal) and adds this execution's usage to
+   * the totals the record carries; `false` when the run had already ended (e.g. cancelled).
    * `carried`: the record's totals from this execution's `start` (saves reading them again).
    * @default read from the record. `attempt`: the suspending attempt's token. @default none
    * @throws AttemptSupersededError when a newer attempt than `attempt` owns the run
+   * @throws TooManyPendingStepsError past `MAX_PENDING_STEPS` pending steps
    */
   async suspend(
     runId: string,
-    execution: { usage: TokenUsage; modelCalls: number; suspended?: { waits?: ParkedWait[] } },
+    execution: {
+      usage: TokenUsage;
+      modelCalls: number;
+      suspended?: { waits?: ParkedWait[]; pendingSteps?: string[] };
+    },
     carried?: RunTotals,
     attempt?: string,
   ): Promise<boolean> {
@@ -355,7 +361,12 @@ export class RedisRunRecords {
     const prior = carried ?? (await this.#totals(runKeys(this.#prefix, runId).record));
     const totals = sumTotals(prior, execution);
     const waits = execution.suspended?.waits;
-    const call = suspendRunArgs(runKeys(this.#prefix, runId), totals, Date.now(), attempt, waits);
+    const pendingSteps = execution.suspended?.pendingSteps;
+    const call = suspendRunArgs(runKeys(this.#prefix, runId), totals, Date.now(), attempt, {
+      runId,
+      ...(waits && { waits }),
+      ...(pendingSteps && { pendingSteps }),
+    });
     const reply = await suspendRunScript.run(this.#redis, call.keys, call.args);
     if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, 'a suspension');
     if (!Array.isArray(reply)) return false;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_PENDING_STEPS, TooManyPendingStepsError } from '../errors/patch-errors.js';
 import type { RunEndEvent } from '../events/run-event.js';
 import { runKeys } from '../keys.js';
 import { createRunArgs, finishRunArgs, suspendRunArgs } from './run-script-args.js';
@@ -63,23 +64,45 @@ describe('run script argument builders', () => {
     expect(createRunArgs(keys, child, 7).args.slice(7)).toEqual(['r1', 'r1', '', '', 'v2']);
   });
 
-  it('sends the usage totals a suspended run carries (and no durable waits for child runs only)', () => {
+  it('lays out suspend-run-1: the usage totals a suspended run carries (no waits, no pending steps)', () => {
     expect(suspendRunArgs(keys, { usage, modelCalls: 3 }, 9)).toEqual({
       keys: ['p:run:{r:r1}:record'],
-      args: [JSON.stringify(usage), '3', '9', '', '', ''],
+      args: [JSON.stringify(usage), '3', '9', '', '', '', ''],
     });
   });
 
-  it('sends the waits of a durable suspension and the one waitingFor that sums them up', () => {
+  it('sends the waits of a durable suspension, the one waitingFor that sums them up, and the steps it waits at', () => {
     const waits = [{ waitingFor: { kind: 'sleep' as const, detail: 'until 5' }, wakeAt: 5 }];
-    expect(suspendRunArgs(keys, { usage, modelCalls: 3 }, 9, 't', waits).args).toEqual([
+    const pendingSteps = ['root/agent:a:0/g0/sleep:0/end'];
+    expect(suspendRunArgs(keys, { usage, modelCalls: 3 }, 9, 't', { waits, pendingSteps }).args).toEqual([
       JSON.stringify(usage),
       '3',
       '9',
       't',
       JSON.stringify(waits[0]?.waitingFor),
       JSON.stringify(waits),
+      JSON.stringify(pendingSteps),
     ]);
+  });
+
+  it('refuses more pending steps than a suspension stores, naming the run', () => {
+    const pendingSteps = Array.from(
+      { length: MAX_PENDING_STEPS + 1 },
+      (_, n) => `root/agent:a:0/g0/agent:c:${n}`,
+    );
+    const error = (() => {
+      try {
+        return suspendRunArgs(keys, { usage, modelCalls: 0 }, 9, '', { runId: 'r1', pendingSteps });
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(TooManyPendingStepsError.is(error)).toBe(true);
+    expect(error).toMatchObject({
+      runId: 'r1',
+      pendingSteps: MAX_PENDING_STEPS + 1,
+      limit: MAX_PENDING_STEPS,
+    });
   });
 
   it('lays out finish-run-4: four keys of one hash tag, output only for a success', () => {

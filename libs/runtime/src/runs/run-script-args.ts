@@ -7,6 +7,7 @@ import type { SerializedError } from '../errors/serialize-error.js';
 import type { RunEndEvent } from '../events/run-event.js';
 import { type ParkedWait, summarizeWaits } from '../gate/waiting-for.js';
 import type { RunKeys } from '../keys.js';
+import { encodePendingSteps } from './pending-steps.js';
 import type { TerminalRunStatus } from './run-status.js';
 
 /** KEYS and ARGV of one script call. */
@@ -62,15 +63,18 @@ export function createRunArgs(keys: RunKeys, run: NewRun, now: number): RunScrip
 
 /**
  * KEYS and ARGV of `suspend-run-1`: the run's usage totals after this execution's share, the
- * suspending attempt's token (`''`: not fenced), and its durable waits (none: child runs only).
+ * suspending attempt's token (`''`: not fenced), its durable waits (none: child runs only) and
+ * the journal positions of the steps it suspended on (`runId` names the run in the error).
+ * @throws TooManyPendingStepsError past `MAX_PENDING_STEPS` positions
  */
 export function suspendRunArgs(
   keys: RunKeys,
   totals: { usage: TokenUsage; modelCalls: number },
   now: number,
   attempt = '',
-  waits: readonly ParkedWait[] = [],
+  suspension: { waits?: readonly ParkedWait[]; pendingSteps?: readonly string[]; runId?: string } = {},
 ): RunScriptCall {
+  const waits = suspension.waits ?? [];
   const waitingFor = summarizeWaits(waits);
   return {
     keys: [keys.record],
@@ -81,6 +85,7 @@ export function suspendRunArgs(
       attempt,
       waitingFor ? JSON.stringify(waitingFor) : '',
       waitingFor ? JSON.stringify(waits) : '',
+      encodePendingSteps(suspension.runId ?? '', suspension.pendingSteps ?? []),
     ],
   };
 }

@@ -122,7 +122,9 @@ function markingReplays(journal: RunJournal): RunJournal {
   return {
     load: async () => {
       const entries = await journal.load();
-      trace.getActiveSpan()?.setAttribute(SpanAttribute.replayed, entries.size > 0);
+      // A run suspended on its first step has no entry yet, but it resumes all the same.
+      const replayed = entries.size > 0 || (entries.pendingSteps?.size ?? 0) > 0;
+      trace.getActiveSpan()?.setAttribute(SpanAttribute.replayed, replayed);
       return entries;
     },
     record: (position, entry) => journal.record(position, entry),
