@@ -147,12 +147,36 @@ describe('pruning in batches', () => {
     await records().park(live, { kind: 'conversation', detail: 'c' });
     const stale = await queuedRun(agentId);
     await waiting.enter(stale, { kind: 'conversation', agentId });
-    // Every entry of this file's prefix is visited once per lap, one per call.
+    // Every entry of this file's prefix is visited once per lap, one per call (and one call ends a lap).
     const entries = await fixture.redis.zcard(waitingRunsKeys(fixture.prefix).since);
-    for (let call = 0; call < entries && (await countsOf(agentId)).conversation !== 1; call++)
+    for (let call = 0; call <= entries && (await countsOf(agentId)).conversation !== 1; call++)
       await waiting.prune({ currentWait: records().currentWait, minAgeMs: 0, batch: 1 });
     expect(await countsOf(agentId)).toEqual({ conversation: 1 });
     expect(await fixture.redis.zscore(waitingRunsKeys(fixture.prefix).since, live)).not.toBeNull();
+  });
+});
+
+describe('pruning entries that entered in the same millisecond', () => {
+  it('reaches every one of them, one per call, although they share an entry time', async () => {
+    const agentId = `agent-${randomUUID()}`;
+    const prefix = `${fixture.prefix}:same-ms-${randomUUID()}`;
+    const own = new RedisRunRecords({ redis: fixture.redis, prefix });
+    const live = `run-${randomUUID()}`;
+    await own.create({ runId: live, agentId });
+    await own.park(live, { kind: 'conversation', detail: 'c' });
+    const stale = [`run-${randomUUID()}`, `run-${randomUUID()}`, `run-${randomUUID()}`];
+    for (const runId of stale) {
+      await own.create({ runId, agentId });
+      await own.waiting.enter(runId, { kind: 'conversation', agentId });
+    }
+    // All four at one entry time: Redis orders them by id, so the live one may come first.
+    const since = waitingRunsKeys(prefix).since;
+    for (const runId of [live, ...stale]) await fixture.redis.zadd(since, 1000, runId);
+    let removed = 0;
+    for (let call = 0; call < 10; call++)
+      removed += await own.waiting.prune({ currentWait: own.currentWait, minAgeMs: 0, batch: 1 });
+    expect(removed).toBe(3);
+    expect(await fixture.redis.zrange(since, 0, -1)).toEqual([live]);
   });
 });
 

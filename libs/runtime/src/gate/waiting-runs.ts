@@ -43,8 +43,13 @@ export interface PruneOptions {
 export class WaitingRuns {
   readonly #redis: Redis;
   readonly #keys: ReturnType<typeof waitingRunsKeys>;
-  /** The entry time {@link prune} goes on after (`undefined`: from the oldest). */
-  #pruneCursor: string | undefined;
+  /**
+   * Where {@link prune} goes on (`undefined`: from the oldest): the entry time of the last entry it
+   * checked and how many entries kept at that very time it has already checked. Runs entering in
+   * the same millisecond share a score (Redis orders them by id), so an exclusive `(since` would
+   * skip all but the first of them on every lap.
+   */
+  #pruneCursor: { since: string; checked: number } | undefined;
 
   constructor(options: { redis: Redis; prefix: string }) {
     this.#redis = options.redis;
@@ -83,24 +88,27 @@ export class WaitingRuns {
   async prune(options: PruneOptions): Promise<number> {
     const cutoff = Date.now() - (options.minAgeMs ?? 30_000);
     const batch = options.batch ?? 100;
-    const from = this.#pruneCursor === undefined ? '-inf' : `(${this.#pruneCursor}`;
+    const cursor = this.#pruneCursor;
     const page = await this.#redis.zrangebyscore(
       this.#keys.since,
-      from,
+      cursor?.since ?? '-inf',
       cutoff,
       'WITHSCORES',
       'LIMIT',
-      0,
+      cursor?.checked ?? 0,
       batch,
     );
     const entries: { runId: string; since: string }[] = [];
     for (let at = 0; at + 1 < page.length; at += 2)
       entries.push({ runId: page[at] as string, since: page[at + 1] as string });
-    this.#pruneCursor = entries.length < batch ? undefined : entries.at(-1)?.since;
+    this.#pruneCursor = undefined;
     if (entries.length === 0) return 0;
     const groups = await this.#redis.hmget(this.#keys.runs, ...entries.map((entry) => entry.runId));
     const current = await Promise.all(entries.map((entry) => options.currentWait(entry.runId)));
     let removed = 0;
+    const last = entries.at(-1)?.since;
+    // Entries kept at the last entry time: the next call skips them (removed ones are gone).
+    let keptAtLast = cursor !== undefined && cursor.since === last ? cursor.checked : 0;
     for (const [at, { runId, since }] of entries.entries()) {
       const group = groups[at];
       const entry = group == null ? undefined : parseGroup(group);
@@ -110,9 +118,13 @@ export class WaitingRuns {
         wait !== undefined &&
         waitKindLabel(wait.kind) === entry.kind &&
         wait.agentId === entry.agentId;
-      if (stillWaits) continue;
-      removed += Number(await leaveWaitingScript.run(this.#redis, this.#scriptKeys(), [runId, since]));
+      const left =
+        !stillWaits && Number(await leaveWaitingScript.run(this.#redis, this.#scriptKeys(), [runId, since]));
+      removed += Number(left);
+      if (!left && since === last) keptAtLast += 1;
     }
+    if (entries.length === batch && last !== undefined)
+      this.#pruneCursor = { since: last, checked: keptAtLast };
     return removed;
   }
 

@@ -41,7 +41,7 @@ ${refuseSupersededAttempt('KEYS[1]', 'ARGV[11]')}
 local status = redis.call('HGET', KEYS[1], 'status')
 if status == 'succeeded' or status == 'failed' or status == 'cancelled' then return 0 end
 redis.call('HSET', KEYS[1], 'status', ARGV[1], 'endedAt', ARGV[2], 'usage', ARGV[5], 'modelCalls', ARGV[6])
-redis.call('HDEL', KEYS[1], 'waitingFor', 'waits')
+redis.call('HDEL', KEYS[1], 'waitingFor', 'waits', 'pendingSteps')
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'output', ARGV[3]) end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'error', ARGV[4]) end
 for index = 12, #ARGV do
