@@ -1,25 +1,17 @@
 /**
- * The implicit agent context. Hooks find the running agent through one process-wide
- * `AsyncLocalStorage`, kept on `globalThis` under a registered symbol so that two copies of
- * this package loaded in one process still share it.
+ * The implicit agent context. Hooks find the running agent through the process-wide async
+ * frame (`async-frame.ts`: one `AsyncLocalStorage`, shared by two copies of this package loaded
+ * in one process).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { ContextNotFoundError } from '../errors/agent-errors.js';
 import type { AgentContext } from './agent-context.js';
+import { frameSlot } from './async-frame.js';
 
-const STORE_KEY = Symbol.for('@flotilla/runtime/context-store/v1');
-
-type GlobalWithStore = typeof globalThis & { [STORE_KEY]?: AsyncLocalStorage<AgentContext> };
-
-function contextStorage(): AsyncLocalStorage<AgentContext> {
-  const holder = globalThis as GlobalWithStore;
-  holder[STORE_KEY] ??= new AsyncLocalStorage<AgentContext>();
-  return holder[STORE_KEY];
-}
+const agentSlot = frameSlot<AgentContext>('agent');
 
 /** The agent context of the caller, or `undefined` outside any agent run. */
 export function currentAgentContext(): AgentContext | undefined {
-  return contextStorage().getStore();
+  return agentSlot.get();
 }
 
 /**
@@ -34,5 +26,5 @@ export function requireAgentContext(apiName: string): AgentContext {
 
 /** Runs `fn` with `context` as the implicit agent context of everything it awaits. */
 export function runInAgentContext<T>(context: AgentContext, fn: () => T): T {
-  return contextStorage().run(context, fn);
+  return agentSlot.run(context, fn);
 }

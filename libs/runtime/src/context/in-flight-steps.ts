@@ -5,7 +5,7 @@
  * could still make progress is then running, so the worker can persist the run, move it to
  * waiting-children and give its slot back; a later execution replays it from the journal.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { frameSlot } from './async-frame.js';
 
 /** One durable operation in flight; `blocked` once it waits on a pending child run. */
 export interface InFlightStep {
@@ -19,11 +19,10 @@ export interface InFlightStep {
 }
 
 /**
- * The step the current async flow runs in. One storage for the process: every enabled
- * `AsyncLocalStorage` adds work to every promise created anywhere (Node 20 copies each store on
- * promise init), so one per run execution would slow everything down as executions pile up.
+ * The step the current async flow runs in: a slot of the process-wide async frame (every
+ * enabled `AsyncLocalStorage` adds work to every promise created anywhere, `async-frame.ts`).
  */
-const currentStep = new AsyncLocalStorage<InFlightStep>();
+const currentStep = frameSlot<InFlightStep>('step');
 
 /** Tracks in-flight steps and resolves {@link InFlightSteps.allBlocked} when the run can suspend. */
 export class InFlightSteps {
@@ -83,7 +82,7 @@ export class InFlightSteps {
 
   /** The current step when it belongs to this execution (a run started inside another run's step is separate). */
   #currentOwnStep(): InFlightStep | undefined {
-    const step = currentStep.getStore();
+    const step = currentStep.get();
     return step?.owner === this ? step : undefined;
   }
 

@@ -4,9 +4,10 @@
  * finished tool from the journal without running it, so its calls must not shift the
  * positions of the handler's later calls (which would then look already emitted).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { frameSlot } from '../context/async-frame.js';
 
-const toolScope = new AsyncLocalStorage<string>();
+/** A slot of the process-wide async frame (`context/async-frame.ts`), not a storage of its own. */
+const toolScope = frameSlot<string>('tool');
 
 /** Runs a tool handler with `toolPosition` as the scope of its progress calls. */
 export function runInToolScope<T>(toolPosition: string, fn: () => Promise<T>): Promise<T> {
@@ -15,5 +16,5 @@ export function runInToolScope<T>(toolPosition: string, fn: () => Promise<T>): P
 
 /** The last segment of the running tool's position (e.g. `tool:call_1:0`), or `undefined` in a handler. */
 export function currentToolScope(): string | undefined {
-  return toolScope.getStore()?.split('/').at(-1);
+  return toolScope.get()?.split('/').at(-1);
 }

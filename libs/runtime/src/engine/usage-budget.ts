@@ -7,11 +7,11 @@
  * `onUpdate` callbacks run child-first. A replay rebuilds the same stats from the journal
  * without counting, calling back or emitting anything.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID } from 'node:crypto';
 import type { TokenUsage } from '@flotilla/ir';
 import { PromptTokenCounter } from '../budget/prompt-token-counter.js';
 import type { AgentContext } from '../context/agent-context.js';
+import { frameSlot } from '../context/async-frame.js';
 import { runInAgentContext } from '../context/context-store.js';
 import type { JournalEntry } from '../context/journal-entry.js';
 import { BudgetExceededError } from '../errors/budget-errors.js';
@@ -214,7 +214,7 @@ export function applyUsage(context: AgentContext, delta: UsageStats, own: boolea
   if (own) addUsageStats(context.usage.own, delta);
   for (let level: AgentContext | undefined = context; level; level = level.parent)
     addUsageStats(level.usage.aggregate, delta);
-  for (let capture = usageCaptures.getStore(); capture; capture = capture.outer) {
+  for (let capture = usageCaptures.get(); capture; capture = capture.outer) {
     if (own && capture.context === context) addUsageStats(capture.own, delta);
     for (let level: AgentContext | undefined = context; level; level = level.parent)
       if (level === capture.context) addUsageStats(capture.aggregate, delta);
@@ -230,7 +230,8 @@ export interface UsageCapture {
   readonly outer: UsageCapture | undefined;
 }
 
-const usageCaptures = new AsyncLocalStorage<UsageCapture>();
+/** A slot of the process-wide async frame (`context/async-frame.ts`), not a storage of its own. */
+const usageCaptures = frameSlot<UsageCapture>('usage');
 
 /**
  * Runs `fn` (a tool handler) capturing the usage it records for `context` (its
@@ -245,7 +246,7 @@ export function captureUsage<T>(
     context,
     own: emptyUsageStats(),
     aggregate: emptyUsageStats(),
-    outer: usageCaptures.getStore(),
+    outer: usageCaptures.get(),
   };
   return { capture, result: usageCaptures.run(capture, fn) };
 }

@@ -169,7 +169,11 @@ export function parseStreamEntries(entries: readonly [string, string[]][]): Stre
   const events: StreamedRunEvent[] = [];
   for (const [id, fields] of entries) {
     const event = parseEvent(fields);
-    if (event) events.push({ ...event, eventId: id });
+    if (!event) continue;
+    // Parsed just now, so owned here: an event object is given its id in place, not copied.
+    if (typeof event === 'object' && !Array.isArray(event))
+      events.push(Object.assign(event, { eventId: id }));
+    else events.push({ ...(event as RunEvent), eventId: id });
   }
   return events;
 }

@@ -105,7 +105,7 @@ function encodeEntries(runId: string, events: readonly StreamedRunEvent[], outco
   const entries: Entry[] = [];
   let previousMs = 0;
   for (const event of events) {
-    const { eventId, type, at, ...rest } = event as unknown as Fields & {
+    const { eventId, type, at, ...fields } = event as unknown as Fields & {
       eventId: string;
       type: string;
       at: number;
@@ -113,22 +113,39 @@ function encodeEntries(runId: string, events: readonly StreamedRunEvent[], outco
     const [ms, seq] = eventId.split('-').map(Number) as [number, number];
     const entry: Entry = [ms - previousMs, seq, ms - at, type, {}];
     previousMs = ms;
-    const inheritable = [...COMMON, ...(FIELDS[type] ?? [])];
-    const fields = { ...rest };
+    const inheritable = inheritableOf(type);
+    // What the event says, before the outcome fields of a run-end are dropped, is what sticks.
+    const said = type === 'run-end' ? { ...fields } : fields;
     if (type === 'run-end' && isDeepStrictEqual(pickOutcome(fields), copyOutcome(outcome, {}))) {
       for (const name of OUTCOME) delete fields[name];
     }
     const absent = inheritable.filter((name) => sticky.has(name) && !(name in fields));
-    for (const [name, value] of Object.entries(fields)) {
-      if (!inheritable.includes(name) || !isDeepStrictEqual(sticky.get(name), value) || !sticky.has(name)) {
+    for (const name in fields) {
+      const value = fields[name];
+      if (!inheritable.includes(name) || !sticky.has(name) || !sameValue(sticky.get(name), value)) {
         entry[4][name] = value;
       }
     }
     if (absent.length > 0) entry[5] = absent;
-    for (const [name, value] of Object.entries(rest)) sticky.set(name, value);
+    for (const name in said) sticky.set(name, said[name]);
     entries.push(entry);
   }
   return entries;
+}
+
+const INHERITABLE = new Map<string, readonly string[]>(
+  Object.entries(FIELDS).map(([type, names]) => [type, [...COMMON, ...names]]),
+);
+
+/** The fields an event of `type` may inherit: computed once per type, not per event. */
+function inheritableOf(type: string): readonly string[] {
+  return INHERITABLE.get(type) ?? COMMON;
+}
+
+/** `isDeepStrictEqual`, without its cost on the primitives most fields hold. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return Object.is(a, b);
+  return isDeepStrictEqual(a, b);
 }
 
 function pickOutcome(fields: Fields): Fields {
