@@ -179,5 +179,7 @@ describe('an unpinned worker', () => {
     expect(await queues.queue('gate').getJobState(child.runId)).toBe('delayed');
     await client.signal(child.runId, 'go', {});
     expect(await run.result()).toEqual({ child: 'opened' });
+    // A run export names the build that ran it, for replay tests against the next build.
+    expect((await client.exportRun(run.id))?.run.buildId).toBe('U');
   });
 });

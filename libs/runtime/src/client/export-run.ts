@@ -154,8 +154,7 @@ function runPart(record: RunRecord, named: (id: string) => string): RunExport['r
   if (record.rootRunId !== undefined) run.rootRunId = named(record.rootRunId);
   if (record.conversationId !== undefined) run.conversationId = named(record.conversationId);
   // Recorded by workers that know their build (`FLOTILLA_BUILD_ID`).
-  const { buildId } = record as RunRecord & { buildId?: unknown };
-  if (typeof buildId === 'string' && buildId !== '') run.buildId = buildId;
+  if (record.buildId) run.buildId = record.buildId;
   if (record.endedAt !== undefined) run.endedAt = record.endedAt;
   if (record.output !== undefined) run.output = record.output;
   if (record.error !== undefined) run.error = record.error;
