@@ -73,6 +73,53 @@ describe('a planted child result', () => {
   });
 });
 
+describe('a child record left by a parent that crashed before the job', () => {
+  /** The record the parent writes before the child's job, as a crash would leave it. */
+  async function leaveRecord(rootRunId: string, fields: Record<string, string | number>): Promise<string> {
+    const sample = `sample-${randomUUID()}`;
+    const run = await fixture.client.submit('sec-parent', { value: 'real' }, { runId: sample });
+    await run.result();
+    const [sampleChild] = await redis.redis.smembers(runKeys(redis.prefix, sample).children);
+    const callPath = (await fixture.client.getRun(sampleChild ?? ''))?.callPath ?? '';
+    const childRunId = childIdOf(rootRunId, callPath);
+    await redis.redis.hset(runKeys(redis.prefix, childRunId).record, {
+      runId: childRunId,
+      agentId: 'sec-info',
+      parentRunId: rootRunId,
+      rootRunId,
+      callPath,
+      createdAt: Date.now(),
+      attempts: 0,
+      modelCalls: 0,
+      ...fields,
+    });
+    return childRunId;
+  }
+
+  it('is enqueued by the next execution when still queued, and runs once', async () => {
+    const rootRunId = `crashed-${randomUUID()}`;
+    const childRunId = await leaveRecord(rootRunId, { status: 'queued' });
+    const run = await fixture.client.submit('sec-parent', { value: 'real' }, { runId: rootRunId });
+    const output = (await run.result()) as { child: { value: unknown; runId: string } };
+    expect(output.child).toMatchObject({ value: 'real', runId: childRunId });
+    expect(await redis.redis.smembers(runKeys(redis.prefix, rootRunId).children)).toEqual([childRunId]);
+    expect(await fixture.client.getRun(childRunId)).toMatchObject({ status: 'succeeded', attempts: 1 });
+  });
+
+  it('is adopted without a job when it already ended (the crash came after its job)', async () => {
+    const rootRunId = `crashed-${randomUUID()}`;
+    await leaveRecord(rootRunId, {
+      status: 'succeeded',
+      output: JSON.stringify({ value: 'ran before the crash' }),
+      attempts: 1,
+    });
+    const run = await fixture.client.submit('sec-parent', { value: 'real' }, { runId: rootRunId });
+    const output = (await run.result()) as { child: { value: unknown } };
+    expect(output.child).toEqual({ value: 'ran before the crash' });
+    expect(await redis.redis.smembers(runKeys(redis.prefix, rootRunId).children)).toEqual([]);
+  });
+});
+
 /** `children/child-run-id.ts`, as an attacker recomputes it: first attempt of a root's child. */
 function childIdOf(rootRunId: string, callPath: string): string {
   const hash = createHash('sha256')

@@ -19,6 +19,12 @@ import { deserializeError, serializeError } from '../errors/serialize-error.js';
 import { abortReason, whenAborted } from '../shared/when-aborted.js';
 import { statsFromTotals, type UsageStats } from '../usage/usage-stats.js';
 
+/** What a settled child run spent, and whether its stats were stored in the tree (to drop them). */
+interface ChildSpend {
+  stats?: UsageStats;
+  stored?: boolean;
+}
+
 /** One child call, positioned and fingerprinted. */
 export interface PositionedChildCall {
   parent: AgentContext;
@@ -43,7 +49,7 @@ export async function callChildRun(call: PositionedChildCall, runner: ChildRunne
   const { run } = parent;
   const event = { callPath: parent.callPath, agentId: definition.id, childCallPath: position };
   const ids: { childRunId?: string } = {};
-  const spent: { stats?: UsageStats } = {};
+  const spent: ChildSpend = {};
   try {
     const { value, replayed } = await durableStep(parent, {
       kind: 'child',
@@ -57,11 +63,11 @@ export async function callChildRun(call: PositionedChildCall, runner: ChildRunne
       // The child's failure (or cancellation) is its outcome; this agent's own abort is not.
       recordFailure: () => !parent.signal.aborted,
     });
-    forgetChildStats(run, position, ids.childRunId, spent.stats);
+    forgetChildStats(run, position, ids.childRunId, spent);
     run.emit({ type: 'child-end', ...event, ok: true, replayed, ...ids });
     return value;
   } catch (error) {
-    forgetChildStats(run, position, ids.childRunId, spent.stats);
+    forgetChildStats(run, position, ids.childRunId, spent);
     run.emit({
       type: 'child-end',
       ...event,
@@ -78,7 +84,7 @@ async function settleChildRun(
   call: PositionedChildCall,
   runner: ChildRunner,
   ids: { childRunId?: string },
-  spent: { stats?: UsageStats },
+  spent: ChildSpend,
 ): Promise<unknown> {
   const { parent, definition, position } = call;
   const { run } = parent;
@@ -114,12 +120,13 @@ async function settleChildRun(
 async function finishedValue(
   parent: AgentContext,
   resolution: Exclude<ChildResolution, { state: 'pending' }>,
-  spent: { stats?: UsageStats },
+  spent: ChildSpend,
 ): Promise<unknown> {
   if (resolution.state === 'retry') throw deserializeError(resolution.error);
   parent.run.addChildUsage(resolution.usage, resolution.modelCalls);
   const stats = resolution.stats ?? statsFromTotals(resolution.usage, resolution.modelCalls);
   spent.stats = stats;
+  spent.stored = resolution.stats !== undefined;
   if (stats.callCount > 0 || stats.items.length > 0) await recordUsage(parent, stats, { own: false });
   if (!resolution.outcome.ok) throw deserializeError(resolution.outcome.error);
   return resolution.outcome.value;
@@ -133,9 +140,9 @@ function forgetChildStats(
   run: RunState,
   position: string,
   childRunId: string | undefined,
-  stats: UsageStats | undefined,
+  spent: ChildSpend,
 ): void {
-  if (childRunId === undefined || stats === undefined || !run.journal.get(position)?.usage) return;
+  if (childRunId === undefined || !spent.stored || !run.journal.get(position)?.usage) return;
   run.treeUsage
     .dropRunStats(childRunId)
     .catch((error: unknown) =>

@@ -75,6 +75,15 @@ export class RedisChildRunner implements ChildRunner {
   async resolve(call: ChildCall): Promise<ChildResolution> {
     const { runId, rootRunId, records } = this.#options;
     const childRunId = childRunIdOf(rootRunId, runId, call.position, call.attempt);
+    const known = await this.#knownChildren();
+    // A child no execution of this run enqueued yet (the first execution's every child) has no
+    // record unless one crashed between the record and the children set: create it first and
+    // read the record only when it exists already, not before every creation.
+    if (!known.has(childRunId) && (await this.#createRecord(call, childRunId)) === 'created') {
+      await this.#enqueue(call, childRunId);
+      known.add(childRunId);
+      return { state: 'pending', childRunId, enqueued: true };
+    }
     const record = await records.get(childRunId);
     // Child ids are computable: adopt only a run this run created (its record names it).
     if (record && (record.parentRunId !== runId || record.rootRunId !== rootRunId))
@@ -94,8 +103,9 @@ export class RedisChildRunner implements ChildRunner {
       }
       return resolution;
     }
-    const known = await this.#knownChildren();
     if (known.has(childRunId)) return { state: 'pending', childRunId, enqueued: false };
+    // Ours from an execution that crashed before the children set (or it expired): enqueue again.
+    if (!record) await this.#createRecord(call, childRunId);
     await this.#enqueue(call, childRunId);
     known.add(childRunId);
     return { state: 'pending', childRunId, enqueued: true };
@@ -108,30 +118,29 @@ export class RedisChildRunner implements ChildRunner {
     return this.#known;
   }
 
-  /**
-   * Record first (with its place in the tree), then the job, then the children set: a crash in
-   * between leaves a child that the next execution enqueues again (idempotent by job id), never a
-   * known child without a job.
-   */
-  async #enqueue(call: ChildCall, childRunId: string): Promise<void> {
-    const { redis, prefix, queues, parentQueue, records, runId, rootRunId, pinnedBuild } = this.#options;
-    const { parent, definition, position } = call;
-    const created = await records.create({
+  /** The child's `queued` record, with its place in the tree (see {@link #enqueue}). */
+  #createRecord(call: ChildCall, childRunId: string): Promise<'created' | 'exists' | 'conflict'> {
+    const { records, runId, rootRunId, pinnedBuild } = this.#options;
+    return records.create({
       runId: childRunId,
-      agentId: definition.id,
+      agentId: call.definition.id,
       parentRunId: runId,
       rootRunId,
-      callPath: position,
+      callPath: call.position,
       fingerprint: call.fingerprint,
       tenant: tenantOfId(rootRunId),
       pinnedBuild,
     });
-    if (created !== 'created') {
-      // Ours from an execution that crashed before the job, or one planted since `resolve` read.
-      const found = await records.get(childRunId);
-      if (found && (found.parentRunId !== runId || found.rootRunId !== rootRunId))
-        throw new ForeignChildRunError(childRunId, runId, found);
-    }
+  }
+
+  /**
+   * Record first (created by the caller, with its place in the tree), then the job, then the
+   * children set: a crash in between leaves a child that the next execution enqueues again
+   * (idempotent by job id), never a known child without a job.
+   */
+  async #enqueue(call: ChildCall, childRunId: string): Promise<void> {
+    const { redis, prefix, queues, parentQueue, records, runId, rootRunId, pinnedBuild } = this.#options;
+    const { parent, definition, position } = call;
     const placement: RunPlacement = {
       callPath: position,
       depth: parent.depth + 1,

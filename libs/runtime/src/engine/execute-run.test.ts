@@ -8,6 +8,7 @@ import { createEmbeddedServices } from '../embedded/create-embedded-services.js'
 import { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
 import { NonDeterminismError } from '../errors/run-errors.js';
 import { createMockModel } from '../testing/index.js';
+import { InMemoryTreeUsage } from '../usage/tree-usage.js';
 import { AdderAgent, toolRuns } from './__fixtures__/adder-agent.js';
 
 function scriptedModel() {
@@ -140,5 +141,28 @@ describe('executeRun', () => {
       expect(replay.output).toBe('finished at 2');
       expect(generationsRun).toEqual([2]);
     });
+  });
+});
+
+describe('a child run that ended', () => {
+  const placement = { callPath: 'root/agent:p:0/g0/agent:c:0', depth: 1, parentRunId: 'p', rootRunId: 'p' };
+  const Leaf = createAgent({ id: 'leaf', handler: async () => 'leaf' });
+
+  it('stores its usage stats in the tree for its parent when it called a model', async () => {
+    const treeUsage = new InMemoryTreeUsage('p');
+    const services = {
+      ...createEmbeddedServices({ models: { mock: scriptedModel() } }),
+      placement,
+      treeUsage,
+    };
+    await executeRun({ agent: AdderAgent, input: { a: 2, b: 3 }, services });
+    expect(await treeUsage.runStats(services.runId)).toMatchObject({ callCount: 2, totalTokens: 27 });
+  });
+
+  it('stores none when its parent rebuilds the same stats from the record (no model called)', async () => {
+    const treeUsage = new InMemoryTreeUsage('p');
+    const services = { ...createEmbeddedServices(), placement, treeUsage };
+    expect((await executeRun({ agent: Leaf, input: {}, services })).output).toBe('leaf');
+    expect(await treeUsage.runStats(services.runId)).toBeUndefined();
   });
 });

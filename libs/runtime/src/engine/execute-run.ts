@@ -5,6 +5,7 @@
  * served from it; the rest is executed and recorded. The agent layer hands in `invoke` (the
  * generation loop), so the engine never imports the layer above it.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { AgentContext } from '../context/agent-context.js';
 import type { AgentDefinition } from '../context/agent-definition.js';
 import type { RunOutcome, RunServices, RunSuspension } from '../context/run-services.js';
@@ -12,6 +13,7 @@ import { RunState } from '../context/run-state.js';
 import { MAX_PENDING_STEPS, TooManyPendingStepsError } from '../errors/patch-errors.js';
 import { AbortError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
+import { statsFromTotals } from '../usage/usage-stats.js';
 import { earliestWakeAt } from './suspend-until.js';
 
 /** Runs the root invocation of a run to its result (the agent layer's `invokeAgent`). */
@@ -84,6 +86,9 @@ const SUSPENDED = Symbol('suspended');
  */
 async function storeChildRunStats(run: RunState, root: AgentContext | undefined): Promise<void> {
   if (!run.services.placement || !root || run.suspended) return;
+  // Stats the parent would rebuild from the record's totals alike (no items, costs or other
+  // fields: a child that called no model, the wide trees' common leaf) are not worth a write.
+  if (isDeepStrictEqual(root.usage.aggregate, statsFromTotals(run.usage, run.modelCalls))) return;
   try {
     await run.treeUsage.storeRunStats(run.runId, root.usage.aggregate);
   } catch (error) {

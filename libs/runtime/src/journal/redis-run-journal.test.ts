@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../../../../test/support/redis.js';
 import type { JournalEntry } from '../context/run-services.js';
 import { JournalCorruptedError } from '../errors/run-errors.js';
@@ -18,6 +18,27 @@ const entry = (value: unknown): JournalEntry => ({
 });
 
 describe('RedisRunJournal', () => {
+  it('sends the records of one tick in one script call, each at its position, the first write winning', async () => {
+    const journal = journalOf(randomUUID());
+    const calls = vi.spyOn(fixture.redis, 'evalsha');
+    try {
+      await Promise.all([
+        journal.record('root/g0/agent:a:0', entry('a')),
+        journal.record('root/g0/agent:b:1', entry('b')),
+        journal.record('root/g0/agent:a:0', entry('a again')),
+      ]);
+      expect(calls).toHaveBeenCalledTimes(1);
+    } finally {
+      calls.mockRestore();
+    }
+    const loaded = await journal.load();
+    expect(loaded.get('root/g0/agent:a:0')).toEqual(entry('a'));
+    expect(loaded.get('root/g0/agent:b:1')).toEqual(entry('b'));
+    // A later tick is a call of its own, and still cannot overwrite.
+    await journal.record('root/g0/agent:b:1', entry('b again'));
+    expect((await journal.load()).get('root/g0/agent:b:1')).toEqual(entry('b'));
+  });
+
   it('loads every recorded entry by position', async () => {
     const journal = journalOf(randomUUID());
     await journal.record('root/g0/tool:0', entry(1));

@@ -5,14 +5,15 @@ import { runKeys } from '../keys.js';
 import { PENDING_STEPS_FIELD, parsePendingSteps } from '../runs/pending-steps.js';
 import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
 import { parseJournalEntry } from './journal-entry-schema.js';
-import { recordJournalScript } from './lua/record-journal-2.lua.js';
+import { recordJournalScript } from './lua/record-journal-3.lua.js';
 
 /**
  * The {@link RunJournal} of one run in Redis: one hash (`runKeys(…).journal`), field =
- * position, value = entry JSON. `record` writes a position once (`record-journal-2`), so when
+ * position, value = entry JSON. `record` writes a position once (`record-journal-3`), so when
  * a crashed worker's replacement and a late original race on a position, the first write wins
  * and both read the same outcome on the next replay; given an `attempt`, a superseded
- * attempt's records are refused. Entries are validated on load, with the positions the run
+ * attempt's records are refused. Records made in the same tick go in one script call (a
+ * parent replayed after its ten children ended records their ten outcomes together). Entries are validated on load, with the positions the run
  * last suspended on (kept on its record: `runs/pending-steps.ts`) as `pendingSteps`.
  */
 export class RedisRunJournal implements RunJournal {
@@ -21,6 +22,8 @@ export class RedisRunJournal implements RunJournal {
   readonly #key: string;
   readonly #recordKey: string;
   readonly #attempt: string;
+  /** Records of this tick not sent yet. */
+  #batch: PendingRecord[] | undefined;
 
   constructor(options: {
     redis: Redis;
@@ -52,9 +55,44 @@ export class RedisRunJournal implements RunJournal {
   }
 
   /** @throws AttemptSupersededError when a newer attempt owns the run */
-  async record(position: string, entry: JournalEntry): Promise<void> {
-    const args = [this.#attempt, position, JSON.stringify(entry)];
-    const reply = await recordJournalScript.run(this.#redis, [this.#recordKey, this.#key], args);
-    if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(this.#runId, 'a journal record');
+  record(position: string, entry: JournalEntry): Promise<void> {
+    const text = JSON.stringify(entry);
+    return new Promise((resolve, reject) => {
+      if (this.#batch === undefined) {
+        this.#batch = [];
+        // After the microtasks of this tick, as ioredis' auto-pipelining flushes: steps settled by
+        // one batch of replies are all in.
+        process.nextTick(() => this.#send());
+      }
+      this.#batch.push({ position, text, resolve, reject });
+    });
   }
+
+  async #send(): Promise<void> {
+    const batch = this.#batch ?? [];
+    this.#batch = undefined;
+    const args = [this.#attempt];
+    for (const { position, text } of batch) args.push(position, text);
+    try {
+      const reply = await recordJournalScript.run(this.#redis, [this.#recordKey, this.#key], args);
+      const error =
+        reply === ATTEMPT_SUPERSEDED
+          ? new AttemptSupersededError(this.#runId, 'a journal record')
+          : undefined;
+      for (const pending of batch) {
+        if (error) pending.reject(error);
+        else pending.resolve();
+      }
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
+    }
+  }
+}
+
+/** A record waiting for its tick's script call. */
+interface PendingRecord {
+  position: string;
+  text: string;
+  resolve: () => void;
+  reject: (error: unknown) => void;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import type { RedisKey } from 'ioredis';
+import { describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../../../../test/support/redis.js';
 import { runIndexKeys } from '../keys.js';
 import { INDEX_UPKEEP_INTERVAL_MS, indexMember, RedisRunIndex } from './run-index.js';
@@ -47,5 +48,54 @@ describe('RedisRunIndex upkeep', () => {
     await runs.add({ runId: 'r2', agentId: 'a', tenant, createdAt: now, conversationId: 'c1' }, now + 1);
     for (const key of [keys.all, keys.agent('a'), keys.conversation('c1')])
       expect(await fixture.redis.ttl(key)).toBeGreaterThan(KEY_SECONDS - 60);
+  });
+
+  it('keeps a key up once for concurrent adds (a parent creating its children together)', async () => {
+    const runs = index();
+    const tenant = `t${randomUUID().slice(0, 8)}`;
+    const key = runIndexKeys(fixture.prefix, tenant).root('root');
+    const now = Date.now();
+    const add = (runId: string, at: number) =>
+      runs.add({ runId, agentId: 'a', tenant, createdAt: at, rootRunId: 'root' }, at);
+    // Count the trims of the tree's key the adds send.
+    let trims = 0;
+    const pipeline = fixture.redis.pipeline.bind(fixture.redis);
+    const spy = vi.spyOn(fixture.redis, 'pipeline').mockImplementation(() => {
+      const sent = pipeline();
+      const trim = sent.zremrangebylex.bind(sent);
+      sent.zremrangebylex = (
+        target: RedisKey,
+        min: string | Buffer | number,
+        max: string | Buffer | number,
+      ) => {
+        if (target === key) trims++;
+        return trim(target, min, max);
+      };
+      return sent;
+    });
+    try {
+      await Promise.all(['c1', 'c2', 'c3'].map((runId) => add(runId, now)));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(trims).toBe(1);
+    expect(await fixture.redis.ttl(key)).toBeGreaterThan(KEY_SECONDS - 60);
+    // The upkeep was remembered when the first add sent it: later adds in the interval skip it.
+    await fixture.redis.persist(key);
+    await add('c4', now + 1);
+    expect(await fixture.redis.zcard(key)).toBe(4);
+    expect(await fixture.redis.ttl(key)).toBe(-1);
+  });
+
+  it('leaves the upkeep to the next add when the pipeline fails', async () => {
+    const runs = index();
+    const tenant = `t${randomUUID().slice(0, 8)}`;
+    const key = runIndexKeys(fixture.prefix, tenant).agent('a');
+    const now = Date.now();
+    await fixture.redis.set(key, 'not a sorted set');
+    await expect(runs.add({ runId: 'r1', agentId: 'a', tenant, createdAt: now }, now)).rejects.toThrow();
+    await fixture.redis.del(key);
+    await runs.add({ runId: 'r2', agentId: 'a', tenant, createdAt: now }, now + 1);
+    expect(await fixture.redis.ttl(key)).toBeGreaterThan(KEY_SECONDS - 60);
   });
 });

@@ -95,12 +95,25 @@ export class RedisRunIndex {
       pipeline.zremrangebylex(key, '-', oldest).expire(key, this.#keySeconds);
       kept.push(key);
     }
-    const replies = (await pipeline.exec()) ?? [];
-    const failed = replies.find(([error]) => error);
-    if (failed?.[0]) throw failed[0];
-    // Remembered once done: a failed pipeline leaves the upkeep to the next add.
+    // Remembered before the reply, so concurrent adds to one key (a parent's children, created
+    // together, share their tree's index) do not each repeat the upkeep; forgotten again when the
+    // pipeline fails, which leaves the upkeep to the next add.
     if (this.#keptAt.size + kept.length > INDEX_UPKEEP_MEMORY) this.#keptAt.clear();
+    const before = kept.map((key) => this.#keptAt.get(key));
     for (const key of kept) this.#keptAt.set(key, now);
+    try {
+      const replies = (await pipeline.exec()) ?? [];
+      const failed = replies.find(([error]) => error);
+      if (failed?.[0]) throw failed[0];
+    } catch (error) {
+      kept.forEach((key, i) => {
+        if (this.#keptAt.get(key) !== now) return;
+        const previous = before[i];
+        if (previous === undefined) this.#keptAt.delete(key);
+        else this.#keptAt.set(key, previous);
+      });
+      throw error;
+    }
   }
 
   /**

@@ -38,11 +38,19 @@ const memoryOf = (runId: string, attempt: string) =>
   new RedisRunMemoryStore({ redis: fixture.redis, prefix: fixture.prefix, runId, attempt });
 
 describe('the attempt fence', () => {
-  it('record-journal-2 refuses a superseded attempt and records the current one', async () => {
+  it('record-journal-3 refuses a superseded attempt and records the current one', async () => {
     const { runId, old, current } = await supersededRun();
     await expect(journalOf(runId, old).record('p1', entry)).rejects.toSatisfy(AttemptSupersededError.is);
     expect((await journalOf(runId, current).load()).size).toBe(0);
     await journalOf(runId, current).record('p1', entry);
+    expect([...(await journalOf(runId, current).load()).keys()]).toEqual(['p1']);
+    // Records sent together in one call are refused together.
+    const stale = journalOf(runId, old);
+    const refused = await Promise.allSettled([stale.record('p2', entry), stale.record('p3', entry)]);
+    for (const outcome of refused) {
+      expect(outcome.status).toBe('rejected');
+      if (outcome.status === 'rejected') expect(AttemptSupersededError.is(outcome.reason)).toBe(true);
+    }
     expect([...(await journalOf(runId, current).load()).keys()]).toEqual(['p1']);
   });
 
