@@ -15,8 +15,24 @@ import { portableJson } from '../json/canonical-json.js';
  */
 export function hashJson(value: unknown, what?: string): string {
   const text = value === undefined ? 'undefined' : portableJson(value, what);
-  return sha256Hex(text).slice(0, 16);
+  if (text.length > MAX_MEMO_TEXT) return sha256Hex(text).slice(0, 16);
+  let hash = recentHashes.get(text);
+  if (hash === undefined) {
+    if (recentHashes.size >= MAX_MEMO_ENTRIES) recentHashes.clear();
+    hash = sha256Hex(text).slice(0, 16);
+    recentHashes.set(text, hash);
+  }
+  return hash;
 }
+
+/**
+ * Hashes of short texts hashed lately: most parts of a model turn's fingerprint (model, tools,
+ * prompt, output schema) are the same on every turn of every run of an agent. Bounded: cleared
+ * when full.
+ */
+const recentHashes = new Map<string, string>();
+const MAX_MEMO_ENTRIES = 1024;
+const MAX_MEMO_TEXT = 1024;
 
 /**
  * `crypto.hash` (Node ≥ 20.12) hashes a short string in one call, ~3× cheaper than a `Hash`
