@@ -11,7 +11,11 @@ import type { Message, TokenUsage } from '@flotilla/ir';
 import { ensureValidHistory } from '@flotilla/ir';
 import type { AgentContext } from '../context/agent-context.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
-import type { AppendChange, ConversationBaseSource } from '../store/conversation-store.js';
+import type {
+  AppendChange,
+  ConversationBaseSource,
+  StoredConversation,
+} from '../store/conversation-store.js';
 import { durableStep } from './durable-step.js';
 
 /** What goes with a turn's messages. */
@@ -52,14 +56,24 @@ export class ConversationLog {
   /** Opens the conversation at the version journaled for this position (the latest on first run). */
   static async open(context: AgentContext, conversationId: string): Promise<ConversationLog> {
     const store = context.run.services.conversations;
+    let latest: StoredConversation | undefined;
     const { value } = await durableStep(context, {
       kind: 'conversation-load',
       position: context.nextPosition('conversation-load'),
       fingerprint: `conversation:${conversationId}`,
-      execute: async () => ({ version: (await store.load(conversationId))?.header.version ?? 0 }),
+      execute: async () => {
+        latest = await store.load(conversationId);
+        return { version: latest?.header.version ?? 0 };
+      },
     });
+    // A first execution keeps what it just loaded (it was loading the whole history twice); a
+    // replay reads the journaled version.
     const stored =
-      value.version > 0 ? await store.load(conversationId, { version: value.version }) : undefined;
+      value.version === 0
+        ? undefined
+        : latest?.header.version === value.version
+          ? latest
+          : await store.load(conversationId, { version: value.version });
     // Conversations stored before turns were appended whole may end mid tool batch: repaired.
     const history = ensureValidHistory(stored?.messages ?? []);
     return new ConversationLog(

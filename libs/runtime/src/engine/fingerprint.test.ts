@@ -57,6 +57,14 @@ describe('hashJson', () => {
     expect(hashJson(value)).toBe(expected);
   });
 
+  it('gives the same hashes when they come from its memo of recent texts, and past its bound', () => {
+    expect(hashJson({ alpha: true })).toBe(hashJson({ alpha: true }));
+    for (let n = 0; n < 1100; n++) hashJson({ n });
+    expect(hashJson({})).toBe('44136fa355b3678a');
+    expect(hashJson('plain')).toBe('945603a8f587786b');
+    expect(hashJson('x'.repeat(2000))).toBe(hashJson('x'.repeat(2000)));
+  });
+
   it('builds the step fingerprints of tools, model turns, memo and fleet memo as before', () => {
     expect(`tool:add:${hashJson({ b: 3, a: 2 })}`).toBe('tool:add:206f7b5543e6f2ef');
     expect(`model-turn:${hashJson(['root/agent:adder:0', 1])}`).toBe('model-turn:8eb19f6f26ff43cd');

@@ -125,6 +125,19 @@ describe('toIrMessages: the seed API message format', () => {
     expect((error as Error).message).toContain('Invalid message history at index 0');
   });
 
+  it('keeps every other field of a message as given, in order (symbols and __proto__ too)', () => {
+    const tag = Symbol('tag');
+    const given = JSON.parse(
+      '{"tool_call_id":"c1","role":"tool","__proto__":{"x":1},"content":"found","name":"lookup","extra":{"a":1}}',
+    ) as Record<string | symbol, unknown>;
+    given[tag] = 'kept';
+    const [message] = toIrMessages([given], 'test') as unknown as Record<string | symbol, unknown>[];
+    expect(Object.keys(message ?? {})).toEqual(['tool_call_id', '__proto__', 'name', 'role', 'content']);
+    expect(Object.getPrototypeOf(message)).toBe(Object.prototype);
+    expect(message?.[tag]).toBe('kept');
+    expect(message?.content).toBe('found');
+  });
+
   it('refuses a value that is not an array', () => {
     expect(() => toIrMessages('hello', 'executeTurn')).toThrow(InvalidMessageHistoryError);
   });

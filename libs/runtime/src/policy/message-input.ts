@@ -71,19 +71,20 @@ export function toIrMessage(value: unknown, index: number, site = 'messages'): M
     throw new InvalidMessageHistoryError(index, `${path}: ${reason}`, `${site}[${index}]${path}`);
   };
   if (!isRecord(value)) return fail('', `expected a message object, got ${describeValue(value)}`);
-  const { role, content, tool_calls, reasoning_content, extra, ...rest } = value;
+  const { role, content, tool_calls, reasoning_content, extra } = value;
   if (typeof role !== 'string' || !ROLES.includes(role as Role)) {
     return fail(
       '.role',
       `expected one of ${ROLES.map((r) => `'${r}'`).join(', ')}, got ${describeValue(role)}`,
     );
   }
-  const message: Message = { ...rest, role: role as Role, content: '' };
-  delete (message as { extra?: unknown }).extra;
+  const message = restOf(value) as unknown as Message;
+  message.role = role as Role;
+  message.content = '';
   const parts = contentOf(content, fail);
   message.content = parts.text;
   if (parts.attachments.length > 0) {
-    const existing = Array.isArray(rest.attachments) ? (rest.attachments as Attachment[]) : [];
+    const existing = Array.isArray(value.attachments) ? (value.attachments as Attachment[]) : [];
     message.attachments = [...existing, ...parts.attachments];
   }
   if (tool_calls !== undefined && tool_calls !== null) {
@@ -233,6 +234,31 @@ function thoughtSignatureOf(extra: unknown): string | undefined {
   if (!isRecord(extra)) return undefined;
   const signature = extra.thoughtSignature ?? extra.thought_signature;
   return typeof signature === 'string' ? signature : undefined;
+}
+
+/** The fields {@link toIrMessage} takes apart; every other one is kept as given. */
+const TAKEN_APART = new Set(['role', 'content', 'tool_calls', 'reasoning_content', 'extra']);
+
+/**
+ * What `const { role, content, tool_calls, reasoning_content, extra, ...rest } = value` gives
+ * (own enumerable properties, symbols too, in order), copied by hand: spreading such a rest
+ * object into a new one cost ~10 µs per message, and a policy converts every message it sends
+ * on every turn.
+ */
+function restOf(value: Record<string | symbol, unknown>): Record<string | symbol, unknown> {
+  const rest: Record<string | symbol, unknown> = {};
+  for (const key of Object.keys(value)) {
+    if (TAKEN_APART.has(key)) continue;
+    if (key === '__proto__') define(rest, key, value[key]);
+    else rest[key] = value[key];
+  }
+  for (const symbol of Object.getOwnPropertySymbols(value))
+    if (Object.prototype.propertyIsEnumerable.call(value, symbol)) define(rest, symbol, value[symbol]);
+  return rest;
+}
+
+function define(target: object, key: string | symbol, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -139,6 +139,43 @@ describe('promptChat', () => {
       ]);
     });
 
+    it('loads a stored conversation once when it opens it, at the journaled version on replay', async () => {
+      const loads: (number | undefined)[] = [];
+      const conversations = new (class extends InMemoryConversationStore {
+        override load(conversationId: string, options?: { version?: number }) {
+          loads.push(options?.version);
+          return super.load(conversationId, options);
+        }
+      })();
+      const mock = createMockModel();
+      mock.sequence(['Nice to meet you, Ada.', 'Your name is Ada.', 'Your name is Ada.']);
+      const journal = new InMemoryRunJournal();
+      const options = { runId: 'run-9', models: { mock }, conversations, conversationId: 'conv-5' };
+      await runAgent(ChatAgent, { text: 'I am Ada.' }, { ...options, runId: 'run-8' });
+      loads.length = 0;
+      await executeRun({
+        agent: ChatAgent,
+        input: { text: 'Who am I?' },
+        services: createEmbeddedServices({ ...options, journal }),
+      });
+      expect(loads).toEqual([undefined]);
+      // A replay after the run's own append reads the version its load journaled (1), not the latest (2).
+      loads.length = 0;
+      const withoutLater = [...journal.snapshot()].filter(([, entry]) => entry.kind === 'conversation-load');
+      await executeRun({
+        agent: ChatAgent,
+        input: { text: 'Who am I?' },
+        services: createEmbeddedServices({ ...options, journal: new InMemoryRunJournal(withoutLater) }),
+      });
+      expect(loads).toEqual([1]);
+      expect(mock.calls.last?.messages.map((message) => message.content)).toEqual([
+        'You are a helpful assistant.',
+        'I am Ada.',
+        'Nice to meet you, Ada.',
+        'Who am I?',
+      ]);
+    });
+
     it('never appends twice when a run is replayed from its journal', async () => {
       const conversations = new InMemoryConversationStore();
       const journal = new InMemoryRunJournal();

@@ -9,6 +9,8 @@ import { dropSafeIntegerBounds } from './drop-safe-integer-bounds.js';
  * @throws SchemaConversionError naming `site` when the schema cannot be converted
  */
 export function zodToJsonSchema(schema: z.ZodType, site: string): Record<string, unknown> {
+  const known = converted.get(schema);
+  if (known) return copyOf(known) as Record<string, unknown>;
   let jsonSchema: Record<string, unknown>;
   try {
     jsonSchema = dropSafeIntegerBounds(z.toJSONSchema(schema) as Record<string, unknown>);
@@ -16,5 +18,32 @@ export function zodToJsonSchema(schema: z.ZodType, site: string): Record<string,
     throw new SchemaConversionError(site, error);
   }
   const { $schema: _ignored, ...rest } = jsonSchema;
-  return rest;
+  converted.set(schema, rest);
+  return copyOf(rest) as Record<string, unknown>;
+}
+
+/**
+ * Conversions already made, by schema (zod schemas are immutable): an agent that equips a tool
+ * converts its schema on every run, ~20× the cost of the copy each caller gets (callers may
+ * change theirs).
+ */
+const converted = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+/** A deep copy of JSON Schema data (plain objects, arrays, primitives): cheaper than `structuredClone`. */
+function copyOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyOf);
+  if (typeof value !== 'object' || value === null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    // A property named `__proto__` (a schema may describe one) stays an own property.
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, {
+        value: copyOf(item),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else copy[key] = copyOf(item);
+  }
+  return copy;
 }

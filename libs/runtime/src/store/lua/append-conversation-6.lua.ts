@@ -65,33 +65,50 @@ if redis.call('HEXISTS', appendsKey, appendId) == 1 then
   return { 0, redis.call('HGETALL', headerKey) }
 end
 
-local version = tonumber(redis.call('HGET', headerKey, 'version') or '0')
+-- Every header field the append reads, in one command (they were 9 HGETs).
+local h = redis.call('HMGET', headerKey, 'version', 'system', 'systemAt', 'messageCount', 'usage',
+  'model', 'lastPromptTokens', 'baseStart', 'baseAt')
+local version = tonumber(h[1] or '0')
 if version ~= tonumber(ARGV[2]) then
   return { -1, version }
 end
 
+-- What the final HSET writes (field, value pairs).
+local fields = {}
+local currentSystem, systemAt, previousCount, usage = h[2], h[3], h[4], h[5]
 if version == 0 then
-  redis.call('HSET', headerKey, 'schemaVersion', 1, 'conversationId', conversationId,
-    'createdAt', now, 'system', '[]', 'systemAt', 0, 'messageCount', 0,
-    'usage', '{"promptTokens":0,"completionTokens":0,"totalTokens":0}')
+  currentSystem, systemAt, previousCount = '[]', '0', '0'
+  usage = '{"promptTokens":0,"completionTokens":0,"totalTokens":0}'
+  for _, value in ipairs({ 'schemaVersion', 1, 'conversationId', conversationId, 'createdAt', now,
+      'system', '[]', 'systemAt', 0 }) do
+    fields[#fields + 1] = value
+  end
 end
 
 local nextVersion = version + 1
 local entrySystem = ''
-if system ~= '' and system ~= redis.call('HGET', headerKey, 'system') then
-  redis.call('HSET', headerKey, 'system', system, 'systemAt', nextVersion)
+if system ~= '' and system ~= currentSystem then
+  systemAt = tostring(nextVersion)
+  for _, value in ipairs({ 'system', system, 'systemAt', nextVersion }) do fields[#fields + 1] = value end
   entrySystem = ',"system":' .. system
 end
+local currentModel = h[6]
 if model ~= '' then
-  redis.call('HSET', headerKey, 'model', model)
+  currentModel = model
+  fields[#fields + 1] = 'model'
+  fields[#fields + 1] = model
 end
 -- A base replaces the prompt the last count was measured on: the count goes with it.
-if baseSource ~= '' then redis.call('HDEL', headerKey, 'lastPromptTokens') end
+local lastPrompt = h[7]
 if ARGV[13] ~= '' then
-  redis.call('HSET', headerKey, 'lastPromptTokens', ARGV[13])
+  lastPrompt = ARGV[13]
+  fields[#fields + 1] = 'lastPromptTokens'
+  fields[#fields + 1] = lastPrompt
+elseif baseSource ~= '' and lastPrompt then
+  lastPrompt = false
+  redis.call('HDEL', headerKey, 'lastPromptTokens')
 end
 
-local usage = redis.call('HGET', headerKey, 'usage')
 if turnUsage ~= '' then
   local total, turn = cjson.decode(usage), cjson.decode(turnUsage)
   total.promptTokens = (total.promptTokens or 0) + (turn.promptTokens or 0)
@@ -106,33 +123,36 @@ if turnUsage ~= '' then
   usage = cjson.encode(total)
 end
 
-for index = firstMessage, #ARGV do
-  redis.call('RPUSH', messagesKey, ARGV[index])
+-- One RPUSH / SADD per batch of arguments, not per element (batches stay under unpack's limit).
+local function pushAll(command, key, first, last)
+  for from = first, last, 1000 do
+    redis.call(command, key, unpack(ARGV, from, math.min(from + 999, last)))
+  end
 end
-for index = firstBlob, firstMessage - 1 do
-  redis.call('SADD', blobsKey, ARGV[index])
-end
-local previousCount = tonumber(redis.call('HGET', headerKey, 'messageCount'))
+pushAll('RPUSH', messagesKey, firstMessage, #ARGV)
+pushAll('SADD', blobsKey, firstBlob, firstMessage - 1)
+previousCount = tonumber(previousCount)
 local messageCount = previousCount + (#ARGV - firstMessage + 1)
-local systemAt = redis.call('HGET', headerKey, 'systemAt')
-local baseStart = tonumber(redis.call('HGET', headerKey, 'baseStart') or '0')
-local baseAt = tonumber(redis.call('HGET', headerKey, 'baseAt') or '0')
+local baseStart = tonumber(h[8] or '0')
+local baseAt = tonumber(h[9] or '0')
 local entryBase = ''
 if baseSource ~= '' then
   baseStart, baseAt = previousCount, nextVersion
   local base = '{"version":' .. nextVersion .. ',"compactedFrom":' .. version .. ',"createdAt":"' .. now ..
     '",' .. string.sub(baseSource, 2)
-  redis.call('HSET', headerKey, 'base', base)
+  fields[#fields + 1] = 'base'
+  fields[#fields + 1] = base
   entryBase = ',"base":' .. base
 end
-local currentModel = redis.call('HGET', headerKey, 'model')
 local entryModel = ''
 if currentModel then entryModel = ',"model":' .. currentModel end
-local lastPrompt = redis.call('HGET', headerKey, 'lastPromptTokens')
 if lastPrompt then entryModel = entryModel .. ',"lastPromptTokens":' .. lastPrompt end
 
-redis.call('HSET', headerKey, 'version', nextVersion, 'messageCount', messageCount,
-  'usage', usage, 'updatedAt', now, 'baseStart', baseStart, 'baseAt', baseAt)
+for _, value in ipairs({ 'version', nextVersion, 'messageCount', messageCount, 'usage', usage,
+    'updatedAt', now, 'baseStart', baseStart, 'baseAt', baseAt }) do
+  fields[#fields + 1] = value
+end
+redis.call('HSET', headerKey, unpack(fields))
 redis.call('RPUSH', versionsKey, '{"messageCount":' .. messageCount .. ',"systemAt":' .. systemAt ..
   ',"baseStart":' .. baseStart .. ',"baseAt":' .. baseAt ..
   ',"updatedAt":"' .. now .. '","usage":' .. usage .. entryModel .. entrySystem .. entryBase .. '}')
