@@ -15,7 +15,7 @@ export const DEFAULT_EVENT_STREAM_MAX_LENGTH = 10_000;
  * stream back instead.
  */
 const MAX_REMEMBERED_EVENTS = 256;
-const MAX_REMEMBERED_BYTES = 256 * 1024;
+const MAX_REMEMBERED_BYTES = 64 * 1024;
 
 /** Events a sink wrote: their text and the stream id each was given, in stream order. */
 export interface WrittenEvents {
