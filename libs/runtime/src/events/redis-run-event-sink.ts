@@ -2,12 +2,26 @@ import type { Redis } from 'ioredis';
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from '../json/json-bounds.js';
 import { runKeys } from '../keys.js';
 import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
-import { appendEventsScript } from './lua/append-events-2.lua.js';
+import { appendEventsScript } from './lua/append-events-3.lua.js';
 import type { RunEvent, RunEventSink } from './run-event.js';
 import { serializeRunEvent } from './serialize-run-event.js';
 
 /** How many events a run's stream keeps (approximately: `XADD MAXLEN ~`). @default 10000 */
 export const DEFAULT_EVENT_STREAM_MAX_LENGTH = 10_000;
+
+/**
+ * How many events, and bytes of their text, a sink remembers having written (for the timeline,
+ * {@link RedisRunEventSink.written}); past either, it forgets them and the run's end reads its
+ * stream back instead.
+ */
+const MAX_REMEMBERED_EVENTS = 256;
+const MAX_REMEMBERED_BYTES = 64 * 1024;
+
+/** Events a sink wrote: their text and the stream id each was given, in stream order. */
+export interface WrittenEvents {
+  texts: string[];
+  ids: string[];
+}
 
 /** The stream field that holds an event's JSON. */
 export const RUN_EVENT_FIELD = 'event';
@@ -20,7 +34,7 @@ export const RUN_EVENT_FIELD = 'event';
  * events are for observers, the journal is the source of truth. Nothing here rejects: an event
  * too deep or too large for `limits` is written with its payload replaced (see
  * `serialize-run-event.ts`), reported once through `onOmitted`. Events of a run that has ended are dropped
- * (`append-events-2`): its stream is compacted then; so are the events of an `attempt` a newer
+ * (`append-events-3`): its stream is compacted then; so are the events of an `attempt` a newer
  * one superseded (reported once through `onSuperseded`).
  */
 export class RedisRunEventSink implements RunEventSink {
@@ -39,6 +53,9 @@ export class RedisRunEventSink implements RunEventSink {
   #scheduled = false;
   /** Set by {@link hold}: emitted events wait for an explicit `flush` or `drain`. */
   #held = false;
+  /** What this sink wrote, while it knows all of it; `undefined` once it does not. */
+  #written: WrittenEvents | undefined = { texts: [], ids: [] };
+  #writtenBytes = 0;
 
   constructor(options: {
     redis: Redis;
@@ -100,7 +117,7 @@ export class RedisRunEventSink implements RunEventSink {
   /**
    * For the run's end: waits for the writes in flight, then hands over the events not written
    * yet, serialized, in emit order, and forgets them, for the caller to append in its own script
-   * (`finish-run-4` writes them ahead of `run-end`, one round trip instead of two). Nothing when
+   * (`finish-run-5` writes them ahead of `run-end`, one round trip instead of two). Nothing when
    * the attempt was superseded (its events are dropped).
    */
   async drain(): Promise<string[]> {
@@ -111,17 +128,48 @@ export class RedisRunEventSink implements RunEventSink {
     return batch.map((event) => this.#serialize(event));
   }
 
+  /**
+   * Every event this sink wrote to the stream, with the ids the stream gave them, so the run's
+   * end can encode its timeline without reading the stream back (`RedisRunRecords.finish`);
+   * `undefined` when it does not know them all (a write failed or was refused, or there were too
+   * many to keep). Read it after {@link drain}.
+   */
+  written(): WrittenEvents | undefined {
+    return this.#written;
+  }
+
   async #write(batch: RunEvent[]): Promise<void> {
     if (batch.length === 0 || this.#superseded) return;
     try {
       const events = batch.map((event) => this.#serialize(event));
       const args = [this.#maxLength, this.#attempt, ...events];
-      if ((await appendEventsScript.run(this.#redis, this.#keys, args)) !== ATTEMPT_SUPERSEDED) return;
+      const reply = await appendEventsScript.run(this.#redis, this.#keys, args);
+      if (Array.isArray(reply)) return this.#remember(events, reply as string[]);
+      this.#written = undefined;
+      if (reply !== ATTEMPT_SUPERSEDED) return;
       this.#superseded = true;
       this.#onSuperseded();
     } catch (error) {
+      // Maybe written, maybe not: the stream is the only one that knows now.
+      this.#written = undefined;
       this.#onError(error);
     }
+  }
+
+  #remember(texts: string[], ids: string[]): void {
+    const written = this.#written;
+    if (!written) return;
+    for (const text of texts) this.#writtenBytes += text.length;
+    if (
+      ids.length !== texts.length ||
+      written.ids.length + ids.length > MAX_REMEMBERED_EVENTS ||
+      this.#writtenBytes > MAX_REMEMBERED_BYTES
+    ) {
+      this.#written = undefined;
+      return;
+    }
+    written.texts.push(...texts);
+    written.ids.push(...ids);
   }
 
   #serialize(event: RunEvent): string {

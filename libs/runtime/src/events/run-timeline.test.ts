@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StreamedRunEvent } from './redis-run-event-stream.js';
-import { decodeRunTimeline, encodeRunTimeline, type RunEndOutcome } from './run-timeline.js';
+import type { RunEvent } from './run-event.js';
+import {
+  decodeRunTimeline,
+  encodeRunTimeline,
+  encodeSplitRunTimeline,
+  type RunEndOutcome,
+} from './run-timeline.js';
 
 const runId = 'run-1';
 const root = 'root/agent:writer:0';
@@ -212,6 +218,53 @@ describe('encodeRunTimeline, property', () => {
         const text = encodeRunTimeline(runId, original, recorded);
         expect(decodeRunTimeline(runId, text, recorded)).toEqual(original);
       }),
+      { numRuns: 500 },
+    );
+  });
+
+  /** What finish-run-5 does with a split timeline and the ids of its own XADDs (the Lua, in JS). */
+  function completeSplit(
+    split: NonNullable<ReturnType<typeof encodeSplitRunTimeline>>,
+    appended: readonly StreamedRunEvent[],
+  ): string {
+    let previous = split.previousMs;
+    const entries = appended.map((event, index) => {
+      const [ms, seq] = event.eventId.split('-').map(Number) as [number, number];
+      const entry = `[${ms - previous},${seq},${ms - event.at},${split.tails[index]}`;
+      previous = ms;
+      return entry;
+    });
+    return `${split.head}${entries.join(',')}]}`;
+  }
+
+  it('split where the stream ids are not known yet, completes to the same text, for any events and any split', () => {
+    fc.assert(
+      fc.property(
+        fc.array(event, { maxLength: 12 }),
+        outcomeOf,
+        fc.nat({ max: 12 }),
+        (drawn, recorded, cut) => {
+          let ms = 1_700_000_000_000;
+          let seq = 0;
+          const list = drawn.map(({ type, fields, step, lag }) => {
+            if (step > 0) {
+              ms += step;
+              seq = 0;
+            } else seq += 1;
+            return { ...fields, type, at: ms - lag, eventId: `${ms}-${seq}` } as unknown as StreamedRunEvent;
+          });
+          const end = { type: 'run-end', runId, callPath: root, at: ms, eventId: `${ms + 1}-0`, ...recorded };
+          const all = [...list, JSON.parse(JSON.stringify(end)) as StreamedRunEvent];
+          const at = Math.min(cut, list.length);
+          const copy = (items: StreamedRunEvent[]) => items.map((item) => structuredClone(item));
+          const appended = copy(all.slice(at));
+          const pending = appended.map(({ eventId: _id, ...rest }) => rest as RunEvent);
+          const split = encodeSplitRunTimeline(runId, copy(all.slice(0, at)), pending, recorded);
+          expect(split).toBeDefined();
+          if (split)
+            expect(completeSplit(split, appended)).toBe(encodeRunTimeline(runId, copy(all), recorded));
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -19,7 +19,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { emptyUsage } from '@flotilla/ir';
 import type { StreamedRunEvent } from './redis-run-event-stream.js';
-import type { RunEndEvent } from './run-event.js';
+import type { RunEndEvent, RunEvent } from './run-event.js';
 
 /** What a `run-end` says that the run record holds too. */
 export type RunEndOutcome = Pick<RunEndEvent, 'status' | 'output' | 'error' | 'usage' | 'modelCalls'>;
@@ -101,36 +101,103 @@ export function decodeRunTimeline(
 }
 
 function encodeEntries(runId: string, events: readonly StreamedRunEvent[], outcome: RunEndOutcome): Entry[] {
-  const sticky = seeded(runId);
-  const entries: Entry[] = [];
-  let previousMs = 0;
-  for (const event of events) {
-    const { eventId, type, at, ...fields } = event as unknown as Fields & {
-      eventId: string;
-      type: string;
-      at: number;
-    };
+  const encoder = new EntryEncoder(runId, outcome);
+  return events.map((event) => encoder.entry(event));
+}
+
+/** Encodes a timeline's entries one event at a time, each against the events before it. */
+class EntryEncoder {
+  readonly #sticky: Map<string, unknown>;
+  readonly #outcome: RunEndOutcome;
+  #previousMs = 0;
+
+  constructor(runId: string, outcome: RunEndOutcome) {
+    this.#sticky = seeded(runId);
+    this.#outcome = outcome;
+  }
+
+  /** The ms part of the last stream id encoded (0 before any). */
+  get previousMs(): number {
+    return this.#previousMs;
+  }
+
+  /** The entry of `event`, read from the stream (with its `eventId`). */
+  entry(event: StreamedRunEvent): Entry {
+    const { eventId, ...rest } = event as unknown as Fields & { eventId: string };
     const [ms, seq] = eventId.split('-').map(Number) as [number, number];
-    const entry: Entry = [ms - previousMs, seq, ms - at, type, {}];
-    previousMs = ms;
+    const at = rest.at as number;
+    const entry = [ms - this.#previousMs, seq, ms - at, ...this.body(rest)] as Entry;
+    this.#previousMs = ms;
+    return entry;
+  }
+
+  /**
+   * What an entry holds after its stream id and time (`[type, fields, absent?]`), for an event
+   * whose stream id is not known yet. Takes the event apart (it must be the caller's own copy).
+   */
+  body(event: Fields): [string, Fields, string[]?] {
+    const { type, at: _at, ...fields } = event as Fields & { type: string; at: number };
+    const stored: Fields = {};
+    const sticky = this.#sticky;
     const inheritable = inheritableOf(type);
     // What the event says, before the outcome fields of a run-end are dropped, is what sticks.
     const said = type === 'run-end' ? { ...fields } : fields;
-    if (type === 'run-end' && isDeepStrictEqual(pickOutcome(fields), copyOutcome(outcome, {}))) {
+    if (type === 'run-end' && isDeepStrictEqual(pickOutcome(fields), copyOutcome(this.#outcome, {}))) {
       for (const name of OUTCOME) delete fields[name];
     }
     const absent = inheritable.filter((name) => sticky.has(name) && !(name in fields));
     for (const name in fields) {
       const value = fields[name];
       if (!inheritable.includes(name) || !sticky.has(name) || !sameValue(sticky.get(name), value)) {
-        entry[4][name] = value;
+        stored[name] = value;
       }
     }
-    if (absent.length > 0) entry[5] = absent;
     for (const name in said) sticky.set(name, said[name]);
-    entries.push(entry);
+    return absent.length > 0 ? [type, stored, absent] : [type, stored];
   }
-  return entries;
+}
+
+/**
+ * A timeline encoded in two parts, for a run whose last events get their stream ids in the
+ * same Lua script that stores the timeline (`finish-run-5`): `head` is the timeline's text up
+ * to and including the entries of the events already in the stream (each followed by a
+ * comma); `tails` are, for each of the remaining events in order, the text of its entry after
+ * the three numbers that depend on its stream id (`"type",{fields}]`). The script writes each
+ * such entry as `[msDelta,seq,ms-at,` + tail, joins them with commas and closes with `]}`:
+ * byte for byte what {@link encodeRunTimeline} gives for the same events and ids.
+ */
+export interface SplitTimeline {
+  head: string;
+  /** The ms part of the last stream id in `head` (0 when it holds no entry). */
+  previousMs: number;
+  tails: string[];
+}
+
+/**
+ * Encodes the events of a run that are in its stream already (`written`, with their ids)
+ * and those about to be appended after them (`pending`, parsed from the text written, `run-end`
+ * last); see {@link SplitTimeline}. `undefined` when an event's `at` is not an integer (the
+ * script's arithmetic would not give the same text): the caller compacts from the stream then.
+ */
+export function encodeSplitRunTimeline(
+  runId: string,
+  written: readonly StreamedRunEvent[],
+  pending: readonly RunEvent[],
+  outcome: RunEndOutcome,
+): SplitTimeline | undefined {
+  const encoder = new EntryEncoder(runId, outcome);
+  let head = '{"v":1,"e":[';
+  for (const event of written) {
+    if (!Number.isSafeInteger(event.at)) return undefined;
+    head += `${JSON.stringify(encoder.entry(event))},`;
+  }
+  const tails: string[] = [];
+  for (const event of pending) {
+    if (!Number.isSafeInteger(event.at)) return undefined;
+    // `[type,…]` without its `[`: the script writes `[` and the three numbers before it.
+    tails.push(JSON.stringify(encoder.body(event as unknown as Fields)).slice(1));
+  }
+  return { head, previousMs: encoder.previousMs, tails };
 }
 
 const INHERITABLE = new Map<string, readonly string[]>(

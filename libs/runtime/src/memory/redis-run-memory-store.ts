@@ -95,6 +95,8 @@ export class RedisRunMemoryStore implements RunMemoryStore {
    */
   async keys(): Promise<string[]> {
     const callPaths = await this.#redis.smembers(this.#keys.memoryIndex);
+    // A set without members does not exist: nothing to delete (most runs keep no memory).
+    if (callPaths.length === 0) return [];
     return [...callPaths.map((callPath) => this.#keys.memoryOf(callPath)), this.#keys.memoryIndex];
   }
 

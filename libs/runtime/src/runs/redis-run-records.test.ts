@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { emptyUsage } from '@flotilla/ir';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../../../../test/support/redis.js';
+import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
+import { parseStreamEntries } from '../events/redis-run-event-stream.js';
+import type { RunEvent } from '../events/run-event.js';
+import { encodeRunTimeline } from '../events/run-timeline.js';
 import { RedisRunJournal } from '../journal/redis-run-journal.js';
 import { runKeys } from '../keys.js';
+import { compactEventsScript } from './lua/compact-events-2.lua.js';
 import { COMPACTED_STREAM_GRACE_MS, RedisRunRecords } from './redis-run-records.js';
 
 const fixture = useRedis(import.meta.filename);
@@ -195,5 +200,127 @@ describe('RedisRunRecords', () => {
 
   it('returns undefined for a run that does not exist', async () => {
     expect(await records().get(randomUUID())).toBeUndefined();
+  });
+
+  describe('compaction in the finish script (the worker knows every event in the stream)', () => {
+    const callPath = 'root/agent:a:0';
+    const event = (type: string, fields: Record<string, unknown> = {}): RunEvent =>
+      ({ type, runId: '', at: Date.now(), callPath, ...fields }) as unknown as RunEvent;
+
+    /** A run with `written` events in its stream through a sink, which remembers them. */
+    async function runWithEvents(written: RunEvent[]) {
+      const runId = randomUUID();
+      await records().create({ runId, agentId: 'a' });
+      const started = await records().start({ runId, agentId: 'a', attempt: 't1' });
+      if (!started.started) throw new Error('not started');
+      const sink = new RedisRunEventSink({
+        redis: fixture.redis,
+        prefix: fixture.prefix,
+        runId,
+        attempt: 't1',
+      });
+      for (const item of written) sink.emit({ ...item, runId });
+      await sink.flush();
+      return { runId, sink };
+    }
+
+    /** The timeline compact-events-2 would have stored: encoded from the stream (still in its grace). */
+    async function timelineFromStream(runId: string): Promise<string> {
+      const keys = runKeys(fixture.prefix, runId);
+      const entries = (await fixture.redis.xrange(keys.events, '-', '+')) as [string, string[]][];
+      const record = await records().get(runId);
+      if (!record) throw new Error('no record');
+      const outcome = { status: record.status, usage: record.usage, modelCalls: record.modelCalls } as const;
+      return encodeRunTimeline(runId, parseStreamEntries(entries), {
+        ...outcome,
+        ...(record.status === 'succeeded' && { output: record.output }),
+        ...(record.error && { error: record.error }),
+      } as Parameters<typeof encodeRunTimeline>[2]);
+    }
+
+    const pending = (runId: string) => [
+      JSON.stringify({ ...event('model-turn-end', { position: 'p1', turnIndex: 0, usage }), runId }),
+      JSON.stringify({
+        ...event('generation-end', { agentId: 'a', generation: 0, endReason: 'done' }),
+        runId,
+      }),
+    ];
+
+    it('stores the same timeline, byte for byte, as compacting the stream would', async () => {
+      const { runId, sink } = await runWithEvents([
+        event('run-start', { agentId: 'a', input: { q: 'hi' } }),
+        event('generation-start', { agentId: 'a', generation: 0 }),
+        event('model-turn-start', { position: 'p1', turnIndex: 0, modelId: 'm', provider: 'x' }),
+      ]);
+      const written = sink.written();
+      expect(written?.ids).toHaveLength(3);
+      const compactFromStream = vi.spyOn(compactEventsScript, 'run');
+      const ending = { status: 'succeeded' as const, output: { answer: 42 }, usage, modelCalls: 1 };
+      expect(await records().finish(runId, callPath, ending, undefined, 't1', pending(runId), written)).toBe(
+        true,
+      );
+      // Compacted in the finish script: no second script, no stream read back.
+      expect(compactFromStream).not.toHaveBeenCalled();
+      compactFromStream.mockRestore();
+      const stored = await fixture.redis.get(runKeys(fixture.prefix, runId).timeline);
+      expect(stored).toBe(await timelineFromStream(runId));
+      const streamTtl = await fixture.redis.pttl(runKeys(fixture.prefix, runId).events);
+      expect(streamTtl).toBeGreaterThan(0);
+      expect(streamTtl).toBeLessThanOrEqual(COMPACTED_STREAM_GRACE_MS);
+      const events = await records().compactedEvents(runId);
+      expect(events?.map((item) => item.type)).toEqual([
+        'run-start',
+        'generation-start',
+        'model-turn-start',
+        'model-turn-end',
+        'generation-end',
+        'run-end',
+      ]);
+      expect(events?.at(-1)).toMatchObject({ type: 'run-end', status: 'succeeded', output: { answer: 42 } });
+    });
+
+    it('stores it for a stream that held nothing before, and for a failed run', async () => {
+      const { runId, sink } = await runWithEvents([]);
+      const ending = { status: 'failed' as const, error: { name: 'E', message: 'm' }, usage, modelCalls: 1 };
+      expect(
+        await records().finish(runId, callPath, ending, undefined, 't1', pending(runId), sink.written()),
+      ).toBe(true);
+      expect(await fixture.redis.get(runKeys(fixture.prefix, runId).timeline)).toBe(
+        await timelineFromStream(runId),
+      );
+      expect((await records().compactedEvents(runId))?.at(-1)).toMatchObject({
+        status: 'failed',
+        error: { name: 'E' },
+      });
+    });
+
+    it('compacts from the stream when it holds an event the worker did not write', async () => {
+      const { runId, sink } = await runWithEvents([event('run-start', { agentId: 'a', input: 1 })]);
+      // Another writer (an earlier execution, say) put an event in the stream too.
+      const other = new RedisRunEventSink({ redis: fixture.redis, prefix: fixture.prefix, runId });
+      other.emit({ ...event('reborn', { agentId: 'a', generation: 1 }), runId });
+      await other.flush();
+      const ending = { status: 'succeeded' as const, output: 1, usage, modelCalls: 1 };
+      const compactFromStream = vi.spyOn(compactEventsScript, 'run');
+      expect(await records().finish(runId, callPath, ending, undefined, 't1', [], sink.written())).toBe(true);
+      expect(compactFromStream).toHaveBeenCalledOnce();
+      compactFromStream.mockRestore();
+      expect(await fixture.redis.get(runKeys(fixture.prefix, runId).timeline)).toBe(
+        await timelineFromStream(runId),
+      );
+      expect((await records().compactedEvents(runId))?.map((item) => item.type)).toEqual([
+        'run-start',
+        'reborn',
+        'run-end',
+      ]);
+    });
+
+    it('a sink forgets what it wrote once a write is refused', async () => {
+      const { runId, sink } = await runWithEvents([event('run-start', { agentId: 'a', input: 1 })]);
+      await records().finish(runId, callPath, { status: 'cancelled', usage, modelCalls: 0 });
+      sink.emit({ ...event('reborn', { agentId: 'a', generation: 1 }), runId });
+      await sink.flush();
+      expect(sink.written()).toBeUndefined();
+    });
   });
 });

@@ -4,10 +4,16 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { AttemptSupersededError } from '../errors/run-errors.js';
 import type { SerializedError } from '../errors/serialize-error.js';
+import type { WrittenEvents } from '../events/redis-run-event-sink.js';
 import { DEFAULT_EVENT_STREAM_MAX_LENGTH } from '../events/redis-run-event-sink.js';
 import { parseStreamEntries, type StreamedRunEvent } from '../events/redis-run-event-stream.js';
-import type { RunEndEvent } from '../events/run-event.js';
-import { decodeRunTimeline, encodeRunTimeline, type RunEndOutcome } from '../events/run-timeline.js';
+import type { RunEndEvent, RunEvent } from '../events/run-event.js';
+import {
+  decodeRunTimeline,
+  encodeRunTimeline,
+  encodeSplitRunTimeline,
+  type RunEndOutcome,
+} from '../events/run-timeline.js';
 import {
   type ParkedWait,
   parkedWaitsSchema,
@@ -21,7 +27,7 @@ import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
 import { clearAttemptTraceScript } from './lua/clear-attempt-trace-1.lua.js';
 import { compactEventsScript } from './lua/compact-events-2.lua.js';
 import { createRunScript } from './lua/create-run-1.lua.js';
-import { finishRunScript } from './lua/finish-run-4.lua.js';
+import { finishRunScript } from './lua/finish-run-5.lua.js';
 import { markUnservedScript } from './lua/mark-unserved-1.lua.js';
 import { markWaitingScript } from './lua/mark-waiting-1.lua.js';
 import { parkRunScript } from './lua/park-run-1.lua.js';
@@ -35,6 +41,7 @@ import { RedisRunIndex } from './run-index.js';
 import type { RunRecord } from './run-record.js';
 import {
   createRunArgs,
+  type FinishTimeline,
   finishRunArgs,
   type NewRun,
   type RunEnding,
@@ -264,6 +271,9 @@ export class RedisRunRecords {
    * `attempt`: the ending attempt's token; @default none (a cancel, the stalled-job handler)
    * `events`: the attempt's events not written yet (serialized, `RedisRunEventSink.drain`),
    * appended ahead of `run-end` in the same script. @default none
+   * `written`: every event already in the stream, with their ids (`RedisRunEventSink.written`):
+   * the script then stores the timeline itself, without sending the stream back (one round trip
+   * and the stream's read saved); @default none: the stream is read back and compacted after
    * @throws AttemptSupersededError when a newer attempt than `attempt` owns the run
    */
   async finish(
@@ -273,6 +283,7 @@ export class RedisRunRecords {
     carried?: RunTotals,
     attempt?: string,
     events?: readonly string[],
+    written?: WrittenEvents,
   ): Promise<boolean> {
     // Earlier executions that suspended carried their usage in the record.
     const prior = carried ?? (await this.#totals(runKeys(this.#prefix, runId).record));
@@ -288,23 +299,59 @@ export class RedisRunRecords {
     };
     if (ending.status === 'succeeded') event.output = ending.output;
     if (ending.error) event.error = ending.error;
+    const outcome = outcomeOf(recordOf(runId, ending));
+    const eventText = JSON.stringify(event);
+    const timeline = written && this.#splitTimeline(runId, written, events ?? [], eventText, outcome);
     const call = finishRunArgs(runKeys(this.#prefix, runId), ending, event, {
       eventStreamMaxLength: this.#eventStreamMaxLength,
       retention: this.#retention,
+      eventText,
       ...(attempt !== undefined && { attempt }),
       ...(events !== undefined && { events }),
+      ...(timeline !== undefined && { timeline }),
     });
     const reply = await finishRunScript.run(this.#redis, call.keys, call.args);
     if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, "the run's end");
-    if (!Array.isArray(reply)) return false;
+    if (reply !== 1 && !Array.isArray(reply)) return false;
     // An attempt's start cleared its waitingFor already; a cancel or deadline may end a waiting run.
     if (attempt === undefined) await this.#countWait(() => this.waiting.leave(runId));
-    await this.#compact(
-      runId,
-      parseStreamEntries(reply as [string, string[]][]),
-      outcomeOf(recordOf(runId, ending)),
-    );
+    if (Array.isArray(reply))
+      await this.#compact(runId, parseStreamEntries(reply as [string, string[]][]), outcome);
     return true;
+  }
+
+  /**
+   * The timeline of a run whose stream holds `written` only, split for `finish-run-5` to
+   * complete with the ids of the events it appends (`pending`, then `run-end`); `undefined`
+   * when it cannot be (an event not JSON, or its `at` not an integer): compacted from the stream.
+   */
+  #splitTimeline(
+    runId: string,
+    written: WrittenEvents,
+    pending: readonly string[],
+    runEnd: string,
+    outcome: RunEndOutcome,
+  ): FinishTimeline | undefined {
+    try {
+      const streamed = written.texts.map(
+        (text, index) => Object.assign(JSON.parse(text), { eventId: written.ids[index] }) as StreamedRunEvent,
+      );
+      const appended = [...pending, runEnd].map((text) => JSON.parse(text) as RunEvent);
+      const ats = appended.map((event) => event.at);
+      const split = encodeSplitRunTimeline(runId, streamed, appended, outcome);
+      if (split === undefined) return undefined;
+      return {
+        head: split.head,
+        streamLength: written.ids.length,
+        lastId: written.ids.at(-1) ?? '',
+        previousMs: split.previousMs,
+        graceMs: COMPACTED_STREAM_GRACE_MS,
+        tails: split.tails,
+        ats,
+      };
+    } catch {
+      return undefined;
+    }
   }
 
   /** Compaction is storage, not outcome: when it fails the stream stays, expiring with the record. */
@@ -458,7 +505,7 @@ function totalsOf(usage: string | null | undefined, modelCalls: string | null | 
   };
 }
 
-/** The record `finish-run-4` writes for `ending`, as `get` reads it back. */
+/** The record `finish-run-5` writes for `ending`, as `get` reads it back. */
 function recordOf(runId: string, ending: RunEnding): RunRecord {
   const fields: Record<string, string> = {
     status: ending.status,

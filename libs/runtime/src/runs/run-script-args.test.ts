@@ -105,7 +105,7 @@ describe('run script argument builders', () => {
     });
   });
 
-  it('lays out finish-run-4: four keys of one hash tag, output only for a success', () => {
+  it('lays out finish-run-5: five keys of one hash tag, output only for a success', () => {
     const call = finishRunArgs(
       keys,
       { status: 'failed', output: 'ignored', error: { name: 'E', message: 'm' }, usage, modelCalls: 1 },
@@ -117,6 +117,7 @@ describe('run script argument builders', () => {
       'p:run:{r:r1}:events',
       'p:run:{r:r1}:journal',
       'p:run:{r:r1}:cancel',
+      'p:run:{r:r1}:timeline',
     ]);
     expect(call.args).toEqual([
       'failed',
@@ -129,6 +130,8 @@ describe('run script argument builders', () => {
       '100',
       '60',
       '30',
+      '',
+      '0',
       '',
     ]);
   });

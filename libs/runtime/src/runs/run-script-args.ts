@@ -1,6 +1,6 @@
 /**
  * Pure argument builders of the run record scripts (`create-run-1`, `start-run-2`,
- * `finish-run-4`), testable without Redis.
+ * `finish-run-5`), testable without Redis.
  */
 import type { TokenUsage } from '@flotilla/ir';
 import type { SerializedError } from '../errors/serialize-error.js';
@@ -144,24 +144,57 @@ export function finishRunArgs(
     attempt?: string;
     /** The attempt's events not written yet (serialized), appended ahead of `run-end`. @default none */
     events?: readonly string[];
+    /** `run-end` as JSON (when the caller has it already). @default `JSON.stringify(event)` */
+    eventText?: string;
+    /** The timeline to complete and store in the script (see its header). @default none */
+    timeline?: FinishTimeline;
   },
 ): RunScriptCall {
   const output = ending.status === 'succeeded' ? JSON.stringify(ending.output ?? null) : '';
-  return {
-    keys: [keys.record, keys.events, keys.journal, keys.cancel],
-    args: [
-      ending.status,
-      String(event.at),
-      output,
-      ending.error === undefined ? '' : JSON.stringify(ending.error),
-      JSON.stringify(ending.usage),
-      String(ending.modelCalls),
-      JSON.stringify(event),
-      String(options.eventStreamMaxLength),
-      String(options.retention.recordSeconds),
-      String(options.retention.journalSeconds),
-      options.attempt ?? '',
-      ...(options.events ?? []),
-    ],
-  };
+  const events = options.events ?? [];
+  const args = [
+    ending.status,
+    String(event.at),
+    output,
+    ending.error === undefined ? '' : JSON.stringify(ending.error),
+    JSON.stringify(ending.usage),
+    String(ending.modelCalls),
+    options.eventText ?? JSON.stringify(event),
+    String(options.eventStreamMaxLength),
+    String(options.retention.recordSeconds),
+    String(options.retention.journalSeconds),
+    options.attempt ?? '',
+    String(events.length),
+    ...events,
+  ];
+  const timeline = options.timeline;
+  if (timeline === undefined) args.push('');
+  else {
+    args.push(
+      timeline.head,
+      String(timeline.streamLength),
+      timeline.lastId,
+      String(timeline.previousMs),
+      String(timeline.graceMs),
+    );
+    for (const [index, tail] of timeline.tails.entries()) args.push(String(timeline.ats[index]), tail);
+  }
+  return { keys: [keys.record, keys.events, keys.journal, keys.cancel, keys.timeline], args };
+}
+
+/**
+ * A run's timeline split where the stream ids the worker does not know yet begin, for
+ * `finish-run-5` to complete (`events/run-timeline.ts`, `encodeSplitRunTimeline`).
+ */
+export interface FinishTimeline {
+  head: string;
+  /** The stream's length, and its last id, that `head` covers (`''` when empty). */
+  streamLength: number;
+  lastId: string;
+  previousMs: number;
+  /** How long the stream stays readable once compacted. */
+  graceMs: number;
+  /** Of each event the script appends (the pending ones, then `run-end`): its entry's tail, its `at`. */
+  tails: readonly string[];
+  ats: readonly number[];
 }

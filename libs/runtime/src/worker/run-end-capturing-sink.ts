@@ -1,10 +1,10 @@
-import type { RedisRunEventSink } from '../events/redis-run-event-sink.js';
+import type { RedisRunEventSink, WrittenEvents } from '../events/redis-run-event-sink.js';
 import type { RunEndEvent, RunEvent, RunEventSink } from '../events/run-event.js';
 
 /**
  * Wraps the run's event sink for the worker: every event passes through except the engine's
  * `run-end`, which is held back and kept. The worker writes the one authoritative `run-end`
- * together with the run record (`finish-run-4`), so a run has exactly one `run-end` even
+ * together with the run record (`finish-run-5`), so a run has exactly one `run-end` even
  * when a cancel or a crash ends it from elsewhere. Once the engine's `run-end` is in, the events
  * still buffered wait for the worker (`write` before a retry, `drain` into the finish script):
  * the engine's own closing `flush` writes nothing then, which saves the run a script call and a
@@ -43,5 +43,10 @@ export class RunEndCapturingSink implements RunEventSink {
   /** The events not written yet, for the finish script (see {@link RedisRunEventSink.drain}). */
   drain(): Promise<string[]> {
     return this.#inner.drain();
+  }
+
+  /** The events written so far with their stream ids (see {@link RedisRunEventSink.written}). */
+  written(): WrittenEvents | undefined {
+    return this.#inner.written();
   }
 }

@@ -811,9 +811,10 @@ export class RunProcessor {
     // The memory keys are read in the round trip of finish's totals read; they are deleted, and
     // the children set given its retention, only once the record ended (a retry needs the memory).
     // The events not written yet go ahead of run-end in the finish script.
+    // Knowing the events it wrote (and their ids), the finish script compacts the stream itself.
     const events = await sink.drain();
     const [ended, memoryKeys] = await Promise.all([
-      records.finish(runId, callPathOf(job), ending, carried, attempt.token, events),
+      records.finish(runId, callPathOf(job), ending, carried, attempt.token, events, sink.written()),
       memory.keys().catch((error: unknown) => {
         memoryNotDeleted(error);
         return [];

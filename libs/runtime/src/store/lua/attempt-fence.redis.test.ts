@@ -69,7 +69,7 @@ describe('the attempt fence', () => {
     expect(await memoryOf(runId, current).load('root')).toEqual({});
   });
 
-  it('suspend-run-1 and finish-run-4 refuse a superseded attempt; a cancel (no attempt) still ends the run', async () => {
+  it('suspend-run-1 and finish-run-5 refuse a superseded attempt; a cancel (no attempt) still ends the run', async () => {
     const { runId, old, current } = await supersededRun();
     await expect(records().suspend(runId, ending, undefined, old)).rejects.toSatisfy(
       AttemptSupersededError.is,
@@ -84,7 +84,7 @@ describe('the attempt fence', () => {
     expect(await records().get(runId)).toMatchObject({ status: 'cancelled' });
   });
 
-  it('finish-run-4 ends the run for the current attempt', async () => {
+  it('finish-run-5 ends the run for the current attempt', async () => {
     const { runId, current } = await supersededRun();
     expect(await records().finish(runId, 'root', ending, undefined, current)).toBe(true);
     expect(await records().get(runId)).toMatchObject({ status: 'succeeded', output: 'done' });
@@ -101,7 +101,7 @@ describe('the attempt fence', () => {
     expect(await fixture.redis.hget(runKeys(fixture.prefix, runId).record, 'attempt')).toBe(current);
   });
 
-  it('append-events-2 drops a superseded attempt’s events and says so once', async () => {
+  it('append-events-3 drops a superseded attempt’s events and says so once', async () => {
     const { runId, old, current } = await supersededRun();
     let superseded = 0;
     const sink = (attempt: string) =>

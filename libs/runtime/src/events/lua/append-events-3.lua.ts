@@ -3,7 +3,7 @@ import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Caller: `RedisRunEventSink`. */
 export const appendEventsScript = new LuaScript(
-  'append-events-2',
+  'append-events-3',
   2,
   `--[[
   Appends a batch of a run's events to its stream, unless the run has ended: its stream was
@@ -19,15 +19,17 @@ export const appendEventsScript = new LuaScript(
     ARGV[3..] one event JSON each, in order
 
   Output:
-    the number of events appended (0 when the run had ended)
+    the stream ids the events were given, in order (the worker encodes the run's timeline from
+    the events it wrote, finish-run-5); 0 when the run had ended, nothing appended
     ${ATTEMPT_SUPERSEDED} a newer attempt owns the run; nothing appended
 ]]
 ${refuseSupersededAttempt('KEYS[1]', 'ARGV[2]')}
 local status = redis.call('HGET', KEYS[1], 'status')
 if status == 'succeeded' or status == 'failed' or status == 'cancelled' then return 0 end
+local ids = {}
 for index = 3, #ARGV do
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[1], '*', 'event', ARGV[index])
+  ids[#ids + 1] = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[1], '*', 'event', ARGV[index])
 end
-return #ARGV - 2
+return ids
 `,
 );

@@ -1,0 +1,106 @@
+import { ATTEMPT_SUPERSEDED, refuseSupersededAttempt } from '../../store/lua/attempt-fence.lua.js';
+import { LuaScript } from '../../store/lua-script.js';
+
+/** See the header of the script. Argument builder: `finishRunArgs`. */
+export const finishRunScript = new LuaScript(
+  'finish-run-5',
+  5,
+  `--[[
+  Ends a run exactly once: writes the terminal status and result, appends the run-end event,
+  and starts the retention clocks. Whoever ends the run first (the worker, a cancel, the
+  stalled-job handler) wins; later callers change nothing and emit no second run-end. A worker
+  ending its own attempt passes its token: a superseded attempt is refused (attempt-fence.lua.ts).
+  The attempt's events not written yet come along and are appended ahead of run-end (what
+  append-events-3 would have done in a round trip of its own; dropped with the rest when the
+  run had already ended).
+
+  Compaction: a worker that knows every event in the stream (it wrote them all, append-events-3
+  gave it their ids) passes the run's timeline split where the stream ids it does not know yet
+  begin (run-timeline.ts, encodeSplitRunTimeline). When the stream holds exactly those events
+  (its length, and its last id, are what the worker says), the script completes the timeline
+  with the ids of its own XADDs, stores it and leaves the stream to expire after the grace (what
+  compact-events-2 does), and does not send the stream back. Otherwise (an earlier execution's
+  events, another writer, no timeline passed) it replies with the stream for the caller to
+  compact (compact-events-2).
+
+  Input:
+    KEYS[1] record    hash of the run record
+    KEYS[2] events    the run's event stream
+    KEYS[3] journal   the run's journal hash
+    KEYS[4] cancel    the run's cancel flag
+    KEYS[5] timeline  the run's compacted timeline
+    ARGV[1] status: succeeded | failed | cancelled
+    ARGV[2] now, epoch ms
+    ARGV[3] output JSON, or ''
+    ARGV[4] error JSON, or ''
+    ARGV[5] usage JSON
+    ARGV[6] modelCalls
+    ARGV[7] run-end event JSON
+    ARGV[8] event stream max length (approximate)
+    ARGV[9] seconds to keep record, events (until compacted), timeline and cancel flag
+    ARGV[10] seconds to keep the journal
+    ARGV[11] attempt token ('' = not an attempt: a cancel, the stalled-job handler, a deadline)
+    ARGV[12] n: how many of the ending attempt's events were not written yet
+    ARGV[13 .. 12+n] those events, one event JSON each, in order
+    ARGV[13+n] the timeline's head ('' = no timeline: reply with the stream); when given:
+    ARGV[14+n] the stream's length the head was encoded for
+    ARGV[15+n] the stream's last id the head was encoded for ('' when empty)
+    ARGV[16+n] the ms part of that id (0 when empty)
+    ARGV[17+n] milliseconds the stream stays readable once compacted (the grace)
+    ARGV[18+n ..] for each of the n events, then run-end: its at (epoch ms), its entry's tail
+
+  Output:
+    1  ended now and compacted
+    the run's events (XRANGE reply, run-end last)  ended now; the caller compacts them
+    0  the run had already ended; nothing written
+    ${ATTEMPT_SUPERSEDED} a newer attempt owns the run; nothing written
+]]
+${refuseSupersededAttempt('KEYS[1]', 'ARGV[11]')}
+local status = redis.call('HGET', KEYS[1], 'status')
+if status == 'succeeded' or status == 'failed' or status == 'cancelled' then return 0 end
+local pending = tonumber(ARGV[12])
+local at = 13 + pending
+local head = ARGV[at]
+local compact = false
+if head ~= '' then
+  local length = redis.call('XLEN', KEYS[2])
+  -- Below the max length the stream was never trimmed, and this script's XADDs trim nothing.
+  if length == tonumber(ARGV[at + 1]) and length + pending + 1 < tonumber(ARGV[8]) then
+    if length == 0 then
+      compact = true
+    else
+      local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)[1]
+      compact = last ~= nil and last[1] == ARGV[at + 2]
+    end
+  end
+end
+redis.call('HSET', KEYS[1], 'status', ARGV[1], 'endedAt', ARGV[2], 'usage', ARGV[5], 'modelCalls', ARGV[6])
+redis.call('HDEL', KEYS[1], 'waitingFor', 'waits', 'pendingSteps')
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'output', ARGV[3]) end
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'error', ARGV[4]) end
+local ids = {}
+for index = 13, 12 + pending do
+  ids[#ids + 1] = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'event', ARGV[index])
+end
+ids[#ids + 1] = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'event', ARGV[7])
+redis.call('EXPIRE', KEYS[1], ARGV[9])
+redis.call('EXPIRE', KEYS[3], ARGV[10])
+redis.call('EXPIRE', KEYS[4], ARGV[9])
+if not compact then
+  redis.call('EXPIRE', KEYS[2], ARGV[9])
+  return redis.call('XRANGE', KEYS[2], '-', '+')
+end
+local entries = {}
+local previous = tonumber(ARGV[at + 3])
+for index, id in ipairs(ids) do
+  local ms, seq = string.match(id, '^(%d+)-(%d+)$')
+  ms = tonumber(ms)
+  local slot = at + 3 + 2 * index
+  entries[index] = string.format('[%d,%s,%d,', ms - previous, seq, ms - tonumber(ARGV[slot])) .. ARGV[slot + 1]
+  previous = ms
+end
+redis.call('SET', KEYS[5], head .. table.concat(entries, ',') .. ']}', 'EX', ARGV[9])
+redis.call('PEXPIRE', KEYS[2], ARGV[at + 4])
+return 1
+`,
+);
