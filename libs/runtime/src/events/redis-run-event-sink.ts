@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from '../json/json-bounds.js';
 import { runKeys } from '../keys.js';
 import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
+import { publishEventNotice } from './event-notice.js';
 import { appendEventsScript } from './lua/append-events-2.lua.js';
 import type { RunEvent, RunEventSink } from './run-event.js';
 import { serializeRunEvent } from './serialize-run-event.js';
@@ -116,7 +117,10 @@ export class RedisRunEventSink implements RunEventSink {
     try {
       const events = batch.map((event) => this.#serialize(event));
       const args = [this.#maxLength, this.#attempt, ...events];
-      if ((await appendEventsScript.run(this.#redis, this.#keys, args)) !== ATTEMPT_SUPERSEDED) return;
+      if ((await appendEventsScript.run(this.#redis, this.#keys, args)) !== ATTEMPT_SUPERSEDED) {
+        publishEventNotice(this.#redis, this.#keys[1] as string);
+        return;
+      }
       this.#superseded = true;
       this.#onSuperseded();
     } catch (error) {
