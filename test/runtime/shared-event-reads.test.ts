@@ -145,6 +145,30 @@ describe('shared event reads', () => {
     }
   });
 
+  it('reads on after its subscriber connections were killed (notices lost meanwhile)', async () => {
+    const runId = await newRun();
+    const client = createClient({ connection: fixture.url, prefix: fixture.prefix, shareEventReads: true });
+    try {
+      const seen: StreamedRunEvent[] = [];
+      const reading = (async () => {
+        for await (const event of client.run(runId).events()) seen.push(event);
+      })();
+      await emitGeneration(runId, 0);
+      await vi.waitFor(() => expect(seen).toHaveLength(1), { timeout: 10_000 });
+      // On a cluster: the sharded subscribers (pub/sub clients) go; ioredis opens them again.
+      await Promise.all(nodes().map((node) => node.client('KILL', 'TYPE', 'pubsub')));
+      await emitGeneration(runId, 1);
+      await vi.waitFor(() => expect(seen).toHaveLength(2), { timeout: 10_000 });
+      await emitGeneration(runId, 2);
+      await finish(runId);
+      await reading;
+      expect(kinds(seen)).toEqual([0, 1, 2, 'run-end']);
+      expect(await client.run<string>(runId).result()).toBe(runId);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('ends every pending reader when the client closes', async () => {
     const runIds = await Promise.all(Array.from({ length: 5 }, () => newRun()));
     const client: FlotillaClient = createClient({
