@@ -12,6 +12,7 @@ import type { ApprovalAnswer } from '../context/run-services.js';
 import { rootCallPath } from '../engine/execute-run.js';
 import { AbortError, RunIdConflictError, RunNotFoundError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
+import { ClusterEventReader, type EventReader } from '../events/cluster-event-reader.js';
 import { SharedEventReader } from '../events/shared-event-reader.js';
 import { ConversationGate } from '../gate/conversation-gate.js';
 import type { OnConflict } from '../gate/waiting-for.js';
@@ -69,8 +70,10 @@ export interface CreateClientOptions {
    * Every event reader of this client (`run(id).events()`, `result()`) blocks on ONE shared
    * connection (one XREAD over all the streams read, fanned out) instead of a connection each:
    * for a server following many runs at once (the scheduler's SSE streams), so open streams do
-   * not use up Redis' `maxclients`. Not on a Redis Cluster (one XREAD cannot span slots):
-   * there each reader blocks on its own connection. @default false: a connection per reader, closed with it
+   * not use up Redis' `maxclients`. On a Redis Cluster (where one XREAD cannot span slots)
+   * readers share one sharded subscriber connection per master instead, woken by the notices
+   * event writers publish (`events/cluster-event-reader.ts`). `result()` always shares.
+   * @default false: a connection per `events()` reader, closed with it
    */
   shareEventReads?: boolean;
   /** @default process.env */
@@ -278,25 +281,40 @@ export function createClient(options: CreateClientOptions = {}): FlotillaClient 
   // Every call waiting through an outage listens for 'ready' (see untilRedisReady): a server
   // with many requests in flight is not a listener leak. Infinity, not 0: BullMQ adds to it.
   redis.setMaxListeners(Number.POSITIVE_INFINITY);
-  const newSharedReader = () =>
-    new SharedEventReader({
-      control: redis,
-      // Inherits the client's fail-fast settings; XREAD BLOCK needs no command timeout.
-      openBlocking: () =>
-        openRedis(redis, {
-          role: 'run-events',
-          logger,
-          redis: { connectionName: eventsConnectionName(config.prefix), commandTimeout: undefined },
-        }),
-    });
-  // One XREAD over many runs' streams spans slots on a Redis Cluster (and CLIENT UNBLOCK is per
-  // node): there each reader keeps its own blocking connection.
-  const sharing = !redis.isCluster;
-  const sharedReader = options.shareEventReads && sharing ? newSharedReader() : undefined;
-  // Off a cluster, `result()` waits on one blocking connection per client whatever
-  // `shareEventReads` says: a connection per awaited run cost a connect, a ready check (INFO)
-  // and a name per run.
-  const resultReader = sharedReader ?? (sharing ? newSharedReader() : undefined);
+  const newSharedReader = (): EventReader =>
+    redis.isCluster
+      ? // One XREAD over many runs' streams spans slots on a Redis Cluster (and CLIENT UNBLOCK is
+        // per node): there readers wait for sharded notices on one connection per master.
+        new ClusterEventReader({
+          control: redis,
+          openSubscriber: () =>
+            openRedis(redis, {
+              role: 'run-events',
+              logger,
+              // Subscriptions wait for the cluster to be ready; every wait has its own deadline.
+              redis: {
+                connectionName: eventsConnectionName(config.prefix),
+                commandTimeout: undefined,
+                enableOfflineQueue: true,
+              },
+              cluster: { shardedSubscribers: true },
+            }),
+        })
+      : new SharedEventReader({
+          control: redis,
+          // Inherits the client's fail-fast settings; XREAD BLOCK needs no command timeout.
+          openBlocking: () =>
+            openRedis(redis, {
+              role: 'run-events',
+              logger,
+              redis: { connectionName: eventsConnectionName(config.prefix), commandTimeout: undefined },
+            }),
+        });
+  const sharedReader = options.shareEventReads ? newSharedReader() : undefined;
+  // `result()` waits on the client's one shared reader whatever `shareEventReads` says: a
+  // connection per awaited run cost a connect, a ready check (INFO) and a name per run (on a
+  // cluster, a connection to every master per run).
+  const resultReader = sharedReader ?? newSharedReader();
   const tenant = options.tenant === undefined ? undefined : checkedTenant(options.tenant);
   const connections = openConnections(
     config,
@@ -324,9 +342,9 @@ interface ClientConnections {
   /** The schedules (BullMQ job schedulers in the agent queues, listed per tenant). */
   schedules: RedisSchedules;
   /** One blocking XREAD for every event reader (`shareEventReads`), or none. */
-  sharedReader: SharedEventReader | undefined;
+  sharedReader: EventReader | undefined;
   /** One blocking XREAD for every `result()` (the shared reader when there is one). */
-  resultReader: SharedEventReader | undefined;
+  resultReader: EventReader | undefined;
   bound: RequestBound;
   logger: Logger;
 }
@@ -338,7 +356,7 @@ function openConnections(
   {
     sharedReader,
     resultReader,
-  }: { sharedReader: SharedEventReader | undefined; resultReader: SharedEventReader | undefined },
+  }: { sharedReader: EventReader | undefined; resultReader: EventReader | undefined },
   telemetry: Telemetry | undefined,
 ): ClientConnections {
   const { redis } = bound;
@@ -409,7 +427,7 @@ class RedisFlotillaClient implements FlotillaClient {
   readonly #gate: ConversationGate;
   readonly #bound: RequestBound;
   readonly #logger: Logger;
-  readonly #sharedReader: SharedEventReader | undefined;
+  readonly #sharedReader: EventReader | undefined;
   /** Whether `close()` closes the connections (the client), or not (a tenant view). */
   readonly #owner: boolean;
 

@@ -3,8 +3,8 @@ import { boundedRequest, type RequestBound } from '../config/bounded-request.js'
 import { openRedis } from '../config/open-redis.js';
 import { RunNotFoundError } from '../errors/run-errors.js';
 import { deserializeError } from '../errors/serialize-error.js';
+import type { EventReader } from '../events/cluster-event-reader.js';
 import { readRunEventStream, type StreamedRunEvent } from '../events/redis-run-event-stream.js';
-import type { SharedEventReader } from '../events/shared-event-reader.js';
 import { qualifyId, unqualifyId } from '../jobs/tenant-ids.js';
 import { runKeys } from '../keys.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
@@ -58,8 +58,8 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
   readonly #prefix: string;
   readonly #records: RedisRunRecords;
   readonly #logger: Logger | undefined;
-  readonly #sharedReader: SharedEventReader | undefined;
-  readonly #resultReader: SharedEventReader | undefined;
+  readonly #sharedReader: EventReader | undefined;
+  readonly #resultReader: EventReader | undefined;
 
   constructor(options: {
     /** The run id as the caller names it. */
@@ -71,9 +71,9 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
     records: RedisRunRecords;
     logger?: Logger;
     /** The client's one blocking connection for every reader; unset: a connection per reader. */
-    sharedReader?: SharedEventReader | undefined;
+    sharedReader?: EventReader | undefined;
     /** The client's one blocking connection for `result()`; unset: the one `events()` uses. */
-    resultReader?: SharedEventReader | undefined;
+    resultReader?: EventReader | undefined;
   }) {
     this.id = options.runId;
     this.#tenant = options.tenant;
@@ -118,7 +118,7 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
    */
   #storedEvents(
     options: RunEventsOptions,
-    reader: SharedEventReader | undefined,
+    reader: EventReader | undefined,
     { unfinished = false } = {},
   ): AsyncIterable<StreamedRunEvent> {
     let skipTimeline = unfinished;

@@ -16,6 +16,8 @@ export interface OpenRedisOptions extends ConnectionWatchOptions {
   redis?: RedisOptions;
   /** For a `rediss://` URL: a PEM file of the CA(s) to trust (`FLOTILLA_REDIS_TLS_CA_FILE`). @default Node's CAs */
   tlsCaFile?: string | undefined;
+  /** For a Redis Cluster: options of the `Cluster` itself over the defaults (ignored on one Redis). */
+  cluster?: Partial<ClusterOptions>;
 }
 
 /**
@@ -53,8 +55,12 @@ export function openRedis(connection: RedisConnectionOption, options: OpenRedisO
   };
   const redis =
     typeof connection === 'string'
-      ? connectRedis(connection, { ...redisTlsOptions(connection, options.tlsCaFile), ...settings })
-      : duplicateRedis(connection, settings);
+      ? connectRedis(
+          connection,
+          { ...redisTlsOptions(connection, options.tlsCaFile), ...settings },
+          options.cluster,
+        )
+      : duplicateRedis(connection, settings, options.cluster);
   watchConnection(redis, options);
   return redis;
 }
@@ -67,7 +73,11 @@ export function openRedis(connection: RedisConnectionOption, options: OpenRedisO
  * reads `isCluster`.
  * @throws InvalidRedisUrlError when `url` is not a Redis URL (configured URLs were checked already)
  */
-export function connectRedis(url: string, settings: RedisOptions = {}): Redis {
+export function connectRedis(
+  url: string,
+  settings: RedisOptions = {},
+  cluster: Partial<ClusterOptions> = {},
+): Redis {
   const endpoint = parseRedisEndpoint(url);
   if (endpoint.kind === 'single') return new Redis(url, settings);
   const { username, password, tls } = endpoint;
@@ -78,22 +88,30 @@ export function connectRedis(url: string, settings: RedisOptions = {}): Redis {
     ...(tls && settings.tls === undefined && { tls: {} }),
     ...settings,
   };
-  return openCluster(endpoint.seeds, nodeSettings) as unknown as Redis;
+  return openCluster(endpoint.seeds, nodeSettings, cluster) as unknown as Redis;
 }
 
 /** `connection`'s settings with `settings` over them, as a new connection (a `Cluster` for a cluster). */
-function duplicateRedis(connection: Redis, settings: RedisOptions): Redis {
+function duplicateRedis(
+  connection: Redis,
+  settings: RedisOptions,
+  overrides: Partial<ClusterOptions> = {},
+): Redis {
   if (!connection.isCluster) return connection.duplicate(settings);
   const cluster = connection as unknown as Cluster;
-  const options = clusterOptions({ ...cluster.options.redisOptions, ...settings });
+  const options = { ...clusterOptions({ ...cluster.options.redisOptions, ...settings }), ...overrides };
   // No seeds given: the copy starts from the same seeds as the original.
   return cluster.duplicate([], options) as unknown as Redis;
 }
 
-function openCluster(seeds: ClusterSeed[], settings: RedisOptions): Cluster {
+function openCluster(
+  seeds: ClusterSeed[],
+  settings: RedisOptions,
+  overrides: Partial<ClusterOptions>,
+): Cluster {
   return new Cluster(
     seeds.map(({ host, port }) => ({ host, port })),
-    clusterOptions(settings),
+    { ...clusterOptions(settings), ...overrides },
   );
 }
 

@@ -7,6 +7,8 @@
 export { eventsConnectionName } from '../client/run-handle.js';
 export { openRedis } from '../config/open-redis.js';
 export { type ConnectionWatchOptions, watchConnection } from '../config/watch-connection.js';
+export { eventNoticeChannel } from '../events/event-notice.js';
+export { RedisRunEventSink } from '../events/redis-run-event-sink.js';
 export { agentQueueName } from '../jobs/agent-queues.js';
 export {
   ID_PATTERN,
@@ -40,7 +42,7 @@ export {
 } from '../keys.js';
 export type { FleetMemo, FleetMemoGetOptions, FleetMemoOptions } from '../memo/fleet-memo.js';
 export { createFleetMemo } from '../memo/fleet-memo.js';
-export { COMPACTED_STREAM_GRACE_MS } from '../runs/redis-run-records.js';
+export { COMPACTED_STREAM_GRACE_MS, RedisRunRecords } from '../runs/redis-run-records.js';
 export {
   type GaugeTarget,
   RUNS_WAITING_HELP,

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { DEFAULT_JSON_LIMITS, type JsonLimits } from '../json/json-bounds.js';
 import { runKeys } from '../keys.js';
 import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
+import { publishEventNotice } from './event-notice.js';
 import { appendEventsScript } from './lua/append-events-3.lua.js';
 import type { RunEvent, RunEventSink } from './run-event.js';
 import { serializeRunEvent } from './serialize-run-event.js';
@@ -144,7 +145,10 @@ export class RedisRunEventSink implements RunEventSink {
       const events = batch.map((event) => this.#serialize(event));
       const args = [this.#maxLength, this.#attempt, ...events];
       const reply = await appendEventsScript.run(this.#redis, this.#keys, args);
-      if (Array.isArray(reply)) return this.#remember(events, reply as string[]);
+      if (Array.isArray(reply)) {
+        publishEventNotice(this.#redis, this.#keys[1] as string);
+        return this.#remember(events, reply as string[]);
+      }
       this.#written = undefined;
       if (reply !== ATTEMPT_SUPERSEDED) return;
       this.#superseded = true;

@@ -65,6 +65,8 @@ export class SharedEventReader {
     return {
       redis: this.blocking,
       read: async (key, lastId, blockMs) => {
+        // The client was closed: its readers end now, not after a wait for a connection.
+        if (this.#closed) throw readerClosedError();
         if (blockMs === undefined)
           return xreadEntries(await this.#options.control.xread('COUNT', 100, 'STREAMS', key, lastId));
         return new Promise<StreamEntries>((resolve, reject) => {
@@ -90,10 +92,10 @@ export class SharedEventReader {
     };
   }
 
-  /** Ends every pending read (empty) and closes the blocking connection. */
+  /** Ends every pending read (with the closed client's error) and closes the blocking connection. */
   close(): void {
     this.#closed = true;
-    for (const waiter of [...this.#waiters]) waiter.resolve([]);
+    for (const waiter of [...this.#waiters]) waiter.reject(readerClosedError());
     this.#blocking?.disconnect();
   }
 
@@ -156,6 +158,14 @@ export class SharedEventReader {
         }
     }
   }
+}
+
+/**
+ * The error of a read of a closed client. Not a connection error (`isConnectionError`): a reader
+ * gets it at once instead of waiting for a connection that will not come back.
+ */
+export function readerClosedError(): Error {
+  return new Error('The client was closed while reading run events.');
 }
 
 /** The entries of a one-key XREAD reply. */

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { AttemptSupersededError } from '../errors/run-errors.js';
 import type { SerializedError } from '../errors/serialize-error.js';
+import { publishEventNotice } from '../events/event-notice.js';
 import type { WrittenEvents } from '../events/redis-run-event-sink.js';
 import { DEFAULT_EVENT_STREAM_MAX_LENGTH } from '../events/redis-run-event-sink.js';
 import { parseStreamEntries, type StreamedRunEvent } from '../events/redis-run-event-stream.js';
@@ -313,6 +314,7 @@ export class RedisRunRecords {
     const reply = await finishRunScript.run(this.#redis, call.keys, call.args);
     if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, "the run's end");
     if (reply !== 1 && !Array.isArray(reply)) return false;
+    publishEventNotice(this.#redis, call.keys[1] as string);
     // An attempt's start cleared its waitingFor already; a cancel or deadline may end a waiting run.
     if (attempt === undefined) await this.#countWait(() => this.waiting.leave(runId));
     if (Array.isArray(reply))
