@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
 import type { z } from 'zod';
 import { boundedRequest, type RequestBound } from '../config/bounded-request.js';
+import { coalesceWrites } from '../config/coalesce-writes.js';
 import { type FlotillaConfig, jsonLimitsOf } from '../config/flotilla-config.js';
 import { openRedis, type RedisConnectionOption } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
@@ -278,6 +279,8 @@ export function createClient(options: CreateClientOptions = {}): FlotillaClient 
   // Every call waiting through an outage listens for 'ready' (see untilRedisReady): a server
   // with many requests in flight is not a listener leak. Infinity, not 0: BullMQ adds to it.
   redis.setMaxListeners(Number.POSITIVE_INFINITY);
+  // Commands of concurrent submits and waits sent in the same tick share one socket write.
+  coalesceWrites(redis);
   const newSharedReader = () =>
     new SharedEventReader({
       control: redis,
