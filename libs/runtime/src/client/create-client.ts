@@ -471,7 +471,9 @@ class RedisFlotillaClient implements FlotillaClient {
     const data = encodeRunJobData(request.input, { ...request, conversationId, deadline });
     if (data.input === undefined)
       throw new TypeError('The run input has no JSON form; pass JSON values only.');
+    let queuedAt: number | undefined;
     await boundedRequest(this.#bound, async () => {
+      queuedAt = undefined;
       const onConflict: OnConflict = request.onConflict ?? 'enqueue';
       const enqueued = await enqueueRun(this.#enqueueServices(), {
         runId: storedRunId,
@@ -496,8 +498,10 @@ class RedisFlotillaClient implements FlotillaClient {
       if (enqueued.kind !== 'queued') return;
       for (const other of enqueued.ahead)
         await this.#interrupt(other, runId, request.onConflict ?? 'interrupt');
+      // Taken before the job was added would be as true; after is what `result()` relies on.
+      queuedAt = performance.now();
     });
-    return this.run<Output>(runId);
+    return this.#handle<Output>(runId, queuedAt);
   }
 
   #enqueueServices() {
@@ -540,7 +544,13 @@ class RedisFlotillaClient implements FlotillaClient {
   run<Output>(runId: string): RunHandle<Output> {
     // No run can have an invalid id: its handle says so without touching a key.
     if (!runIdSchema.safeParse(runId).success) return new MissingRunHandle<Output>(runId);
+    return this.#handle<Output>(runId, undefined);
+  }
+
+  /** `queuedAt`: when this client's submit left the run queued (see `RedisRunHandle`). */
+  #handle<Output>(runId: string, queuedAt: number | undefined): RunHandle<Output> {
     return new RedisRunHandle<Output>({
+      queuedAt,
       runId,
       tenant: this.tenant,
       bound: this.#bound,
