@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
 import type { z } from 'zod';
 import { boundedRequest, type RequestBound } from '../config/bounded-request.js';
+import { coalesceWrites } from '../config/coalesce-writes.js';
 import { type FlotillaConfig, jsonLimitsOf } from '../config/flotilla-config.js';
 import { openRedis, type RedisConnectionOption } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
@@ -281,6 +282,8 @@ export function createClient(options: CreateClientOptions = {}): FlotillaClient 
   // Every call waiting through an outage listens for 'ready' (see untilRedisReady): a server
   // with many requests in flight is not a listener leak. Infinity, not 0: BullMQ adds to it.
   redis.setMaxListeners(Number.POSITIVE_INFINITY);
+  // Commands of concurrent submits and waits sent in the same tick share one socket write.
+  coalesceWrites(redis);
   const newSharedReader = (): EventReader =>
     redis.isCluster
       ? // One XREAD over many runs' streams spans slots on a Redis Cluster (and CLIENT UNBLOCK is
@@ -486,7 +489,9 @@ class RedisFlotillaClient implements FlotillaClient {
     const data = encodeRunJobData(request.input, { ...request, conversationId, deadline });
     if (data.input === undefined)
       throw new TypeError('The run input has no JSON form; pass JSON values only.');
+    let queuedAt: number | undefined;
     await boundedRequest(this.#bound, async () => {
+      queuedAt = undefined;
       const onConflict: OnConflict = request.onConflict ?? 'enqueue';
       const enqueued = await enqueueRun(this.#enqueueServices(), {
         runId: storedRunId,
@@ -511,8 +516,10 @@ class RedisFlotillaClient implements FlotillaClient {
       if (enqueued.kind !== 'queued') return;
       for (const other of enqueued.ahead)
         await this.#interrupt(other, runId, request.onConflict ?? 'interrupt');
+      // Taken before the job was added would be as true; after is what `result()` relies on.
+      queuedAt = performance.now();
     });
-    return this.run<Output>(runId);
+    return this.#handle<Output>(runId, queuedAt);
   }
 
   #enqueueServices() {
@@ -555,7 +562,13 @@ class RedisFlotillaClient implements FlotillaClient {
   run<Output>(runId: string): RunHandle<Output> {
     // No run can have an invalid id: its handle says so without touching a key.
     if (!runIdSchema.safeParse(runId).success) return new MissingRunHandle<Output>(runId);
+    return this.#handle<Output>(runId, undefined);
+  }
+
+  /** `queuedAt`: when this client's submit left the run queued (see `RedisRunHandle`). */
+  #handle<Output>(runId: string, queuedAt: number | undefined): RunHandle<Output> {
     return new RedisRunHandle<Output>({
+      queuedAt,
       runId,
       tenant: this.tenant,
       bound: this.#bound,

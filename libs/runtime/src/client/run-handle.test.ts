@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../../../../test/support/redis.js';
 import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
 import type { StreamedRunEvent } from '../events/redis-run-event-stream.js';
+import { runKeys } from '../keys.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
 import { createClient, type FlotillaClient } from './create-client.js';
 import { eventsConnectionName } from './run-handle.js';
@@ -115,6 +116,71 @@ describe('RunHandle.result', () => {
       modelCalls: 1,
     });
     await vi.waitFor(() => expect(outcome).toEqual({ value: 'done' }), { timeout: 5000 });
+  });
+});
+
+describe('RunHandle.result of a handle from submit (no record read before the stream)', () => {
+  let client: FlotillaClient;
+  beforeAll(() => {
+    client = createClient({ connection: fixture.url, prefix: fixture.prefix });
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  /** Ends the (queued) run as a worker would: start, then finish, which compacts its stream. */
+  async function finishRun(runId: string, output: string): Promise<void> {
+    await records.start({ runId, agentId: 'writer' });
+    await records.finish(runId, 'root/agent:writer:0', {
+      status: 'succeeded',
+      output,
+      usage: emptyUsage(),
+      modelCalls: 1,
+    });
+  }
+
+  it('settles on a run that ended before result() was called, from its stream', async () => {
+    const handle = await client.submit<string>('writer', { text: 'hi' });
+    await finishRun(handle.id, 'early');
+    expect(await handle.result()).toBe('early');
+  });
+
+  it('settles on a run that ended and whose stream is already gone, through the record and timeline', async () => {
+    const handle = await client.submit<string>('writer', { text: 'hi' });
+    await finishRun(handle.id, 'compacted');
+    await fixture.redis.del(runKeys(fixture.prefix, handle.id).events);
+    expect(await handle.result()).toBe('compacted');
+  });
+
+  it('settles the handle of a resubmit of an ended run (the record is read: the run is not queued)', async () => {
+    const runId = `run-${randomUUID()}`;
+    await client.submit('writer', { text: 'hi' }, { runId });
+    await finishRun(runId, 'once');
+    const again = await client.submit<string>('writer', { text: 'hi' }, { runId });
+    expect(await again.result()).toBe('once');
+  });
+
+  it('waits past events that mention run-end without being one, and settles on the run-end', async () => {
+    const handle = await client.submit<string>('writer', { text: 'hi' });
+    const sink = new RedisRunEventSink({ redis: fixture.redis, prefix: fixture.prefix, runId: handle.id });
+    // An event whose text holds "run-end" (here its agent id) is parsed and passed over.
+    sink.emit({
+      type: 'generation-start',
+      runId: handle.id,
+      at: Date.now(),
+      callPath: 'root/agent:run-end:0',
+      agentId: 'run-end',
+      generation: 0,
+    });
+    await sink.flush();
+    let settled = false;
+    const result = handle.result().finally(() => {
+      settled = true;
+    });
+    await vi.waitFor(async () => expect(await blockedReaders()).toHaveLength(1), { timeout: 5000 });
+    expect(settled).toBe(false);
+    await finishRun(handle.id, 'after');
+    expect(await result).toBe('after');
   });
 });
 

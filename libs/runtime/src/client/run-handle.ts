@@ -7,7 +7,7 @@ import type { EventReader } from '../events/cluster-event-reader.js';
 import { readRunEventStream, type StreamedRunEvent } from '../events/redis-run-event-stream.js';
 import { qualifyId, unqualifyId } from '../jobs/tenant-ids.js';
 import { runKeys } from '../keys.js';
-import type { RedisRunRecords } from '../runs/redis-run-records.js';
+import { COMPACTED_STREAM_GRACE_MS, type RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isTerminalStatus } from '../runs/run-status.js';
 
@@ -60,6 +60,8 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
   readonly #logger: Logger | undefined;
   readonly #sharedReader: EventReader | undefined;
   readonly #resultReader: EventReader | undefined;
+  /** When (`performance.now()`) this client's own submit left the run queued, if it did. */
+  readonly #queuedAt: number | undefined;
 
   constructor(options: {
     /** The run id as the caller names it. */
@@ -74,12 +76,18 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
     sharedReader?: EventReader | undefined;
     /** The client's one blocking connection for `result()`; unset: the one `events()` uses. */
     resultReader?: EventReader | undefined;
+    /**
+     * When (`performance.now()`) the submit that made this handle left the run queued: a
+     * `result()` soon after needs no record read to know the run is unfinished.
+     */
+    queuedAt?: number | undefined;
   }) {
     this.id = options.runId;
     this.#tenant = options.tenant;
     this.#storedId = qualifyId(options.tenant, options.runId);
     this.#sharedReader = options.sharedReader;
     this.#resultReader = options.resultReader;
+    this.#queuedAt = options.queuedAt;
     this.#bound = options.bound;
     this.#prefix = options.prefix;
     this.#records = options.records;
@@ -87,22 +95,38 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
   }
 
   async result(): Promise<Output> {
-    let record = await this.#record();
+    // Just submitted queued by this client: read as unfinished without reading the record. Should
+    // it have ended (and been compacted) meanwhile, its stream is still there within the grace
+    // (compact-events-2), run-end is read from it, and the record read after run-end settles it.
+    let record: Pick<RunRecord, 'status'> = this.#freshlyQueued()
+      ? { status: 'queued' }
+      : await this.#record();
     let after: string | undefined;
     while (!isTerminalStatus(record.status)) {
       // Read on after the last event seen: a run-end the record does not confirm was lost with
       // the record's end (the record went back in time); the run's next end follows it.
       const options = after === undefined ? {} : { after };
       // Only the end matters here, so the tenant's view of the events is not needed. The record
-      // was just read unfinished: no timeline to read before the stream.
+      // was just read (or submitted) unfinished: no timeline to read before the stream.
       const reader = this.#resultReader ?? this.#sharedReader;
-      for await (const event of this.#storedEvents(options, reader, { unfinished: true })) {
+      // Events before run-end are read past unparsed (`endOnly`); reading on after a run-end the
+      // record did not confirm starts after it, as before.
+      for await (const event of this.#storedEvents(options, reader, { unfinished: true, endOnly: true })) {
         after = event.eventId;
         if (event.type === 'run-end') break;
       }
       record = await this.#record();
     }
-    return settle<Output>(record);
+    return settle<Output>(record as RunRecord);
+  }
+
+  /**
+   * Whether this client's submit left the run queued less than half the compacted stream's grace
+   * ago: a run that ended since then still has its stream, so it can be read without looking for
+   * its timeline first (past the grace, a stream read could block a whole block time for nothing).
+   */
+  #freshlyQueued(): boolean {
+    return this.#queuedAt !== undefined && performance.now() - this.#queuedAt < COMPACTED_STREAM_GRACE_MS / 2;
   }
 
   events(options: RunEventsOptions = {}): AsyncIterable<StreamedRunEvent> {
@@ -112,6 +136,7 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
   }
 
   /**
+   * `endOnly`: yields `run-end` alone (see `readRunEventStream`).
    * `unfinished`: the caller just read the record unfinished, so the first look for a compacted
    * timeline is skipped (one is only written after the record ends; a run ending meanwhile is
    * found in the stream, or through `isOver` and the timeline read that follows it).
@@ -119,7 +144,7 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
   #storedEvents(
     options: RunEventsOptions,
     reader: EventReader | undefined,
-    { unfinished = false } = {},
+    { unfinished = false, endOnly = false } = {},
   ): AsyncIterable<StreamedRunEvent> {
     let skipTimeline = unfinished;
     return {
@@ -137,6 +162,7 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
           key: runKeys(this.#prefix, this.#storedId).events,
           requestTimeoutMs: this.#bound.timeoutMs,
           ...options,
+          endOnly,
           compacted: async () => {
             if (!skipTimeline) return this.#records.compactedEvents(this.#storedId);
             skipTimeline = false;

@@ -74,6 +74,11 @@ export interface ReadRunEventStreamOptions {
    * through any outage
    */
   requestTimeoutMs?: number;
+  /**
+   * Yield `run-end` alone: the other events are read past without being parsed (for a reader
+   * that waits for the end only, like `result()`). @default every event
+   */
+  endOnly?: boolean;
 }
 
 /**
@@ -89,6 +94,7 @@ export async function* readRunEventStream(
   const source =
     'xread' in options.connection ? dedicatedEventSource(options.connection) : options.connection;
   const blockMs = options.blockMs ?? 1000;
+  const endOnly = options.endOnly === true;
   let lastId = options.after ?? '0';
   const bound =
     options.requestTimeoutMs === undefined
@@ -101,7 +107,7 @@ export async function* readRunEventStream(
   try {
     const compacted = await options.compacted?.();
     if (compacted) {
-      yield* eventsAfter(compacted, lastId);
+      yield* eventsAfter(compacted, lastId, endOnly);
       return;
     }
     let over = false;
@@ -128,7 +134,7 @@ export async function* readRunEventStream(
       if (entries.length === 0) {
         if (over) {
           // The run ended and its stream was compacted while this reader was on it.
-          yield* eventsAfter((await options.compacted?.()) ?? [], lastId);
+          yield* eventsAfter((await options.compacted?.()) ?? [], lastId, endOnly);
           return;
         }
         over = options.isOver !== undefined && (await options.isOver());
@@ -136,7 +142,7 @@ export async function* readRunEventStream(
       }
       for (const [id, fields] of entries) {
         lastId = id;
-        const event = parseEvent(fields);
+        const event = parseEvent(fields, endOnly);
         if (!event) continue;
         yield { ...event, eventId: id };
         if (event.type === 'run-end' || signal?.aborted) return;
@@ -148,10 +154,15 @@ export async function* readRunEventStream(
   }
 }
 
-/** The events after stream id `lastId`, up to `run-end`. */
-function* eventsAfter(events: readonly StreamedRunEvent[], lastId: string): Generator<StreamedRunEvent> {
+/** The events after stream id `lastId`, up to `run-end` (`endOnly`: `run-end` alone). */
+function* eventsAfter(
+  events: readonly StreamedRunEvent[],
+  lastId: string,
+  endOnly: boolean,
+): Generator<StreamedRunEvent> {
   for (const event of events) {
     if (compareStreamIds(event.eventId, lastId) <= 0) continue;
+    if (endOnly && event.type !== 'run-end') continue;
     yield event;
     if (event.type === 'run-end') return;
   }
@@ -159,9 +170,15 @@ function* eventsAfter(events: readonly StreamedRunEvent[], lastId: string): Gene
 
 /** Orders two stream ids (`<ms>-<seq>`; a bare `<ms>` counts as `<ms>-0`). */
 export function compareStreamIds(a: string, b: string): number {
-  const [aMs = 0, aSeq = 0] = a.split('-').map(Number);
-  const [bMs = 0, bSeq = 0] = b.split('-').map(Number);
-  return aMs - bMs || aSeq - bSeq;
+  // Called per waiter and entry on every shared read: no arrays made.
+  const aDash = a.indexOf('-');
+  const bDash = b.indexOf('-');
+  const aMs = Number(aDash < 0 ? a : a.slice(0, aDash));
+  const bMs = Number(bDash < 0 ? b : b.slice(0, bDash));
+  if (aMs !== bMs) return aMs - bMs;
+  const aSeq = aDash < 0 ? 0 : Number(a.slice(aDash + 1));
+  const bSeq = bDash < 0 ? 0 : Number(b.slice(bDash + 1));
+  return aSeq - bSeq;
 }
 
 /** The events of an XRANGE / XREAD reply's entries; entries that do not parse are skipped. */
@@ -178,13 +195,18 @@ export function parseStreamEntries(entries: readonly [string, string[]][]): Stre
   return events;
 }
 
-function parseEvent(fields: string[]): RunEvent | undefined {
+/** `endOnly`: `undefined` for any event but `run-end` (most are not even parsed then). */
+function parseEvent(fields: string[], endOnly = false): RunEvent | undefined {
   const index = fields.indexOf(RUN_EVENT_FIELD);
   const text = index >= 0 ? fields[index + 1] : undefined;
   if (text === undefined) return undefined;
+  // A run-end's text holds "run-end" (its type) whatever else it holds; a match is still parsed.
+  if (endOnly && !text.includes('"run-end"')) return undefined;
+  let event: RunEvent;
   try {
-    return JSON.parse(text) as RunEvent;
+    event = JSON.parse(text) as RunEvent;
   } catch {
     return undefined;
   }
+  return endOnly && event?.type !== 'run-end' ? undefined : event;
 }

@@ -150,12 +150,15 @@ export class SharedEventReader {
         this.#inFlight = undefined;
         this.#unblockSent = false;
       }
-      for (const [key, entries] of entriesByKey)
-        for (const waiter of [...this.#waiters]) {
-          if (waiter.key !== key) continue;
-          const fresh = entries.filter(([id]) => compareStreamIds(id, waiter.lastId) > 0);
-          if (fresh.length > 0) waiter.resolve(fresh);
-        }
+      if (entriesByKey.length === 0) continue;
+      // One pass over the waiters, not one per key of the reply.
+      const replied = new Map(entriesByKey);
+      for (const waiter of [...this.#waiters]) {
+        const entries = replied.get(waiter.key);
+        if (entries === undefined) continue;
+        const fresh = entries.filter(([id]) => compareStreamIds(id, waiter.lastId) > 0);
+        if (fresh.length > 0) waiter.resolve(fresh);
+      }
     }
   }
 }

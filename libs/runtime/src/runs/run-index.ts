@@ -87,24 +87,28 @@ export class RedisRunIndex {
     if (run.conversationId !== undefined) indexes.push(keys.conversation(run.conversationId));
     if (run.scheduleId !== undefined) indexes.push(keys.schedule(run.scheduleId));
     const oldest = `(${timeBound(now - this.#keySeconds * 1000)}`;
-    const pipeline = this.#redis.pipeline();
+    // Plain commands, not a pipeline: ioredis copies every script defined on the connection into
+    // each pipeline it makes (BullMQ defines ~60 on the client's), which cost the client more CPU
+    // than the whole rest of the index write (docs/performance.md, round 3).
+    const writes: Promise<unknown>[] = [];
     const kept: string[] = [];
     for (const key of indexes) {
-      pipeline.zadd(key, 0, member);
+      writes.push(this.#redis.zadd(key, 0, member));
       if (now - (this.#keptAt.get(key) ?? Number.NEGATIVE_INFINITY) < INDEX_UPKEEP_INTERVAL_MS) continue;
-      pipeline.zremrangebylex(key, '-', oldest).expire(key, this.#keySeconds);
+      writes.push(this.#redis.zremrangebylex(key, '-', oldest), this.#redis.expire(key, this.#keySeconds));
       kept.push(key);
     }
-    // Remembered before the reply, so concurrent adds to one key (a parent's children, created
-    // together, share their tree's index) do not each repeat the upkeep; forgotten again when the
-    // pipeline fails, which leaves the upkeep to the next add.
+    // Remembered before the replies, so concurrent adds to one key (a parent's children, created
+    // together, share their tree's index) do not each repeat the upkeep; forgotten again when a
+    // write fails, which leaves the upkeep to the next add.
     if (this.#keptAt.size + kept.length > INDEX_UPKEEP_MEMORY) this.#keptAt.clear();
     const before = kept.map((key) => this.#keptAt.get(key));
     for (const key of kept) this.#keptAt.set(key, now);
     try {
-      const replies = (await pipeline.exec()) ?? [];
-      const failed = replies.find(([error]) => error);
-      if (failed?.[0]) throw failed[0];
+      // Every reply is awaited before the first failure is thrown (no rejection left unhandled).
+      const replies = await Promise.allSettled(writes);
+      const failed = replies.find((reply) => reply.status === 'rejected');
+      if (failed) throw failed.reason;
     } catch (error) {
       kept.forEach((key, i) => {
         if (this.#keptAt.get(key) !== now) return;
