@@ -59,20 +59,15 @@ describe('RedisRunIndex upkeep', () => {
       runs.add({ runId, agentId: 'a', tenant, createdAt: at, rootRunId: 'root' }, at);
     // Count the trims of the tree's key the adds send.
     let trims = 0;
-    const pipeline = fixture.redis.pipeline.bind(fixture.redis);
-    const spy = vi.spyOn(fixture.redis, 'pipeline').mockImplementation(() => {
-      const sent = pipeline();
-      const trim = sent.zremrangebylex.bind(sent);
-      sent.zremrangebylex = (
-        target: RedisKey,
-        min: string | Buffer | number,
-        max: string | Buffer | number,
-      ) => {
-        if (target === key) trims++;
-        return trim(target, min, max);
-      };
-      return sent;
-    });
+    const trim = fixture.redis.zremrangebylex.bind(fixture.redis);
+    const spy = vi
+      .spyOn(fixture.redis, 'zremrangebylex')
+      .mockImplementation(
+        (target: RedisKey, min: string | Buffer | number, max: string | Buffer | number) => {
+          if (target === key) trims++;
+          return trim(target, min, max);
+        },
+      );
     try {
       await Promise.all(['c1', 'c2', 'c3'].map((runId) => add(runId, now)));
     } finally {
