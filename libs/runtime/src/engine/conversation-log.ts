@@ -11,7 +11,11 @@ import type { Message, TokenUsage } from '@flotilla/ir';
 import { ensureValidHistory } from '@flotilla/ir';
 import type { AgentContext } from '../context/agent-context.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
-import type { AppendChange, ConversationBaseSource } from '../store/conversation-store.js';
+import type {
+  AppendChange,
+  ConversationBaseSource,
+  StoredConversation,
+} from '../store/conversation-store.js';
 import { durableStep } from './durable-step.js';
 
 /** What goes with a turn's messages. */
@@ -52,14 +56,24 @@ export class ConversationLog {
   /** Opens the conversation at the version journaled for this position (the latest on first run). */
   static async open(context: AgentContext, conversationId: string): Promise<ConversationLog> {
     const store = context.run.services.conversations;
-    const { value } = await durableStep(context, {
+    // The first execution keeps what it loaded (the latest version is the one it journals): a
+    // second load of that same version cost as much again. A replay reads the journaled version.
+    let loaded: StoredConversation | undefined;
+    const { value, replayed } = await durableStep(context, {
       kind: 'conversation-load',
       position: context.nextPosition('conversation-load'),
       fingerprint: `conversation:${conversationId}`,
-      execute: async () => ({ version: (await store.load(conversationId))?.header.version ?? 0 }),
+      execute: async () => {
+        loaded = await store.load(conversationId);
+        return { version: loaded?.header.version ?? 0 };
+      },
     });
     const stored =
-      value.version > 0 ? await store.load(conversationId, { version: value.version }) : undefined;
+      value.version === 0
+        ? undefined
+        : !replayed && loaded?.header.version === value.version
+          ? loaded
+          : await store.load(conversationId, { version: value.version });
     // Conversations stored before turns were appended whole may end mid tool batch: repaired.
     const history = ensureValidHistory(stored?.messages ?? []);
     return new ConversationLog(
