@@ -134,7 +134,7 @@ describe('RedisConversationStore layout', () => {
     });
   });
 
-  describe('loading the latest version (one MULTI of header and list)', () => {
+  describe('loading the latest version (header and list in one round trip)', () => {
     const provenance = {
       reason: 'compaction' as const,
       turnsSummarised: 2,

@@ -104,9 +104,12 @@ export class RedisConversationStore implements ConversationStore {
 
   /**
    * The latest version in one round trip: the header and the message list from where its
-   * messages are expected to start, in one MULTI (so both are of one version, whatever appends
-   * run meanwhile). The list start is 0 until a conversation is compacted; after that the
-   * last start seen is remembered, and a conversation not seen yet reads its whole list once.
+   * messages are expected to start, sent together on one connection (Redis runs them in that
+   * order). One version either way: the list is append-only (a base is pushed too), so the
+   * entries the header covers are the same however many appends run before the LRANGE; only
+   * the header's range is used. The list start is 0 until a conversation is compacted; after
+   * that the last start seen is remembered, and a conversation not seen yet reads its whole
+   * list once.
    */
   async #loadLatest(keys: ConversationKeys, conversationId: string): Promise<StoredConversation | undefined> {
     let from = this.#baseStarts.get(keys.header) ?? 0;
@@ -133,16 +136,9 @@ export class RedisConversationStore implements ConversationStore {
   }
 
   async #readLatest(keys: ConversationKeys, from: number): Promise<[Record<string, string>, Buffer[]]> {
-    const replies = await this.#redis
-      .multi()
-      .hgetall(keys.header)
-      .lrangeBuffer(keys.messages, from, -1)
-      .exec();
-    const [header, list] = replies ?? [];
-    if (!header || !list) throw new Error('the conversation read was discarded');
-    if (header[0]) throw header[0];
-    if (list[0]) throw list[0];
-    return [header[1] as Record<string, string>, list[1] as Buffer[]];
+    // Not a MULTI (4 commands and a transaction reply for the same answer), not a pipeline
+    // object: two commands written back to back.
+    return Promise.all([this.#redis.hgetall(keys.header), this.#redis.lrangeBuffer(keys.messages, from, -1)]);
   }
 
   #rememberBaseStart(headerKey: string, baseStart: number): void {
