@@ -3,7 +3,8 @@
  * first run's turns, and every stored version reads back exactly as it was.
  */
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { RedisConversationStore } from '@flotilla/runtime/internals';
+import { describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../support/redis.js';
 import { useWorker } from './fixtures/in-process-worker.js';
 
@@ -45,6 +46,21 @@ describe('when two runs share a conversationId', () => {
       const snapshot = await fixture.client.getConversation(conversationId, { version });
       expect(snapshot?.header.version).toBe(version);
       expect(snapshot?.messages).toEqual(latest?.messages.slice(0, snapshot?.header.messageCount));
+    }
+  });
+
+  it('loads the conversation once when a run opens it (the version it journals is the one it read)', async () => {
+    const conversationId = `conv-${randomUUID()}`;
+    await (await fixture.client.submit('chat', { message: 'one' }, { conversationId })).result();
+    const load = vi.spyOn(RedisConversationStore.prototype, 'load');
+    try {
+      const second = await fixture.client.submit('chat', { message: 'two' }, { conversationId });
+      expect(await second.result()).toBe('reply to "two" (user messages seen: 2)');
+      // One load of the latest version (no options), not a second one of the version it read.
+      const loads = load.mock.calls.filter(([id]) => id.includes(conversationId));
+      expect(loads.map(([, options]) => options)).toEqual([undefined]);
+    } finally {
+      load.mockRestore();
     }
   });
 });

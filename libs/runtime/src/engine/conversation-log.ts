@@ -56,23 +56,23 @@ export class ConversationLog {
   /** Opens the conversation at the version journaled for this position (the latest on first run). */
   static async open(context: AgentContext, conversationId: string): Promise<ConversationLog> {
     const store = context.run.services.conversations;
-    let latest: StoredConversation | undefined;
-    const { value } = await durableStep(context, {
+    // The first execution keeps what it loaded (the latest version is the one it journals): a
+    // second load of that same version cost as much again. A replay reads the journaled version.
+    let loaded: StoredConversation | undefined;
+    const { value, replayed } = await durableStep(context, {
       kind: 'conversation-load',
       position: context.nextPosition('conversation-load'),
       fingerprint: `conversation:${conversationId}`,
       execute: async () => {
-        latest = await store.load(conversationId);
-        return { version: latest?.header.version ?? 0 };
+        loaded = await store.load(conversationId);
+        return { version: loaded?.header.version ?? 0 };
       },
     });
-    // A first execution keeps what it just loaded (it was loading the whole history twice); a
-    // replay reads the journaled version.
     const stored =
       value.version === 0
         ? undefined
-        : latest?.header.version === value.version
-          ? latest
+        : !replayed && loaded?.header.version === value.version
+          ? loaded
           : await store.load(conversationId, { version: value.version });
     // Conversations stored before turns were appended whole may end mid tool batch: repaired.
     const history = ensureValidHistory(stored?.messages ?? []);

@@ -134,6 +134,114 @@ describe('RedisConversationStore layout', () => {
     });
   });
 
+  describe('loading the latest version (header and list in one round trip)', () => {
+    const provenance = {
+      reason: 'compaction' as const,
+      turnsSummarised: 2,
+      messagesSummarised: 4,
+      tokensBefore: 100,
+      tokensAfter: 10,
+    };
+    /** v1 [a1, a2], v2 + [b1, b2], v3 = base [summary, b2], v4 + [c1]: list a1 a2 b1 b2 summary b2 c1. */
+    async function compacted(conversations: RedisConversationStore, id: string): Promise<void> {
+      await conversations.append(id, {
+        expectedVersion: 0,
+        appendId: '1',
+        messages: [user('a1'), user('a2')],
+      });
+      await conversations.append(id, {
+        expectedVersion: 1,
+        appendId: '2',
+        messages: [user('b1'), user('b2')],
+      });
+      await conversations.append(id, {
+        expectedVersion: 2,
+        appendId: '3',
+        messages: [user('summary'), user('b2')],
+        base: provenance,
+      });
+      await conversations.append(id, { expectedVersion: 3, appendId: '4', messages: [user('c1')] });
+    }
+    const contents = (loaded: { messages: Message[] } | undefined) => loaded?.messages.map((m) => m.content);
+
+    it('reads a compacted conversation from its base, first load and later ones alike', async () => {
+      const id = `c-${randomUUID()}`;
+      const conversations = store();
+      await compacted(conversations, id);
+      // A store that has not seen it reads the whole list once; then from the start it saw.
+      for (const reader of [store(), store(), conversations])
+        for (let round = 0; round < 2; round++) {
+          const loaded = await reader.load(id);
+          expect(loaded?.header).toMatchObject({ version: 4, messageCount: 3, base: { version: 3 } });
+          expect(contents(loaded)).toEqual(['summary', 'b2', 'c1']);
+        }
+      expect(contents(await conversations.load(id, { version: 2 }))).toEqual(['a1', 'a2', 'b1', 'b2']);
+      expect(contents(await conversations.load(id, { version: 3 }))).toEqual(['summary', 'b2']);
+      expect(contents(await conversations.load(id, { version: 4 }))).toEqual(['summary', 'b2', 'c1']);
+    });
+
+    it('names a corrupted entry after a base by its list index', async () => {
+      const id = `c-${randomUUID()}`;
+      await compacted(store(), id);
+      await fixture.redis.lset(conversationKeys(fixture.prefix, id).messages, 6, '{"role":"user"');
+      for (const reader of [store(), store()]) {
+        await expect(reader.load(id)).rejects.toMatchObject({ name: 'ConversationCorruptedError', index: 6 });
+        await expect(reader.load(id, { version: 4 })).rejects.toMatchObject({ index: 6 });
+      }
+      expect(contents(await store().load(id, { version: 3 }))).toEqual(['summary', 'b2']);
+    });
+
+    it('reads a conversation written anew after it was compacted and deleted', async () => {
+      const id = `c-${randomUUID()}`;
+      const conversations = store();
+      await compacted(conversations, id);
+      expect(contents(await conversations.load(id))).toEqual(['summary', 'b2', 'c1']);
+      const keys = conversationKeys(fixture.prefix, id);
+      await fixture.redis.del(keys.header, keys.messages, keys.versions, keys.appends);
+      expect(await conversations.load(id)).toBeUndefined();
+      // The store remembers a start (4) beyond the new list: it reads again from the right one.
+      await compacted(conversations, id);
+      await fixture.redis.del(keys.header, keys.messages, keys.versions, keys.appends);
+      await conversations.append(id, { expectedVersion: 0, appendId: 'x', messages: [user('new')] });
+      expect(contents(await conversations.load(id))).toEqual(['new']);
+    });
+
+    it('never returns a header and messages of different versions while appends run', async () => {
+      const id = `c-${randomUUID()}`;
+      const writer = store();
+      const reader = store();
+      await writer.append(id, { expectedVersion: 0, appendId: '1', messages: [user('m1')] });
+      let done = false;
+      const appends = (async () => {
+        for (let version = 1; version < 60; version++) {
+          const change = {
+            expectedVersion: version,
+            appendId: `${version + 1}`,
+            messages: [user(`m${version + 1}`)],
+          };
+          // Every tenth turn writes a base holding the last message, so the start moves too.
+          await writer.append(id, version % 10 === 0 ? { ...change, base: provenance } : change);
+        }
+        done = true;
+      })();
+      let loads = 0;
+      while (!done) {
+        const loaded = await reader.load(id);
+        const version = loaded?.header.version ?? 0;
+        // Versions 11, 21, … are bases: a version reads from the latest base at or before it.
+        const first = version <= 10 ? 1 : version - ((version - 1) % 10);
+        expect(loaded?.messages.length).toBe(loaded?.header.messageCount);
+        expect(contents(loaded)?.at(-1)).toBe(`m${version}`);
+        expect(contents(loaded)).toEqual(
+          Array.from({ length: version - first + 1 }, (_, index) => `m${first + index}`),
+        );
+        loads++;
+      }
+      await appends;
+      expect(loads).toBeGreaterThan(0);
+    });
+  });
+
   describe('with a retention', () => {
     const image = (fill: number): Message => ({
       role: 'user',

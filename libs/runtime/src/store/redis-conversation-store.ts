@@ -24,7 +24,7 @@ import {
   type HeaderFields,
   headerFieldsSchema,
   parseJson,
-  parseStoredMessage,
+  parseStoredMessages,
   versionEntrySchema,
 } from './stored-conversation-schema.js';
 
@@ -62,6 +62,8 @@ export class RedisConversationStore implements ConversationStore {
   readonly #blobThresholdBytes: number;
   readonly #now: () => Date;
   readonly #retentionSeconds: number;
+  /** Header key → the list index where its latest version starts, for compacted conversations. */
+  readonly #baseStarts = new Map<string, number>();
 
   constructor(options: RedisConversationStoreOptions) {
     this.#redis = options.redis;
@@ -79,10 +81,11 @@ export class RedisConversationStore implements ConversationStore {
     options: LoadConversationOptions = {},
   ): Promise<StoredConversation | undefined> {
     const keys = conversationKeys(this.#prefix, conversationId);
+    if (options.version === undefined) return this.#loadLatest(keys, conversationId);
     const fields = await this.#redis.hgetall(keys.header);
     if (Object.keys(fields).length === 0) return undefined;
     const latest = parseHeader(conversationId, fields);
-    const version = options.version ?? latest.version;
+    const version = options.version;
     if (!Number.isInteger(version) || version < 0 || version > latest.version) {
       throw new ConversationVersionNotFoundError(conversationId, version, latest.version);
     }
@@ -90,8 +93,64 @@ export class RedisConversationStore implements ConversationStore {
       version === latest.version
         ? { header: toHeader(latest), baseStart: latest.baseStart }
         : await this.#headerAt(keys, toHeader(latest), version);
-    const messages = await this.#loadMessages(keys, conversationId, header);
+    const count = header.header.messageCount;
+    const entries =
+      count === 0
+        ? []
+        : await this.#redis.lrangeBuffer(keys.messages, header.baseStart, header.baseStart + count - 1);
+    const messages = await this.#parseMessages(conversationId, header, entries);
     return { header: header.header, messages };
+  }
+
+  /**
+   * The latest version in one round trip: the header and the message list from where its
+   * messages are expected to start, sent together on one connection (Redis runs them in that
+   * order). One version either way: the list is append-only (a base is pushed too), so the
+   * entries the header covers are the same however many appends run before the LRANGE; only
+   * the header's range is used. The list start is 0 until a conversation is compacted; after
+   * that the last start seen is remembered, and a conversation not seen yet reads its whole
+   * list once.
+   */
+  async #loadLatest(keys: ConversationKeys, conversationId: string): Promise<StoredConversation | undefined> {
+    let from = this.#baseStarts.get(keys.header) ?? 0;
+    for (;;) {
+      const [fields, list] = await this.#readLatest(keys, from);
+      if (Object.keys(fields).length === 0) return undefined;
+      const latest = parseHeader(conversationId, fields);
+      this.#rememberBaseStart(keys.header, latest.baseStart);
+      // Only a conversation deleted (expired) and written anew starts before a start seen earlier.
+      if (latest.baseStart < from) {
+        from = latest.baseStart;
+        continue;
+      }
+      const header = toHeader(latest);
+      const start = latest.baseStart - from;
+      const entries = list.slice(start, start + header.messageCount);
+      const messages = await this.#parseMessages(
+        conversationId,
+        { header, baseStart: latest.baseStart },
+        entries,
+      );
+      return { header, messages };
+    }
+  }
+
+  async #readLatest(keys: ConversationKeys, from: number): Promise<[Record<string, string>, Buffer[]]> {
+    // Not a MULTI (4 commands and a transaction reply for the same answer), not a pipeline
+    // object: two commands written back to back.
+    return Promise.all([this.#redis.hgetall(keys.header), this.#redis.lrangeBuffer(keys.messages, from, -1)]);
+  }
+
+  #rememberBaseStart(headerKey: string, baseStart: number): void {
+    if (baseStart === 0) {
+      this.#baseStarts.delete(headerKey);
+      return;
+    }
+    if (!this.#baseStarts.has(headerKey) && this.#baseStarts.size >= REMEMBERED_BASE_STARTS) {
+      const oldest = this.#baseStarts.keys().next();
+      if (!oldest.done) this.#baseStarts.delete(oldest.value);
+    }
+    this.#baseStarts.set(headerKey, baseStart);
   }
 
   async append(conversationId: string, change: AppendChange): Promise<ConversationHeader> {
@@ -169,29 +228,28 @@ export class RedisConversationStore implements ConversationStore {
     return parsed.data;
   }
 
-  async #loadMessages(keys: ConversationKeys, conversationId: string, at: HeaderAt): Promise<Message[]> {
+  /** The messages of `at` from its list entries (those from `at.baseStart` on), validated, media restored. */
+  async #parseMessages(conversationId: string, at: HeaderAt, entries: Buffer[]): Promise<Message[]> {
     const count = at.header.messageCount;
     if (count === 0) return [];
-    const texts = await this.#redis.lrange(keys.messages, at.baseStart, at.baseStart + count - 1);
-    if (texts.length < count) {
+    if (entries.length < count) {
       throw new ConversationCorruptedError(
         conversationId,
-        texts.length,
+        entries.length,
         `missing (header counts ${count} messages)`,
       );
     }
     // Parsed in one synchronous pass; only messages whose media lie in blobs wait for Redis
     // (a promise per message made loading 1,000 plain messages ~2× slower).
-    const messages: Message[] = [];
+    const parsed = parseStoredMessages(entries);
+    if (!parsed.ok)
+      throw new ConversationCorruptedError(conversationId, at.baseStart + parsed.index, parsed.problem);
+    const { messages } = parsed;
     const restoring: Promise<void>[] = [];
-    texts.forEach((text, index) => {
-      const parsed = parseStoredMessage(text);
-      const position = at.baseStart + index;
-      if (!parsed.ok) throw new ConversationCorruptedError(conversationId, position, parsed.problem);
-      messages.push(parsed.message);
-      if (hasBlobMedia(parsed.message))
-        restoring.push(this.#restore(messages, index, position, conversationId));
-    });
+    for (let index = 0; index < messages.length; index++) {
+      if (hasBlobMedia(messages[index] as Message))
+        restoring.push(this.#restore(messages, index, at.baseStart + index, conversationId));
+    }
     await Promise.all(restoring);
     return messages;
   }
@@ -210,6 +268,9 @@ export class RedisConversationStore implements ConversationStore {
     }
   }
 }
+
+/** How many compacted conversations a store remembers the list start of (the oldest is forgotten). */
+const REMEMBERED_BASE_STARTS = 10_000;
 
 /** A header and the list index where its version's messages start. */
 interface HeaderAt {

@@ -121,3 +121,223 @@ export function describeIssues(error: z.ZodError): string {
   const path = issue.path.length > 0 ? issue.path.join('.') : '(root)';
   return `${path}: ${issue.message}`;
 }
+
+/**
+ * The stored messages of one load (list entries as read, UTF-8 bytes), or the index (within
+ * `entries`) and description of the first that is not a valid message. Read on every turn of
+ * every conversation, so the common case avoids a string, a `JSON.parse` and a zod parse per
+ * message: the entries are decoded and parsed as one JSON array and each value passes
+ * {@link isExactMessage}. Anything else (an entry that is not one JSON object on its own, a
+ * message zod would reject or rewrite) takes the per-message path, so what a load returns and
+ * which entry it blames are the same either way.
+ */
+export function parseStoredMessages(
+  entries: readonly Buffer[],
+): { ok: true; messages: Message[] } | { ok: false; index: number; problem: string } {
+  const values = parseJoined(entries);
+  if (values?.every(isExactMessage)) return { ok: true, messages: values as Message[] };
+  const messages: Message[] = [];
+  for (let index = 0; index < entries.length; index++) {
+    const parsed = parseStoredMessage((entries[index] as Buffer).toString());
+    if (!parsed.ok) return { ok: false, index, problem: parsed.problem };
+    messages.push(parsed.message);
+  }
+  return { ok: true, messages };
+}
+
+/**
+ * The entries parsed as one JSON array, or `undefined` when that fails or does not give one
+ * value per entry. Each entry the store writes is a JSON object, so one not starting with `{`
+ * and ending with `}` is left to the per-entry path (that also keeps every multi-byte UTF-8
+ * sequence inside one entry: decoding them joined is decoding each). An entry that is not one
+ * JSON value on its own (truncated, two values) then fails the joined parse or changes the
+ * count; only several corrupted entries that complement each other exactly could pass, and
+ * they must then still make `entries.length` valid messages.
+ */
+function parseJoined(entries: readonly Buffer[]): unknown[] | undefined {
+  if (entries.length === 0) return [];
+  let length = entries.length + 1;
+  for (const entry of entries) {
+    if (entry[0] !== 0x7b || entry[entry.length - 1] !== 0x7d) return undefined;
+    length += entry.length;
+  }
+  const joined = Buffer.allocUnsafe(length);
+  let at = 0;
+  joined[at++] = 0x5b; // [
+  for (const entry of entries) {
+    at += entry.copy(joined, at);
+    joined[at++] = 0x2c; // ,
+  }
+  joined[length - 1] = 0x5d; // ] over the last comma
+  try {
+    const values: unknown = JSON.parse(joined.toString());
+    return Array.isArray(values) && values.length === entries.length ? values : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const ROLES: ReadonlySet<unknown> = new Set(['system', 'user', 'assistant', 'tool']);
+const SOURCES: ReadonlySet<unknown> = new Set(['base64', 'url', 'file-id']);
+const BLOB_FORMATS: ReadonlySet<unknown> = new Set(['base64', 'data-url']);
+const SHA256 = /^[0-9a-f]{64}$/;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/*
+ * Hand-written twins of `messageSchema` and its parts. Each returns true only for a value that
+ * schema accepts AND returns unchanged: zod's output puts the schema's keys first, in schema
+ * order, then unknown keys (loose objects), and drops unknown keys of strict objects (`blob`).
+ * So a key out of that order, or an unknown `blob` key, answers false (zod then decides and
+ * rewrites) — never true for anything zod would reject. `rank` is the schema position of the
+ * last key seen; `EXTRA` = an unknown key was seen (no schema key may follow).
+ * `stored-conversation-schema.test.ts` checks them against zod.
+ */
+const EXTRA = 99;
+
+/** `messageSchema`: role, content, name?, tool_calls?, tool_call_id?, attachments?, then unknown keys. */
+export function isExactMessage(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  let rank = 0;
+  for (const key in value) {
+    const field = value[key];
+    switch (key) {
+      case 'role':
+        if (rank !== 0 || !ROLES.has(field)) return false;
+        rank = 1;
+        break;
+      case 'content':
+        if (rank !== 1 || typeof field !== 'string') return false;
+        rank = 2;
+        break;
+      case 'name':
+        if (rank < 2 || rank >= 3 || typeof field !== 'string') return false;
+        rank = 3;
+        break;
+      case 'tool_calls':
+        if (rank < 2 || rank >= 4 || !Array.isArray(field) || !field.every(isExactToolCall)) return false;
+        rank = 4;
+        break;
+      case 'tool_call_id':
+        if (rank < 2 || rank >= 5 || typeof field !== 'string') return false;
+        rank = 5;
+        break;
+      case 'attachments':
+        if (rank < 2 || rank >= 6 || !Array.isArray(field) || !field.every(isExactAttachment)) return false;
+        rank = 6;
+        break;
+      case '__proto__':
+        return false;
+      default:
+        if (rank < 2) return false;
+        rank = EXTRA;
+    }
+  }
+  return rank >= 2;
+}
+
+/** `toolCallSchema`: id, type 'function', function { name, arguments, then unknown }, then unknown keys. */
+function isExactToolCall(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  let rank = 0;
+  for (const key in value) {
+    const field = value[key];
+    switch (key) {
+      case 'id':
+        if (rank !== 0 || typeof field !== 'string') return false;
+        rank = 1;
+        break;
+      case 'type':
+        if (rank !== 1 || field !== 'function') return false;
+        rank = 2;
+        break;
+      case 'function':
+        if (rank !== 2 || !isExactFunction(field)) return false;
+        rank = 3;
+        break;
+      case '__proto__':
+        return false;
+      default:
+        if (rank < 3) return false;
+        rank = EXTRA;
+    }
+  }
+  return rank >= 3;
+}
+
+function isExactFunction(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  let rank = 0;
+  for (const key in value) {
+    const field = value[key];
+    switch (key) {
+      case 'name':
+        if (rank !== 0 || typeof field !== 'string') return false;
+        rank = 1;
+        break;
+      case 'arguments':
+        if (rank !== 1 || typeof field !== 'string') return false;
+        rank = 2;
+        break;
+      case '__proto__':
+        return false;
+      default:
+        if (rank < 2) return false;
+        rank = EXTRA;
+    }
+  }
+  return rank >= 2;
+}
+
+/** `attachmentSchema`: mediaType, data, source?, filename?, blob?, then unknown keys. */
+function isExactAttachment(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  let rank = 0;
+  for (const key in value) {
+    const field = value[key];
+    switch (key) {
+      case 'mediaType':
+        if (rank !== 0 || typeof field !== 'string') return false;
+        rank = 1;
+        break;
+      case 'data':
+        if (rank !== 1 || typeof field !== 'string') return false;
+        rank = 2;
+        break;
+      case 'source':
+        if (rank !== 2 || !SOURCES.has(field)) return false;
+        rank = 3;
+        break;
+      case 'filename':
+        if (rank < 2 || rank >= 4 || typeof field !== 'string') return false;
+        rank = 4;
+        break;
+      case 'blob':
+        if (rank < 2 || rank >= 5 || !isExactBlob(field)) return false;
+        rank = 5;
+        break;
+      case '__proto__':
+        return false;
+      default:
+        if (rank < 2) return false;
+        rank = EXTRA;
+    }
+  }
+  return rank >= 2;
+}
+
+/** The strict `blob` object: sha256, format, dataUrlMediaType?, no other key. */
+function isExactBlob(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  let rank = 0;
+  for (const key in value) {
+    const field = value[key];
+    if (key === 'sha256' && rank === 0 && typeof field === 'string' && SHA256.test(field)) rank = 1;
+    else if (key === 'format' && rank === 1 && BLOB_FORMATS.has(field)) rank = 2;
+    else if (key === 'dataUrlMediaType' && rank === 2 && typeof field === 'string') rank = 3;
+    else return false;
+  }
+  return rank >= 2;
+}
