@@ -8,7 +8,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { createClient, type FlotillaClient, type RunRecord } from '@flotilla/runtime/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FleetQueues } from '../support/fleet-queues.js';
 import { useRedis } from '../support/redis.js';
 import { waitUntil } from '../support/wait-until.js';
@@ -73,7 +73,16 @@ describe('two workers with disjoint agent sets', () => {
 
 describe('the worker registry', () => {
   it('lists each live worker with its agents, concurrency and build', async () => {
-    const listed = await client.listWorkers();
+    // The registry holds what the last heartbeat (each second) said: the runs of the test
+    // before may have ended after it, so the listing is read once a heartbeat says A is idle.
+    const listed = await vi.waitFor(
+      async () => {
+        const workers = await client.listWorkers();
+        expect(workers.find((worker) => worker.pid === pidA)?.activeRuns).toBe(0);
+        return workers;
+      },
+      { timeout: 10_000, interval: 200 },
+    );
     const byPid = new Map(listed.map((worker) => [worker.pid, worker]));
     expect(byPid.get(pidA)?.agents.sort()).toEqual(A_AGENTS.split(',').sort());
     expect(byPid.get(pidA)).toMatchObject({

@@ -77,7 +77,10 @@ function assertionConnection(url: string): Redis {
 /** Every key in Redis that is not BullMQ's periodic bookkeeping. */
 async function storedKeys(): Promise<string[]> {
   const keys = await redis.keys('*');
-  return keys.filter((key) => !key.endsWith(':stalled-check') && !key.endsWith(':meta')).sort();
+  // BullMQ's own periodic bookkeeping (its stalled-job check marks active jobs in `:stalled`
+  // whenever it runs) is not something a refused request wrote.
+  const periodic = [':stalled-check', ':stalled', ':meta'];
+  return keys.filter((key) => !periodic.some((suffix) => key.endsWith(suffix))).sort();
 }
 
 /**
