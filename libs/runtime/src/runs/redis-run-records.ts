@@ -28,7 +28,7 @@ import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
 import { clearAttemptTraceScript } from './lua/clear-attempt-trace-1.lua.js';
 import { compactEventsScript } from './lua/compact-events-2.lua.js';
 import { createRunScript } from './lua/create-run-1.lua.js';
-import { finishRunScript } from './lua/finish-run-5.lua.js';
+import { finishRunScript } from './lua/finish-run-6.lua.js';
 import { markUnservedScript } from './lua/mark-unserved-1.lua.js';
 import { markWaitingScript } from './lua/mark-waiting-1.lua.js';
 import { parkRunScript } from './lua/park-run-1.lua.js';
@@ -275,6 +275,9 @@ export class RedisRunRecords {
    * `written`: every event already in the stream, with their ids (`RedisRunEventSink.written`):
    * the script then stores the timeline itself, without sending the stream back (one round trip
    * and the stream's read saved); @default none: the stream is read back and compacted after
+   * `cleanUp`: also delete the run's memory and give its children set the record's retention,
+   * in the same script, even when the run had ended already (a worker ending its own run);
+   * @default false
    * @throws AttemptSupersededError when a newer attempt than `attempt` owns the run
    */
   async finish(
@@ -285,6 +288,7 @@ export class RedisRunRecords {
     attempt?: string,
     events?: readonly string[],
     written?: WrittenEvents,
+    cleanUp?: boolean,
   ): Promise<boolean> {
     // Earlier executions that suspended carried their usage in the record.
     const prior = carried ?? (await this.#totals(runKeys(this.#prefix, runId).record));
@@ -310,6 +314,7 @@ export class RedisRunRecords {
       ...(attempt !== undefined && { attempt }),
       ...(events !== undefined && { events }),
       ...(timeline !== undefined && { timeline }),
+      ...(cleanUp && { cleanUp }),
     });
     const reply = await finishRunScript.run(this.#redis, call.keys, call.args);
     if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, "the run's end");
@@ -323,7 +328,7 @@ export class RedisRunRecords {
   }
 
   /**
-   * The timeline of a run whose stream holds `written` only, split for `finish-run-5` to
+   * The timeline of a run whose stream holds `written` only, split for `finish-run-6` to
    * complete with the ids of the events it appends (`pending`, then `run-end`); `undefined`
    * when it cannot be (an event not JSON, or its `at` not an integer): compacted from the stream.
    */
@@ -507,7 +512,7 @@ function totalsOf(usage: string | null | undefined, modelCalls: string | null | 
   };
 }
 
-/** The record `finish-run-5` writes for `ending`, as `get` reads it back. */
+/** The record `finish-run-6` writes for `ending`, as `get` reads it back. */
 function recordOf(runId: string, ending: RunEnding): RunRecord {
   const fields: Record<string, string> = {
     status: ending.status,

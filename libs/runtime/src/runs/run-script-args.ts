@@ -1,6 +1,6 @@
 /**
  * Pure argument builders of the run record scripts (`create-run-1`, `start-run-2`,
- * `finish-run-5`), testable without Redis.
+ * `finish-run-6`), testable without Redis.
  */
 import type { TokenUsage } from '@flotilla/ir';
 import type { SerializedError } from '../errors/serialize-error.js';
@@ -148,6 +148,8 @@ export function finishRunArgs(
     eventText?: string;
     /** The timeline to complete and store in the script (see its header). @default none */
     timeline?: FinishTimeline;
+    /** Delete the run's memory and give its children set retention (a worker's own end). @default false */
+    cleanUp?: boolean;
   },
 ): RunScriptCall {
   const output = ending.status === 'succeeded' ? JSON.stringify(ending.output ?? null) : '';
@@ -164,6 +166,7 @@ export function finishRunArgs(
     String(options.retention.recordSeconds),
     String(options.retention.journalSeconds),
     options.attempt ?? '',
+    options.cleanUp ? keys.memoryOf('') : '',
     String(events.length),
     ...events,
   ];
@@ -179,12 +182,23 @@ export function finishRunArgs(
     );
     for (const [index, tail] of timeline.tails.entries()) args.push(String(timeline.ats[index]), tail);
   }
-  return { keys: [keys.record, keys.events, keys.journal, keys.cancel, keys.timeline], args };
+  return {
+    keys: [
+      keys.record,
+      keys.events,
+      keys.journal,
+      keys.cancel,
+      keys.timeline,
+      keys.children,
+      keys.memoryIndex,
+    ],
+    args,
+  };
 }
 
 /**
  * A run's timeline split where the stream ids the worker does not know yet begin, for
- * `finish-run-5` to complete (`events/run-timeline.ts`, `encodeSplitRunTimeline`).
+ * `finish-run-6` to complete (`events/run-timeline.ts`, `encodeSplitRunTimeline`).
  */
 export interface FinishTimeline {
   head: string;

@@ -512,7 +512,7 @@ export class RunProcessor {
     if (retriable && root) await this.#retryRoot({ job, token, logger }, root, ending);
     // Ended for good: the turn it was in is stored closed before the next run on its conversation.
     if (ending.status !== 'succeeded') await this.#writers.closeUnfinishedTurns(job, turns, logger);
-    await this.#end(job, { ending, carried: cancel.carried.totals, attempt, sink }, memory, logger);
+    await this.#end(job, { ending, carried: cancel.carried.totals, attempt, sink }, logger);
   }
 
   /**
@@ -802,28 +802,25 @@ export class RunProcessor {
       attempt,
       sink,
     }: { ending: RunEnding; carried: RunTotals; attempt: RunAttempt; sink: RunEndCapturingSink },
-    memory: RedisRunMemoryStore,
     logger: Logger,
   ): Promise<void> {
     const runId = job.id ?? '';
-    const { redis, config, records } = this.#deps;
-    const memoryNotDeleted = (error: unknown) => logger.warn({ err: error }, 'run memory not deleted');
-    // The memory keys are read in the round trip of finish's totals read; they are deleted, and
-    // the children set given its retention, only once the record ended (a retry needs the memory).
+    const { records } = this.#deps;
+    // The finish script also deletes the memory and gives the children set its retention (even
+    // when a cancel ended the run first): only once the record ended, as a retry needs the memory.
     // The events not written yet go ahead of run-end in the finish script.
     // Knowing the events it wrote (and their ids), the finish script compacts the stream itself.
     const events = await sink.drain();
-    const [ended, memoryKeys] = await Promise.all([
-      records.finish(runId, callPathOf(job), ending, carried, attempt.token, events, sink.written()),
-      memory.keys().catch((error: unknown) => {
-        memoryNotDeleted(error);
-        return [];
-      }),
-    ]);
-    await Promise.all([
-      redis.expire(runKeys(config.prefix, runId).children, config.runRetentionSeconds),
-      memory.deleteKeys(memoryKeys).catch(memoryNotDeleted),
-    ]);
+    const ended = await records.finish(
+      runId,
+      callPathOf(job),
+      ending,
+      carried,
+      attempt.token,
+      events,
+      sink.written(),
+      true,
+    );
     // Whoever ended the run (this worker, a cancel), the next run on its conversation goes now.
     await this.#writers.release(job);
     this.#log(logger, ending);
