@@ -1,5 +1,5 @@
 /**
- * Pure argument builders of the run record scripts (`create-run-1`, `start-run-2`,
+ * Pure argument builders of the run record scripts (`create-run-1`, `start-run-3`,
  * `finish-run-6`), testable without Redis.
  */
 import type { TokenUsage } from '@flotilla/ir';
@@ -100,11 +100,16 @@ export interface RunToStart {
   continuing?: boolean;
   /** The build of the starting worker: the record keeps the first one (`RunRecord.buildId`). @default none */
   buildId?: string | undefined;
+  /**
+   * Send back the journal (with the pending steps) and the memory of `callPath` (the root
+   * invocation), each when it holds at most `maxFields` fields (`RunStart.preloaded`). @default none
+   */
+  preload?: { callPath: string; maxFields: number } | undefined;
 }
 
 export function startRunArgs(keys: RunKeys, run: RunToStart, now: number): RunScriptCall {
   return {
-    keys: [keys.record, keys.cancel],
+    keys: [keys.record, keys.cancel, keys.journal, keys.memoryOf(run.preload?.callPath ?? '')],
     args: [
       run.runId,
       run.agentId,
@@ -112,6 +117,7 @@ export function startRunArgs(keys: RunKeys, run: RunToStart, now: number): RunSc
       run.attempt ?? '',
       run.continuing ? '1' : '0',
       run.buildId ?? '',
+      String(run.preload?.maxFields ?? 0),
     ],
   };
 }

@@ -51,7 +51,7 @@ import { RedisRunMemoryStore } from '../memory/redis-run-memory-store.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { ServedAgents } from '../registry/worker-registry.js';
 import type { WorkerResources } from '../resources/worker-resources.js';
-import type { RedisRunRecords, RunTotals } from '../runs/redis-run-records.js';
+import type { PreloadedReads, RedisRunRecords, RunTotals } from '../runs/redis-run-records.js';
 import { runHasEnded } from '../runs/run-has-ended.js';
 import type { RunEnding } from '../runs/run-script-args.js';
 import { isTerminalStatus } from '../runs/run-status.js';
@@ -153,8 +153,14 @@ interface JobRun {
    * The record's totals (for `finish`) and count of wake-ups (for parking, see
    * `park-until-woken.ts`) as the latest start of this job read them.
    */
-  carried: { totals: RunTotals; wakes: number };
+  carried: { totals: RunTotals; wakes: number; preloaded?: PreloadedReads | undefined };
 }
+
+/**
+ * Most fields of the journal, and of the root invocation's memory, the start script sends back
+ * (a larger hash is read after it, as before: a large reply built in Lua is slower).
+ */
+const START_PRELOAD_MAX_FIELDS = 64;
 
 /**
  * Executes one run per BullMQ job: marks it running, checks the job, builds Redis
@@ -281,6 +287,7 @@ export class RunProcessor {
         agentId,
         attempt: attempt.token,
         buildId: this.#deps.config.buildId,
+        preload: { callPath: callPathOf(job), maxFields: START_PRELOAD_MAX_FIELDS },
       }),
       this.#ancestorCancelFlagSet(job.data),
     ]);
@@ -314,7 +321,11 @@ export class RunProcessor {
     };
     try {
       const cancelled = start.cancelled || treeCancelled;
-      const state = { controller, cancelled, carried: { totals: start.totals, wakes: start.wakes } };
+      const state = {
+        controller,
+        cancelled,
+        carried: { totals: start.totals, wakes: start.wakes, preloaded: start.preloaded },
+      };
       await inSpan(
         `flotilla.run ${agentId}`,
         attributes,
@@ -574,11 +585,13 @@ export class RunProcessor {
         agentId: run.job.name,
         attempt: attempt.token,
         continuing: true,
+        preload: { callPath: callPathOf(run.job), maxFields: START_PRELOAD_MAX_FIELDS },
       });
       if (!resumed.started) return 'left';
       // Mutated, not replaced: the job's ending reads the same object (`#execute`).
       run.carried.totals = resumed.totals;
       run.carried.wakes = resumed.wakes;
+      run.carried.preloaded = resumed.preloaded;
     }
   }
 
@@ -595,7 +608,10 @@ export class RunProcessor {
     );
     const fence = new ExecutionFence(run.runId, run.attempt);
     run.turns.reset();
-    const services = fenceServices(this.#services(run), fence);
+    // What the start read after its fence is used by this execution only.
+    const preloaded = run.carried.preloaded;
+    run.carried.preloaded = undefined;
+    const services = fenceServices(this.#services(run, preloaded?.journal), fence);
     services.resources = resources;
     let outcome: RunOutcome;
     const handBack = new AbortController();
@@ -604,8 +620,10 @@ export class RunProcessor {
     // `AbortSignal.any` (a dependent signal per execution, ~1% of a worker's CPU per run).
     const unlinkAttempt = linkSignal(run.attempt.signal, handBack);
     try {
-      // The root invocation's memory is read alongside the journal that executeRun loads first.
-      run.memory.prefetch(callPathOf(run.job));
+      // The root invocation's memory is read alongside the journal that executeRun loads first
+      // (or was, by the start).
+      if (preloaded?.memory) run.memory.preload(callPathOf(run.job), preloaded.memory);
+      else run.memory.prefetch(callPathOf(run.job));
       outcome = await superviseExecution(
         executeRun({ agent: run.agent, input: run.decoded.input, services }),
         {
@@ -663,7 +681,7 @@ export class RunProcessor {
     return waiting;
   }
 
-  #services(run: JobRun): RunServices {
+  #services(run: JobRun, journal: PreloadedReads['journal']): RunServices {
     const { redis, config } = this.#deps;
     const { decoded, runId } = run;
     const rootRunId = decoded.child?.rootRunId ?? runId;
@@ -671,7 +689,13 @@ export class RunProcessor {
       runId,
       attempt: run.attempt.token,
       journal: markingReplays(
-        new RedisRunJournal({ redis, prefix: config.prefix, runId, attempt: run.attempt.token }),
+        new RedisRunJournal({
+          redis,
+          prefix: config.prefix,
+          runId,
+          attempt: run.attempt.token,
+          preloaded: journal,
+        }),
       ),
       memory: run.memory,
       conversations: new RedisConversationStore({
