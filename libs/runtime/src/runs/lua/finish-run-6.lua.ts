@@ -68,10 +68,12 @@ export const finishRunScript = new LuaScript(
 ${refuseSupersededAttempt('KEYS[1]', 'ARGV[11]')}
 if ARGV[12] ~= '' then
   redis.call('EXPIRE', KEYS[6], ARGV[9])
-  for _, callPath in ipairs(redis.call('SMEMBERS', KEYS[7])) do
+  -- An index without members does not exist: nothing to delete then.
+  local callPaths = redis.call('SMEMBERS', KEYS[7])
+  for _, callPath in ipairs(callPaths) do
     redis.call('UNLINK', ARGV[12] .. callPath)
   end
-  redis.call('UNLINK', KEYS[7])
+  if #callPaths > 0 then redis.call('UNLINK', KEYS[7]) end
 end
 local status = redis.call('HGET', KEYS[1], 'status')
 if status == 'succeeded' or status == 'failed' or status == 'cancelled' then return 0 end

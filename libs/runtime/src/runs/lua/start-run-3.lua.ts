@@ -65,15 +65,18 @@ if status == 'waiting' then
 else
   attempts = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 end
-local totals = redis.call('HMGET', KEYS[1], 'usage', 'modelCalls', 'wakes')
+-- pendingSteps rides on the totals' HMGET (one command fewer); an empty hash is not read.
+local totals = redis.call('HMGET', KEYS[1], 'usage', 'modelCalls', 'wakes', 'pendingSteps')
 local bound = tonumber(ARGV[7] or '0') or 0
 local journal, pending, memory = 0, 0, 0
 if bound > 0 then
-  if redis.call('HLEN', KEYS[3]) <= bound then
-    journal = redis.call('HGETALL', KEYS[3])
-    pending = redis.call('HGET', KEYS[1], 'pendingSteps')
+  local length = redis.call('HLEN', KEYS[3])
+  if length <= bound then
+    journal = length == 0 and {} or redis.call('HGETALL', KEYS[3])
+    pending = totals[4]
   end
-  if redis.call('HLEN', KEYS[4]) <= bound then memory = redis.call('HGETALL', KEYS[4]) end
+  length = redis.call('HLEN', KEYS[4])
+  if length <= bound then memory = length == 0 and {} or redis.call('HGETALL', KEYS[4]) end
 end
 return {
   1, attempts, cleared, totals[1], totals[2], totals[3], redis.call('EXISTS', KEYS[2]), journal, pending, memory
