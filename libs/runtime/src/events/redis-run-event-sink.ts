@@ -118,7 +118,7 @@ export class RedisRunEventSink implements RunEventSink {
   /**
    * For the run's end: waits for the writes in flight, then hands over the events not written
    * yet, serialized, in emit order, and forgets them, for the caller to append in its own script
-   * (`finish-run-5` writes them ahead of `run-end`, one round trip instead of two). Nothing when
+   * (`finish-run-6` writes them ahead of `run-end`, one round trip instead of two). Nothing when
    * the attempt was superseded (its events are dropped).
    */
   async drain(): Promise<string[]> {

@@ -24,6 +24,8 @@ export class RedisRunJournal implements RunJournal {
   readonly #attempt: string;
   /** Records of this tick not sent yet. */
   #batch: PendingRecord[] | undefined;
+  /** What the run's start read for the first load (`start-run-3`), used once. */
+  #preloaded: { fields: Record<string, string>; pendingSteps: string | null } | undefined;
 
   constructor(options: {
     redis: Redis;
@@ -31,6 +33,11 @@ export class RedisRunJournal implements RunJournal {
     runId: string;
     /** The writing attempt's token (the attempt fence). @default none: not fenced */
     attempt?: string;
+    /**
+     * The journal and pending steps as the attempt's start read them after its fence
+     * (`RunStart.preloaded`): the first load parses them instead of reading. @default none
+     */
+    preloaded?: { fields: Record<string, string>; pendingSteps: string | null } | undefined;
   }) {
     this.#redis = options.redis;
     this.#runId = options.runId;
@@ -38,15 +45,20 @@ export class RedisRunJournal implements RunJournal {
     this.#key = keys.journal;
     this.#recordKey = keys.record;
     this.#attempt = options.attempt ?? '';
+    this.#preloaded = options.preloaded;
   }
 
   /** @throws JournalCorruptedError when an entry (or the pending steps) does not parse */
   async load(): Promise<LoadedJournal> {
+    const preloaded = this.#preloaded;
+    this.#preloaded = undefined;
     // Sent together (one round trip); the pending steps live on the record (`pending-steps.ts`).
-    const [fields, pending] = await Promise.all([
-      this.#redis.hgetall(this.#key),
-      this.#redis.hget(this.#recordKey, PENDING_STEPS_FIELD),
-    ]);
+    const [fields, pending] = preloaded
+      ? [preloaded.fields, preloaded.pendingSteps]
+      : await Promise.all([
+          this.#redis.hgetall(this.#key),
+          this.#redis.hget(this.#recordKey, PENDING_STEPS_FIELD),
+        ]);
     const journal = new Map<string, JournalEntry>();
     for (const [position, text] of Object.entries(fields))
       journal.set(position, parseJournalEntry(this.#runId, position, text));

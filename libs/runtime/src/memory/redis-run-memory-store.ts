@@ -52,6 +52,11 @@ export class RedisRunMemoryStore implements RunMemoryStore {
     this.#prefetched.set(callPath, read);
   }
 
+  /** The next {@link load} of `callPath` resolves with `fields`, read already (the run's start). */
+  preload(callPath: string, fields: Record<string, string>): void {
+    this.#prefetched.set(callPath, Promise.resolve(fields));
+  }
+
   async load(callPath: string): Promise<Record<string, unknown>> {
     const prefetched = this.#prefetched.get(callPath);
     this.#prefetched.delete(callPath);

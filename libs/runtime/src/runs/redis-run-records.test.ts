@@ -61,6 +61,46 @@ describe('RedisRunRecords', () => {
     expect(await records().wakes(runId)).toBe(2);
   });
 
+  it('sends back the journal, pending steps and root memory from the start, up to the bound, and the journal loads what it read', async () => {
+    const runId = randomUUID();
+    const keys = runKeys(fixture.prefix, runId);
+    const entry = { kind: 'memo', fingerprint: 'm', outcome: { ok: true, value: 1 }, at: 1 };
+    await records().create({ runId, agentId: 'a' });
+    // Nothing asked for: nothing read.
+    expect(await records().start({ runId, agentId: 'a' })).toMatchObject({ started: true, preloaded: {} });
+    const preload = { callPath: 'root', maxFields: 2 };
+    expect(await records().start({ runId, agentId: 'a', preload })).toMatchObject({
+      preloaded: { journal: { fields: {}, pendingSteps: null }, memory: {} },
+    });
+    await fixture.redis.hset(keys.journal, 'p1', JSON.stringify(entry), 'p2', JSON.stringify(entry));
+    await fixture.redis.hset(keys.memoryOf('root'), 'k', '1', '__proto__', '2');
+    expect(
+      await records().suspend(runId, { usage, modelCalls: 0, suspended: { pendingSteps: ['root/p3'] } }),
+    ).toBe(true);
+    const started = await records().start({ runId, agentId: 'a', preload });
+    if (!started.started) throw new Error('not started');
+    const { journal, memory } = started.preloaded;
+    expect(journal?.fields).toEqual({ p1: JSON.stringify(entry), p2: JSON.stringify(entry) });
+    // A field named like a special property is an own one, as ioredis' hgetall makes it.
+    expect(memory && Object.keys(memory).sort()).toEqual(['__proto__', 'k']);
+    expect(memory && Object.getOwnPropertyDescriptor(memory, '__proto__')?.value).toBe('2');
+    const loaded = await new RedisRunJournal({
+      redis: fixture.redis,
+      prefix: fixture.prefix,
+      runId,
+      preloaded: journal,
+    }).load();
+    expect([...loaded.keys()].sort()).toEqual(['p1', 'p2']);
+    expect(loaded.pendingSteps).toEqual(new Set(['root/p3']));
+    // Over the bound: not sent, the worker reads them itself.
+    await fixture.redis.hset(keys.journal, 'p3', JSON.stringify(entry));
+    await fixture.redis.hset(keys.memoryOf('root'), 'k2', '3');
+    expect(await records().start({ runId, agentId: 'a', preload })).toMatchObject({
+      started: true,
+      preloaded: {},
+    });
+  });
+
   it('ends a run once: the first ending wins and writes one run-end event', async () => {
     const runId = randomUUID();
     await records().create({ runId, agentId: 'a' });

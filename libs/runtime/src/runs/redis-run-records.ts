@@ -28,13 +28,13 @@ import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
 import { clearAttemptTraceScript } from './lua/clear-attempt-trace-1.lua.js';
 import { compactEventsScript } from './lua/compact-events-2.lua.js';
 import { createRunScript } from './lua/create-run-1.lua.js';
-import { finishRunScript } from './lua/finish-run-5.lua.js';
+import { finishRunScript } from './lua/finish-run-6.lua.js';
 import { markUnservedScript } from './lua/mark-unserved-1.lua.js';
 import { markWaitingScript } from './lua/mark-waiting-1.lua.js';
 import { parkRunScript } from './lua/park-run-1.lua.js';
 import { pinRunScript } from './lua/pin-run-1.lua.js';
 import { recordProgressScript } from './lua/record-progress-1.lua.js';
-import { startRunScript } from './lua/start-run-2.lua.js';
+import { startRunScript } from './lua/start-run-3.lua.js';
 import { suspendRunScript } from './lua/suspend-run-1.lua.js';
 import { swapAttemptTraceScript } from './lua/swap-attempt-trace-1.lua.js';
 import { wakeRunScript } from './lua/wake-run-1.lua.js';
@@ -83,8 +83,40 @@ export interface RunTotals {
  * already ended.
  */
 export type RunStart =
-  | { started: true; attempt: number; totals: RunTotals; wakes: number; cancelled: boolean }
+  | {
+      started: true;
+      attempt: number;
+      totals: RunTotals;
+      wakes: number;
+      cancelled: boolean;
+      /** What the start read for the execution (`RunToStart.preload`). */
+      preloaded: PreloadedReads;
+    }
   | { started: false; status: RunStatus };
+
+/** Reads of a run's keys that `start-run-3` made after its fence; each absent when not made. */
+export interface PreloadedReads {
+  /** The journal's fields (position → entry JSON) and the record's `pendingSteps` (or null). */
+  journal?: { fields: Record<string, string>; pendingSteps: string | null };
+  /** The root invocation's memory fields (key → JSON). */
+  memory?: Record<string, string>;
+}
+
+/**
+ * An HGETALL reply as Lua passes it on (a flat list), as the object ioredis' `hgetall` makes of
+ * one: a field such as `__proto__` becomes an own property, as there.
+ */
+function hashOf(flat: readonly string[]): Record<string, string> {
+  const hash: Record<string, string> = {};
+  for (let index = 0; index < flat.length; index += 2) {
+    const field = flat[index] as string;
+    const value = flat[index + 1] as string;
+    if (field in hash)
+      Object.defineProperty(hash, field, { value, configurable: true, enumerable: true, writable: true });
+    else hash[field] = value;
+  }
+  return hash;
+}
 
 /**
  * Run records in Redis (`runKeys(…).record`, a hash). Every transition is one Lua script, so
@@ -157,7 +189,7 @@ export class RedisRunRecords {
     const call = startRunArgs(runKeys(this.#prefix, run.runId), run, Date.now());
     const result = await startRunScript.run(this.#redis, call.keys, call.args);
     if (result === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(run.runId, 'a start');
-    const [code, detail, cleared, usage, modelCalls, wakes, cancelled] = result as [
+    const [code, detail, cleared, usage, modelCalls, wakes, cancelled, journal, pending, memory] = result as [
       number,
       string | number,
       number?,
@@ -165,6 +197,9 @@ export class RedisRunRecords {
       (string | null)?,
       (string | null)?,
       number?,
+      (string[] | 0)?,
+      (string | null | 0)?,
+      (string[] | 0)?,
     ];
     if (cleared === 1) await this.#countWait(() => this.waiting.leave(run.runId));
     if (code !== 1) return { started: false, status: detail as RunStatus };
@@ -174,6 +209,12 @@ export class RedisRunRecords {
       totals: totalsOf(usage, modelCalls),
       wakes: Number(wakes ?? 0),
       cancelled: cancelled === 1,
+      preloaded: {
+        ...(Array.isArray(journal) && {
+          journal: { fields: hashOf(journal), pendingSteps: pending === 0 ? null : (pending ?? null) },
+        }),
+        ...(Array.isArray(memory) && { memory: hashOf(memory) }),
+      },
     };
   }
 
@@ -275,6 +316,9 @@ export class RedisRunRecords {
    * `written`: every event already in the stream, with their ids (`RedisRunEventSink.written`):
    * the script then stores the timeline itself, without sending the stream back (one round trip
    * and the stream's read saved); @default none: the stream is read back and compacted after
+   * `cleanUp`: also delete the run's memory and give its children set the record's retention,
+   * in the same script, even when the run had ended already (a worker ending its own run);
+   * @default false
    * @throws AttemptSupersededError when a newer attempt than `attempt` owns the run
    */
   async finish(
@@ -285,6 +329,7 @@ export class RedisRunRecords {
     attempt?: string,
     events?: readonly string[],
     written?: WrittenEvents,
+    cleanUp?: boolean,
   ): Promise<boolean> {
     // Earlier executions that suspended carried their usage in the record.
     const prior = carried ?? (await this.#totals(runKeys(this.#prefix, runId).record));
@@ -310,6 +355,7 @@ export class RedisRunRecords {
       ...(attempt !== undefined && { attempt }),
       ...(events !== undefined && { events }),
       ...(timeline !== undefined && { timeline }),
+      ...(cleanUp && { cleanUp }),
     });
     const reply = await finishRunScript.run(this.#redis, call.keys, call.args);
     if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, "the run's end");
@@ -323,7 +369,7 @@ export class RedisRunRecords {
   }
 
   /**
-   * The timeline of a run whose stream holds `written` only, split for `finish-run-5` to
+   * The timeline of a run whose stream holds `written` only, split for `finish-run-6` to
    * complete with the ids of the events it appends (`pending`, then `run-end`); `undefined`
    * when it cannot be (an event not JSON, or its `at` not an integer): compacted from the stream.
    */
@@ -507,7 +553,7 @@ function totalsOf(usage: string | null | undefined, modelCalls: string | null | 
   };
 }
 
-/** The record `finish-run-5` writes for `ending`, as `get` reads it back. */
+/** The record `finish-run-6` writes for `ending`, as `get` reads it back. */
 function recordOf(runId: string, ending: RunEnding): RunRecord {
   const fields: Record<string, string> = {
     status: ending.status,

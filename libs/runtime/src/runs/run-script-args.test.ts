@@ -105,7 +105,7 @@ describe('run script argument builders', () => {
     });
   });
 
-  it('lays out finish-run-5: five keys of one hash tag, output only for a success', () => {
+  it('lays out finish-run-6: seven keys of one hash tag, output only for a success', () => {
     const call = finishRunArgs(
       keys,
       { status: 'failed', output: 'ignored', error: { name: 'E', message: 'm' }, usage, modelCalls: 1 },
@@ -118,6 +118,8 @@ describe('run script argument builders', () => {
       'p:run:{r:r1}:journal',
       'p:run:{r:r1}:cancel',
       'p:run:{r:r1}:timeline',
+      'p:run:{r:r1}:children',
+      'p:run:{r:r1}:memory-index',
     ]);
     expect(call.args).toEqual([
       'failed',
@@ -131,9 +133,24 @@ describe('run script argument builders', () => {
       '60',
       '30',
       '',
+      '',
       '0',
       '',
     ]);
+  });
+
+  it('passes the memory key prefix to finish-run-6 only for a clean-up', () => {
+    const ending = { status: 'succeeded' as const, usage, modelCalls: 0 };
+    const retention = { recordSeconds: 1, journalSeconds: 1 };
+    const plain = finishRunArgs(keys, ending, event, { eventStreamMaxLength: 1, retention });
+    const cleaning = finishRunArgs(keys, ending, event, {
+      eventStreamMaxLength: 1,
+      retention,
+      cleanUp: true,
+    });
+    expect(plain.args[11]).toBe('');
+    expect(cleaning.args[11]).toBe('p:run:{r:r1}:memory:');
+    expect(keys.memoryOf('root')).toBe(`${cleaning.args[11]}root`);
   });
 
   it('stores null for a successful run without output, so the output field exists', () => {

@@ -1,6 +1,6 @@
 /**
- * Pure argument builders of the run record scripts (`create-run-1`, `start-run-2`,
- * `finish-run-5`), testable without Redis.
+ * Pure argument builders of the run record scripts (`create-run-1`, `start-run-3`,
+ * `finish-run-6`), testable without Redis.
  */
 import type { TokenUsage } from '@flotilla/ir';
 import type { SerializedError } from '../errors/serialize-error.js';
@@ -100,11 +100,16 @@ export interface RunToStart {
   continuing?: boolean;
   /** The build of the starting worker: the record keeps the first one (`RunRecord.buildId`). @default none */
   buildId?: string | undefined;
+  /**
+   * Send back the journal (with the pending steps) and the memory of `callPath` (the root
+   * invocation), each when it holds at most `maxFields` fields (`RunStart.preloaded`). @default none
+   */
+  preload?: { callPath: string; maxFields: number } | undefined;
 }
 
 export function startRunArgs(keys: RunKeys, run: RunToStart, now: number): RunScriptCall {
   return {
-    keys: [keys.record, keys.cancel],
+    keys: [keys.record, keys.cancel, keys.journal, keys.memoryOf(run.preload?.callPath ?? '')],
     args: [
       run.runId,
       run.agentId,
@@ -112,6 +117,7 @@ export function startRunArgs(keys: RunKeys, run: RunToStart, now: number): RunSc
       run.attempt ?? '',
       run.continuing ? '1' : '0',
       run.buildId ?? '',
+      String(run.preload?.maxFields ?? 0),
     ],
   };
 }
@@ -148,6 +154,8 @@ export function finishRunArgs(
     eventText?: string;
     /** The timeline to complete and store in the script (see its header). @default none */
     timeline?: FinishTimeline;
+    /** Delete the run's memory and give its children set retention (a worker's own end). @default false */
+    cleanUp?: boolean;
   },
 ): RunScriptCall {
   const output = ending.status === 'succeeded' ? JSON.stringify(ending.output ?? null) : '';
@@ -164,6 +172,7 @@ export function finishRunArgs(
     String(options.retention.recordSeconds),
     String(options.retention.journalSeconds),
     options.attempt ?? '',
+    options.cleanUp ? keys.memoryOf('') : '',
     String(events.length),
     ...events,
   ];
@@ -179,12 +188,23 @@ export function finishRunArgs(
     );
     for (const [index, tail] of timeline.tails.entries()) args.push(String(timeline.ats[index]), tail);
   }
-  return { keys: [keys.record, keys.events, keys.journal, keys.cancel, keys.timeline], args };
+  return {
+    keys: [
+      keys.record,
+      keys.events,
+      keys.journal,
+      keys.cancel,
+      keys.timeline,
+      keys.children,
+      keys.memoryIndex,
+    ],
+    args,
+  };
 }
 
 /**
  * A run's timeline split where the stream ids the worker does not know yet begin, for
- * `finish-run-5` to complete (`events/run-timeline.ts`, `encodeSplitRunTimeline`).
+ * `finish-run-6` to complete (`events/run-timeline.ts`, `encodeSplitRunTimeline`).
  */
 export interface FinishTimeline {
   head: string;

@@ -51,7 +51,7 @@ import { RedisRunMemoryStore } from '../memory/redis-run-memory-store.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { ServedAgents } from '../registry/worker-registry.js';
 import type { WorkerResources } from '../resources/worker-resources.js';
-import type { RedisRunRecords, RunTotals } from '../runs/redis-run-records.js';
+import type { PreloadedReads, RedisRunRecords, RunTotals } from '../runs/redis-run-records.js';
 import { runHasEnded } from '../runs/run-has-ended.js';
 import type { RunEnding } from '../runs/run-script-args.js';
 import { isTerminalStatus } from '../runs/run-status.js';
@@ -153,8 +153,14 @@ interface JobRun {
    * The record's totals (for `finish`) and count of wake-ups (for parking, see
    * `park-until-woken.ts`) as the latest start of this job read them.
    */
-  carried: { totals: RunTotals; wakes: number };
+  carried: { totals: RunTotals; wakes: number; preloaded?: PreloadedReads | undefined };
 }
+
+/**
+ * Most fields of the journal, and of the root invocation's memory, the start script sends back
+ * (a larger hash is read after it, as before: a large reply built in Lua is slower).
+ */
+const START_PRELOAD_MAX_FIELDS = 64;
 
 /**
  * Executes one run per BullMQ job: marks it running, checks the job, builds Redis
@@ -281,6 +287,7 @@ export class RunProcessor {
         agentId,
         attempt: attempt.token,
         buildId: this.#deps.config.buildId,
+        preload: { callPath: callPathOf(job), maxFields: START_PRELOAD_MAX_FIELDS },
       }),
       this.#ancestorCancelFlagSet(job.data),
     ]);
@@ -314,7 +321,11 @@ export class RunProcessor {
     };
     try {
       const cancelled = start.cancelled || treeCancelled;
-      const state = { controller, cancelled, carried: { totals: start.totals, wakes: start.wakes } };
+      const state = {
+        controller,
+        cancelled,
+        carried: { totals: start.totals, wakes: start.wakes, preloaded: start.preloaded },
+      };
       await inSpan(
         `flotilla.run ${agentId}`,
         attributes,
@@ -512,7 +523,7 @@ export class RunProcessor {
     if (retriable && root) await this.#retryRoot({ job, token, logger }, root, ending);
     // Ended for good: the turn it was in is stored closed before the next run on its conversation.
     if (ending.status !== 'succeeded') await this.#writers.closeUnfinishedTurns(job, turns, logger);
-    await this.#end(job, { ending, carried: cancel.carried.totals, attempt, sink }, memory, logger);
+    await this.#end(job, { ending, carried: cancel.carried.totals, attempt, sink }, logger);
   }
 
   /**
@@ -574,11 +585,13 @@ export class RunProcessor {
         agentId: run.job.name,
         attempt: attempt.token,
         continuing: true,
+        preload: { callPath: callPathOf(run.job), maxFields: START_PRELOAD_MAX_FIELDS },
       });
       if (!resumed.started) return 'left';
       // Mutated, not replaced: the job's ending reads the same object (`#execute`).
       run.carried.totals = resumed.totals;
       run.carried.wakes = resumed.wakes;
+      run.carried.preloaded = resumed.preloaded;
     }
   }
 
@@ -595,7 +608,10 @@ export class RunProcessor {
     );
     const fence = new ExecutionFence(run.runId, run.attempt);
     run.turns.reset();
-    const services = fenceServices(this.#services(run), fence);
+    // What the start read after its fence is used by this execution only.
+    const preloaded = run.carried.preloaded;
+    run.carried.preloaded = undefined;
+    const services = fenceServices(this.#services(run, preloaded?.journal), fence);
     services.resources = resources;
     let outcome: RunOutcome;
     const handBack = new AbortController();
@@ -604,8 +620,10 @@ export class RunProcessor {
     // `AbortSignal.any` (a dependent signal per execution, ~1% of a worker's CPU per run).
     const unlinkAttempt = linkSignal(run.attempt.signal, handBack);
     try {
-      // The root invocation's memory is read alongside the journal that executeRun loads first.
-      run.memory.prefetch(callPathOf(run.job));
+      // The root invocation's memory is read alongside the journal that executeRun loads first
+      // (or was, by the start).
+      if (preloaded?.memory) run.memory.preload(callPathOf(run.job), preloaded.memory);
+      else run.memory.prefetch(callPathOf(run.job));
       outcome = await superviseExecution(
         executeRun({ agent: run.agent, input: run.decoded.input, services }),
         {
@@ -663,7 +681,7 @@ export class RunProcessor {
     return waiting;
   }
 
-  #services(run: JobRun): RunServices {
+  #services(run: JobRun, journal: PreloadedReads['journal']): RunServices {
     const { redis, config } = this.#deps;
     const { decoded, runId } = run;
     const rootRunId = decoded.child?.rootRunId ?? runId;
@@ -671,7 +689,13 @@ export class RunProcessor {
       runId,
       attempt: run.attempt.token,
       journal: markingReplays(
-        new RedisRunJournal({ redis, prefix: config.prefix, runId, attempt: run.attempt.token }),
+        new RedisRunJournal({
+          redis,
+          prefix: config.prefix,
+          runId,
+          attempt: run.attempt.token,
+          preloaded: journal,
+        }),
       ),
       memory: run.memory,
       conversations: new RedisConversationStore({
@@ -802,28 +826,25 @@ export class RunProcessor {
       attempt,
       sink,
     }: { ending: RunEnding; carried: RunTotals; attempt: RunAttempt; sink: RunEndCapturingSink },
-    memory: RedisRunMemoryStore,
     logger: Logger,
   ): Promise<void> {
     const runId = job.id ?? '';
-    const { redis, config, records } = this.#deps;
-    const memoryNotDeleted = (error: unknown) => logger.warn({ err: error }, 'run memory not deleted');
-    // The memory keys are read in the round trip of finish's totals read; they are deleted, and
-    // the children set given its retention, only once the record ended (a retry needs the memory).
+    const { records } = this.#deps;
+    // The finish script also deletes the memory and gives the children set its retention (even
+    // when a cancel ended the run first): only once the record ended, as a retry needs the memory.
     // The events not written yet go ahead of run-end in the finish script.
     // Knowing the events it wrote (and their ids), the finish script compacts the stream itself.
     const events = await sink.drain();
-    const [ended, memoryKeys] = await Promise.all([
-      records.finish(runId, callPathOf(job), ending, carried, attempt.token, events, sink.written()),
-      memory.keys().catch((error: unknown) => {
-        memoryNotDeleted(error);
-        return [];
-      }),
-    ]);
-    await Promise.all([
-      redis.expire(runKeys(config.prefix, runId).children, config.runRetentionSeconds),
-      memory.deleteKeys(memoryKeys).catch(memoryNotDeleted),
-    ]);
+    const ended = await records.finish(
+      runId,
+      callPathOf(job),
+      ending,
+      carried,
+      attempt.token,
+      events,
+      sink.written(),
+      true,
+    );
     // Whoever ended the run (this worker, a cancel), the next run on its conversation goes now.
     await this.#writers.release(job);
     this.#log(logger, ending);

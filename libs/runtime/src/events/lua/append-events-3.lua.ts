@@ -20,7 +20,7 @@ export const appendEventsScript = new LuaScript(
 
   Output:
     the stream ids the events were given, in order (the worker encodes the run's timeline from
-    the events it wrote, finish-run-5); 0 when the run had ended, nothing appended
+    the events it wrote, finish-run-6); 0 when the run had ended, nothing appended
     ${ATTEMPT_SUPERSEDED} a newer attempt owns the run; nothing appended
 ]]
 ${refuseSupersededAttempt('KEYS[1]', 'ARGV[2]')}

@@ -69,7 +69,7 @@ describe('the attempt fence', () => {
     expect(await memoryOf(runId, current).load('root')).toEqual({});
   });
 
-  it('suspend-run-1 and finish-run-5 refuse a superseded attempt; a cancel (no attempt) still ends the run', async () => {
+  it('suspend-run-1 and finish-run-6 refuse a superseded attempt; a cancel (no attempt) still ends the run', async () => {
     const { runId, old, current } = await supersededRun();
     await expect(records().suspend(runId, ending, undefined, old)).rejects.toSatisfy(
       AttemptSupersededError.is,
@@ -84,13 +84,42 @@ describe('the attempt fence', () => {
     expect(await records().get(runId)).toMatchObject({ status: 'cancelled' });
   });
 
-  it('finish-run-5 ends the run for the current attempt', async () => {
+  it('finish-run-6 ends the run for the current attempt', async () => {
     const { runId, current } = await supersededRun();
     expect(await records().finish(runId, 'root', ending, undefined, current)).toBe(true);
     expect(await records().get(runId)).toMatchObject({ status: 'succeeded', output: 'done' });
   });
 
-  it('start-run-2 lets an attempt continue after its suspension only while it owns the run', async () => {
+  it("finish-run-6's clean-up deletes memory and keeps the children set for the retention; a cancel's and a superseded attempt's do not", async () => {
+    const { redis } = fixture;
+    const { runId, old, current } = await supersededRun();
+    const keys = runKeys(fixture.prefix, runId);
+    await memoryOf(runId, current).set('root', 'k', 1);
+    await memoryOf(runId, current).set('root/agent:b:0', 'k', 2);
+    await redis.sadd(keys.children, 'child-1');
+    const memoryKeys = [keys.memoryIndex, keys.memoryOf('root'), keys.memoryOf('root/agent:b:0')];
+    expect(await redis.exists(...memoryKeys)).toBe(3);
+    // A superseded attempt is refused before any clean-up.
+    await expect(
+      records().finish(runId, 'root', ending, undefined, old, undefined, undefined, true),
+    ).rejects.toSatisfy(AttemptSupersededError.is);
+    expect(await redis.exists(...memoryKeys)).toBe(3);
+    // A cancel ends the run and leaves memory and children alone.
+    const cancelled = { status: 'cancelled', usage: emptyUsage(), modelCalls: 0 } as const;
+    expect(await records().finish(runId, 'root', cancelled)).toBe(true);
+    expect(await redis.exists(...memoryKeys)).toBe(3);
+    expect(await redis.ttl(keys.children)).toBe(-1);
+    // The attempt's own end, after the cancel ended the run, still cleans up.
+    expect(
+      await records().finish(runId, 'root', ending, undefined, current, undefined, undefined, true),
+    ).toBe(false);
+    expect(await redis.exists(...memoryKeys)).toBe(0);
+    expect(await redis.smembers(keys.children)).toEqual(['child-1']);
+    expect(await redis.ttl(keys.children)).toBeGreaterThan(0);
+    expect(await records().get(runId)).toMatchObject({ status: 'cancelled' });
+  });
+
+  it('start-run-3 lets an attempt continue after its suspension only while it owns the run', async () => {
     const { runId, old, current } = await supersededRun();
     await expect(records().start({ runId, agentId: 'a', attempt: old, continuing: true })).rejects.toSatisfy(
       AttemptSupersededError.is,

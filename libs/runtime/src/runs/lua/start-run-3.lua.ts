@@ -3,8 +3,8 @@ import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Argument builder: `startRunArgs`. */
 export const startRunScript = new LuaScript(
-  'start-run-2',
-  2,
+  'start-run-3',
+  4,
   `--[[
   A worker starts (or, after a crash, restarts) a run: status running, startedAt kept from the
   first start, the first starting worker's build kept, attempts + 1, waitingFor and waits (set while parked or suspended) cleared.
@@ -14,23 +14,33 @@ export const startRunScript = new LuaScript(
   older attempt are refused. An execution that continues after its own suspension (ARGV[5] = 1)
   must still own the run. A started run's reply carries what the worker would otherwise read in
   further commands: the totals of earlier executions, the count of wake-ups, and whether its
-  cancel flag is set.
+  cancel flag is set. Given a bound (ARGV[7] > 0), it also carries what the execution reads
+  first from the run's keys, read here after the fence instead of in three commands after the
+  reply: the journal with the pending steps, and the memory hash of the root invocation; each
+  only when it holds at most ARGV[7] fields (a large one is read by the worker as before: built
+  in Lua, a reply of thousands of entries is slower than a plain HGETALL).
 
   Input:
     KEYS[1] record   hash of the run record
     KEYS[2] cancel   the run's cancel flag (a string, set by a cancel)
+    KEYS[3] journal  the run's journal hash
+    KEYS[4] memory   the memory hash of the run's root invocation
     ARGV[1] runId
     ARGV[2] agentId
     ARGV[3] now, epoch ms
     ARGV[4] attempt token
     ARGV[5] 1 when the same attempt continues after suspending, else 0
     ARGV[6] build id of the starting worker, or '': kept as buildId when the record has none
+    ARGV[7] most fields of the journal, and of the memory, to send back; 0 (or absent): none
 
   Output:
-    { 1, attempts, cleared, usage, modelCalls, wakes, cancelled }  started; cleared: 1 when it
+    { 1, attempts, cleared, usage, modelCalls, wakes, cancelled, journal, pendingSteps, memory }
+                     started; cleared: 1 when it
                      removed a waitingFor (the run leaves the count of waiting runs,
                      gate/waiting-runs.ts), else 0; usage (JSON, or false), modelCalls and wakes
-                     (or false) as the record holds them; cancelled: 1 when the cancel flag is set
+                     (or false) as the record holds them; cancelled: 1 when the cancel flag is set;
+                     journal: HGETALL of KEYS[3] and pendingSteps the record's field (or false),
+                     or 0 and 0 when not sent; memory: HGETALL of KEYS[4], or 0 when not sent
     { 0, status }    the run already ended (succeeded, failed or cancelled); do not run it
     ${ATTEMPT_SUPERSEDED}               (continuing only) a newer attempt owns the run; nothing written
 ]]
@@ -55,7 +65,21 @@ if status == 'waiting' then
 else
   attempts = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 end
-local totals = redis.call('HMGET', KEYS[1], 'usage', 'modelCalls', 'wakes')
-return { 1, attempts, cleared, totals[1], totals[2], totals[3], redis.call('EXISTS', KEYS[2]) }
+-- pendingSteps rides on the totals' HMGET (one command fewer); an empty hash is not read.
+local totals = redis.call('HMGET', KEYS[1], 'usage', 'modelCalls', 'wakes', 'pendingSteps')
+local bound = tonumber(ARGV[7] or '0') or 0
+local journal, pending, memory = 0, 0, 0
+if bound > 0 then
+  local length = redis.call('HLEN', KEYS[3])
+  if length <= bound then
+    journal = length == 0 and {} or redis.call('HGETALL', KEYS[3])
+    pending = totals[4]
+  end
+  length = redis.call('HLEN', KEYS[4])
+  if length <= bound then memory = length == 0 and {} or redis.call('HGETALL', KEYS[4]) end
+end
+return {
+  1, attempts, cleared, totals[1], totals[2], totals[3], redis.call('EXISTS', KEYS[2]), journal, pending, memory
+}
 `,
 );

@@ -3,8 +3,8 @@ import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Argument builder: `finishRunArgs`. */
 export const finishRunScript = new LuaScript(
-  'finish-run-5',
-  5,
+  'finish-run-6',
+  7,
   `--[[
   Ends a run exactly once: writes the terminal status and result, appends the run-end event,
   and starts the retention clocks. Whoever ends the run first (the worker, a cancel, the
@@ -13,6 +13,12 @@ export const finishRunScript = new LuaScript(
   The attempt's events not written yet come along and are appended ahead of run-end (what
   append-events-3 would have done in a round trip of its own; dropped with the rest when the
   run had already ended).
+
+  Clean-up (a worker ending its own run, ARGV[12] given): the run's memory is deleted (the
+  hashes its index set lists, then the index) and its children set gets the record's retention,
+  what the worker did in commands of its own after the finish. Done after the fence but before
+  the ended check: a run a cancel ended first is cleaned up too, as before. The memory hash keys
+  are built from the index's members and ARGV[12] (they share the run's hash tag, like KEYS).
 
   Compaction: a worker that knows every event in the stream (it wrote them all, append-events-3
   gave it their ids) passes the run's timeline split where the stream ids it does not know yet
@@ -29,6 +35,8 @@ export const finishRunScript = new LuaScript(
     KEYS[3] journal   the run's journal hash
     KEYS[4] cancel    the run's cancel flag
     KEYS[5] timeline  the run's compacted timeline
+    KEYS[6] children  the run's set of child run ids
+    KEYS[7] memory index  the run's set of the callPaths that have a memory hash
     ARGV[1] status: succeeded | failed | cancelled
     ARGV[2] now, epoch ms
     ARGV[3] output JSON, or ''
@@ -40,14 +48,16 @@ export const finishRunScript = new LuaScript(
     ARGV[9] seconds to keep record, events (until compacted), timeline and cancel flag
     ARGV[10] seconds to keep the journal
     ARGV[11] attempt token ('' = not an attempt: a cancel, the stalled-job handler, a deadline)
-    ARGV[12] n: how many of the ending attempt's events were not written yet
-    ARGV[13 .. 12+n] those events, one event JSON each, in order
-    ARGV[13+n] the timeline's head ('' = no timeline: reply with the stream); when given:
-    ARGV[14+n] the stream's length the head was encoded for
-    ARGV[15+n] the stream's last id the head was encoded for ('' when empty)
-    ARGV[16+n] the ms part of that id (0 when empty)
-    ARGV[17+n] milliseconds the stream stays readable once compacted (the grace)
-    ARGV[18+n ..] for each of the n events, then run-end: its at (epoch ms), its entry's tail
+    ARGV[12] prefix of the run's memory hash keys (+ callPath = key), or '' = no clean-up (a
+             cancel, the stalled-job handler, a deadline: they leave memory and children alone)
+    ARGV[13] n: how many of the ending attempt's events were not written yet
+    ARGV[14 .. 13+n] those events, one event JSON each, in order
+    ARGV[14+n] the timeline's head ('' = no timeline: reply with the stream); when given:
+    ARGV[15+n] the stream's length the head was encoded for
+    ARGV[16+n] the stream's last id the head was encoded for ('' when empty)
+    ARGV[17+n] the ms part of that id (0 when empty)
+    ARGV[18+n] milliseconds the stream stays readable once compacted (the grace)
+    ARGV[19+n ..] for each of the n events, then run-end: its at (epoch ms), its entry's tail
 
   Output:
     1  ended now and compacted
@@ -56,10 +66,19 @@ export const finishRunScript = new LuaScript(
     ${ATTEMPT_SUPERSEDED} a newer attempt owns the run; nothing written
 ]]
 ${refuseSupersededAttempt('KEYS[1]', 'ARGV[11]')}
+if ARGV[12] ~= '' then
+  redis.call('EXPIRE', KEYS[6], ARGV[9])
+  -- An index without members does not exist: nothing to delete then.
+  local callPaths = redis.call('SMEMBERS', KEYS[7])
+  for _, callPath in ipairs(callPaths) do
+    redis.call('UNLINK', ARGV[12] .. callPath)
+  end
+  if #callPaths > 0 then redis.call('UNLINK', KEYS[7]) end
+end
 local status = redis.call('HGET', KEYS[1], 'status')
 if status == 'succeeded' or status == 'failed' or status == 'cancelled' then return 0 end
-local pending = tonumber(ARGV[12])
-local at = 13 + pending
+local pending = tonumber(ARGV[13])
+local at = 14 + pending
 local head = ARGV[at]
 local compact = false
 if head ~= '' then
@@ -79,7 +98,7 @@ redis.call('HDEL', KEYS[1], 'waitingFor', 'waits', 'pendingSteps')
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'output', ARGV[3]) end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'error', ARGV[4]) end
 local ids = {}
-for index = 13, 12 + pending do
+for index = 14, 13 + pending do
   ids[#ids + 1] = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'event', ARGV[index])
 end
 ids[#ids + 1] = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'event', ARGV[7])
