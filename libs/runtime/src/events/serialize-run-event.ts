@@ -22,11 +22,13 @@ export interface SerializedRunEvent {
 /** Writes `event` as JSON within `limits` (plus the event's envelope); never throws. */
 export function serializeRunEvent(event: RunEvent, limits: JsonLimits): SerializedRunEvent {
   const bounds = { maxDepth: limits.maxDepth + ENVELOPE.depth, maxBytes: limits.maxBytes + ENVELOPE.bytes };
+  // Most events are small and shallow: stringify first and accept the text when it is surely
+  // within bounds (what JSON.stringify writes, the lenient walk accepts but for depth and size),
+  // instead of walking the event and then stringifying it. Otherwise the walk decides, as before.
+  const fast = stringify(event);
+  if (fast !== undefined && withinBounds(fast, bounds)) return { text: fast };
   const { problem } = inspectJson(event, { ...bounds, lenient: true });
-  if (!problem) {
-    const text = stringify(event);
-    if (text !== undefined) return { text };
-  }
+  if (!problem && fast !== undefined) return { text: fast };
   const reason = problem ? describeProblem(problem, bounds) : 'not writable as JSON';
   const reduced: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(event)) {
@@ -41,6 +43,20 @@ export function serializeRunEvent(event: RunEvent, limits: JsonLimits): Serializ
     text: stringify(reduced) ?? JSON.stringify({ type: event.type, $omitted: reason }),
     omitted: reason,
   };
+}
+
+/**
+ * Whether `text` is within `bounds` for sure: its UTF-8 size is at most its length × 3, and its
+ * nesting at most its count of `{` and `[` (strings' ones included), counted only up to the bound.
+ */
+function withinBounds(text: string, bounds: { maxDepth: number; maxBytes: number }): boolean {
+  if (text.length * 3 > bounds.maxBytes && Buffer.byteLength(text, 'utf8') > bounds.maxBytes) return false;
+  let opened = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1))
+      if (++opened > bounds.maxDepth) return false;
+  }
+  return true;
 }
 
 function stringify(value: unknown): string | undefined {
