@@ -1,9 +1,9 @@
 import { DelayedError, type Job, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
+import { coalesceWrites } from '../config/coalesce-writes.js';
 import type { FlotillaConfig } from '../config/flotilla-config.js';
 import { InvalidConfigError } from '../config/invalid-config-error.js';
-import { coalesceWrites } from '../config/coalesce-writes.js';
 import { openRedis } from '../config/open-redis.js';
 import { resolveConfig } from '../config/resolve-config.js';
 import { watchBullmqErrors } from '../config/watch-connection.js';
