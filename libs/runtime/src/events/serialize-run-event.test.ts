@@ -30,6 +30,13 @@ describe('serializeRunEvent', () => {
     expect(serializeRunEvent(event, limits)).toEqual({ text: JSON.stringify(event) });
   });
 
+  it('keeps an event nested exactly to the limit plus the envelope, with escapes in its strings', () => {
+    const event = toolCall({ q: 'a "quoted" \\ [{', deep: nested(10) });
+    expect(serializeRunEvent(event, limits)).toEqual({ text: JSON.stringify(event) });
+    const { omitted } = serializeRunEvent(toolCall({ q: '"\\"', deep: nested(11) }), limits);
+    expect(omitted).toMatch(/^nested deeper than 12 levels/);
+  });
+
   it('omits a field nested deeper than the limit plus the envelope', () => {
     const { text, omitted } = serializeRunEvent(toolCall(nested(20)), limits);
     expect(omitted).toMatch(/^nested deeper than 12 levels/);

@@ -22,9 +22,9 @@ export interface SerializedRunEvent {
 /** Writes `event` as JSON within `limits` (plus the event's envelope); never throws. */
 export function serializeRunEvent(event: RunEvent, limits: JsonLimits): SerializedRunEvent {
   const bounds = { maxDepth: limits.maxDepth + ENVELOPE.depth, maxBytes: limits.maxBytes + ENVELOPE.bytes };
-  // Most events are small and shallow: stringify first and accept the text when it is surely
-  // within bounds (what JSON.stringify writes, the lenient walk accepts but for depth and size),
-  // instead of walking the event and then stringifying it. Otherwise the walk decides, as before.
+  // Stringify first and accept the text when it is within bounds (what JSON.stringify writes, the
+  // lenient walk accepts but for depth and size): one native pass and a scan of the text instead
+  // of walking the event and then stringifying it. Otherwise the walk decides, as before.
   const fast = stringify(event);
   if (fast !== undefined && withinBounds(fast, bounds)) return { text: fast };
   const { problem } = inspectJson(event, { ...bounds, lenient: true });
@@ -46,15 +46,23 @@ export function serializeRunEvent(event: RunEvent, limits: JsonLimits): Serializ
 }
 
 /**
- * Whether `text` is within `bounds` for sure: its UTF-8 size is at most its length × 3, and its
- * nesting at most its count of `{` and `[` (strings' ones included), counted only up to the bound.
+ * Whether `text` (JSON.stringify's output) is within `bounds`: its UTF-8 size is at most its
+ * length × 3 (else counted), and its nesting is read off the text, skipping strings.
  */
 function withinBounds(text: string, bounds: { maxDepth: number; maxBytes: number }): boolean {
   if (text.length * 3 > bounds.maxBytes && Buffer.byteLength(text, 'utf8') > bounds.maxBytes) return false;
-  let opened = 0;
-  for (const bracket of ['{', '[']) {
-    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1))
-      if (++opened > bounds.maxDepth) return false;
+  let depth = 0;
+  let inString = false;
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (inString) {
+      if (code === 0x5c)
+        at++; // a backslash escapes the next character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x7b || code === 0x5b) {
+      if (++depth > bounds.maxDepth) return false;
+    } else if (code === 0x7d || code === 0x5d) depth--;
   }
   return true;
 }
