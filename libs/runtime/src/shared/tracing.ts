@@ -3,9 +3,33 @@
  * process the API hands out no-op spans, so tracing costs next to nothing until an operator
  * configures an SDK (docs/observability.md). Span and attribute names live here, in one place.
  */
-import { type Attributes, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  type Attributes,
+  context,
+  INVALID_SPAN_CONTEXT,
+  ProxyTracerProvider,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
 
 const tracer = trace.getTracer('@flotilla/runtime');
+
+/** The API's no-op provider: what the global proxy delegates to while no SDK is registered. */
+const NOOP_PROVIDER = new ProxyTracerProvider().getDelegate();
+/** The span work gets when none is made: what the no-op tracer hands out without a parent. */
+const NON_RECORDING_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
+/**
+ * Whether no tracer provider is registered (checked per call: one can be registered, or the API
+ * disabled, at any time). A registered provider is returned by `getTracerProvider` itself, not
+ * the proxy; the proxy's delegate is then the SDK's too.
+ */
+function tracingOff(): boolean {
+  const provider = trace.getTracerProvider();
+  return provider instanceof ProxyTracerProvider && provider.getDelegate() === NOOP_PROVIDER;
+}
 
 /** Attribute names Flotilla sets besides the OpenTelemetry semantic conventions. */
 export const SpanAttribute = {
@@ -43,6 +67,13 @@ export async function inSpan<T>(
   work: (span: Span) => Promise<T>,
   options: InSpanOptions = {},
 ): Promise<T> {
+  // Without a provider every span is a no-op: skip the span, its closure, its promise and the
+  // context switch (a step's and a run's CPU on the worker). The work still gets the span the
+  // no-op tracer would have made: the active parent's context, unrecorded, or an invalid one.
+  if (tracingOff()) {
+    const parent = trace.getSpan(context.active());
+    return work(parent === undefined ? NON_RECORDING_SPAN : trace.wrapSpanContext(parent.spanContext()));
+  }
   return tracer.startActiveSpan(
     name,
     { kind: options.kind ?? SpanKind.INTERNAL, attributes },

@@ -41,7 +41,7 @@ import { InvalidRunInputError } from '../jobs/job-data-errors.js';
 import { type DecodedRunJob, decodeRunJobData } from '../jobs/run-job-data.js';
 import { tenantOfId } from '../jobs/tenant-ids.js';
 import { RedisRunJournal } from '../journal/redis-run-journal.js';
-import { checkJsonBounds } from '../json/json-bounds.js';
+import { checkJsonBounds, type JsonLimits } from '../json/json-bounds.js';
 import { runKeys } from '../keys.js';
 import { FleetModelBudgets } from '../limits/fleet-model-budgets.js';
 import { ModelBudgets } from '../limits/model-budgets.js';
@@ -186,6 +186,8 @@ export class RunProcessor {
   readonly #caps: ConcurrencyCaps;
   /** What a schedule's firing needs to enqueue its run. */
   readonly #enqueueServices: EnqueueServices;
+  /** The run services that are the same for every run (built once, not per execution). */
+  readonly #shared: { outputs: RedisOffloadedOutputs; limits: JsonLimits };
 
   constructor(dependencies: RunProcessorDependencies) {
     this.#deps = dependencies;
@@ -215,6 +217,14 @@ export class RunProcessor {
       recheckMs: config.conversationRecheckMs,
       limits: jsonLimitsOf(config),
     });
+    this.#shared = {
+      outputs: new RedisOffloadedOutputs({
+        redis,
+        prefix: config.prefix,
+        retentionSeconds: config.conversationRetentionSeconds,
+      }),
+      limits: jsonLimitsOf(config),
+    };
   }
 
   /** The BullMQ processor. Throws (so BullMQ marks the job failed) when the run failed. */
@@ -704,11 +714,7 @@ export class RunProcessor {
         retentionSeconds: config.conversationRetentionSeconds,
       }),
       events: run.sink,
-      outputs: new RedisOffloadedOutputs({
-        redis,
-        prefix: config.prefix,
-        retentionSeconds: config.conversationRetentionSeconds,
-      }),
+      outputs: this.#shared.outputs,
       progress: {
         record: async (value) => {
           await this.#deps.records.recordProgress(runId, JSON.stringify(value), run.attempt.token);
@@ -726,7 +732,7 @@ export class RunProcessor {
       waits: new RedisRunWaits({ redis, prefix: config.prefix, runId, attempt: run.attempt.token }),
       signal: run.controller.signal,
       logger: run.logger,
-      limits: jsonLimitsOf(config),
+      limits: this.#shared.limits,
       fleetMemo: this.#deps.fleetMemo,
       children: new RedisChildRunner({
         redis,
