@@ -34,7 +34,10 @@ class WorkerProcess {
   #replies = [];
 
   constructor() {
-    this.#child = fork(WORKER_SCRIPT, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // BENCH_WORKER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the worker
+    // process alone: NODE_OPTIONS refuses --cpu-prof.
+    const execArgv = process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    this.#child = fork(WORKER_SCRIPT, { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.#child.on('message', (message) => this.#replies.shift()?.resolve(message));
     this.#child.on('exit', (code) => {
       for (const reply of this.#replies.splice(0)) reply.reject(new Error(`cost-worker exited with ${code}`));

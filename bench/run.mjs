@@ -11,6 +11,7 @@
  * BENCH_CONVERSATION_RUNS (default 400), BENCH_TREES (default 100), BENCH_WINDOW (runs the client
  * awaits at once, default twice the concurrency), BENCH_TIMEOUT_MS (per phase, default 120000), BENCH_REDIS_URL
  * (default: a private `redis-server` on PATH, so Redis' CPU and commands are the bench's alone),
+ * BENCH_WORKER_NODE_ARGS (extra node flags for the worker processes, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"),
  * REDIS_URL (the storage measurement's Redis, default redis://127.0.0.1:6379).
  */
 import { benchCosts, costOptionsFromEnv } from './cost.mjs';
