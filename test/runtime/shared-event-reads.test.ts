@@ -7,7 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import { emptyUsage } from '@flotilla/ir';
 import { createClient, type FlotillaClient, type StreamedRunEvent } from '@flotilla/runtime/client';
-import { eventNoticeChannel, RedisRunEventSink, RedisRunRecords, runKeys } from '@flotilla/runtime/internals';
+import {
+  eventNoticeChannel,
+  eventsConnectionName,
+  RedisRunEventSink,
+  RedisRunRecords,
+  runKeys,
+} from '@flotilla/runtime/internals';
 import type { Cluster, Redis } from 'ioredis';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../support/redis.js';
@@ -37,6 +43,29 @@ async function noticeSubscribers(runId: string): Promise<number> {
     nodes().map((node) => node.call('PUBSUB', 'SHARDNUMSUB', channel) as Promise<[string, number]>),
   );
   return replies.reduce((sum, [, count]) => sum + Number(count), 0);
+}
+
+/**
+ * Resolves once the client's waits for `runIds` are in place on Redis: on a cluster, each run's
+ * notice channel has its subscriber; on one Redis, the client's shared reader is blocked in XREAD.
+ */
+async function waitsInPlace(runIds: string[]): Promise<void> {
+  await vi.waitFor(
+    async () => {
+      if (fixture.redis.isCluster) {
+        const subscribers = await Promise.all(runIds.map((runId) => noticeSubscribers(runId)));
+        expect(subscribers.filter((count) => count !== 1)).toEqual([]);
+        return;
+      }
+      const name = eventsConnectionName(fixture.prefix);
+      const clients = ((await fixture.redis.client('LIST')) as string).split('\n');
+      const blocked = clients.filter(
+        (line) => line.includes(` name=${name} `) && line.includes(' cmd=xread') && /\bflags=\S*b/.test(line),
+      );
+      expect(blocked).toHaveLength(1);
+    },
+    { timeout: 10_000, interval: 20 },
+  );
 }
 
 async function newRun(): Promise<string> {
@@ -84,21 +113,16 @@ describe('shared event reads', () => {
     try {
       const results = runIds.map((runId) => client.run<string>(runId).result());
       const following = runIds.slice(0, 20).map((runId) => collect(client.run(runId).events()));
-      // Every wait is in place: on a cluster each run's notice channel has its subscriber.
-      if (fixture.redis.isCluster)
-        await vi.waitFor(async () => expect(await noticeSubscribers(runIds.at(-1) as string)).toBe(1), {
-          timeout: 10_000,
-        });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await waitsInPlace(runIds);
       const during = await connectionCount();
       await Promise.all(runIds.map((runId) => emitGeneration(runId, 0)));
       await Promise.all(runIds.map((runId) => finish(runId)));
       expect(await Promise.all(results)).toEqual(runIds);
       for (const events of await Promise.all(following)) expect(kinds(events)).toEqual([0, 'run-end']);
       // A connection per master for commands, one for the shared reader, and (on a cluster) the
-      // subscriber's own slot lookups: never one per run.
+      // subscriber's own slot lookups: never one per run, while waiting or after.
       expect(during - before).toBeLessThanOrEqual(3 * nodes().length);
-      expect(await connectionCount()).toBeLessThanOrEqual(during);
+      expect((await connectionCount()) - before).toBeLessThanOrEqual(3 * nodes().length);
     } finally {
       await client.close();
     }
@@ -126,8 +150,10 @@ describe('shared event reads', () => {
         const seen: StreamedRunEvent[] = [];
         for await (const event of client.run(aborted).events({ signal: controller.signal })) {
           seen.push(event);
-          // Aborted while its wait for the next event is in place.
-          setTimeout(() => controller.abort(), 100);
+          // Aborted once its wait for the next event is in place (not awaited: the wait starts when
+          // this body returns).
+          const abort = () => controller.abort();
+          waitsInPlace([aborted]).then(abort, abort);
         }
         return seen;
       })();
@@ -179,7 +205,7 @@ describe('shared event reads', () => {
     const readings = runIds.map((runId) => collect(client.run(runId).events()));
     const waits = runIds.map((runId) => client.run(runId).result());
     const settling = Promise.allSettled([...readings, ...waits]);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitsInPlace(runIds);
     await client.close();
     // Ended at once (the closed client's error, or its connection's), not left waiting for one.
     const settled = await settling;
