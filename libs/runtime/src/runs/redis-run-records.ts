@@ -38,6 +38,7 @@ import { startRunScript } from './lua/start-run-3.lua.js';
 import { suspendRunScript } from './lua/suspend-run-1.lua.js';
 import { swapAttemptTraceScript } from './lua/swap-attempt-trace-1.lua.js';
 import { wakeRunScript } from './lua/wake-run-1.lua.js';
+import { runEndText } from './run-end-text.js';
 import { RedisRunIndex } from './run-index.js';
 import type { RunRecord } from './run-record.js';
 import {
@@ -343,10 +344,11 @@ export class RedisRunRecords {
       usage: ending.usage,
       modelCalls: ending.modelCalls,
     };
-    if (ending.status === 'succeeded') event.output = ending.output;
+    // `null` as the record says it: a run-end with `output` is one result() can settle on.
+    if (ending.status === 'succeeded') event.output = ending.output ?? null;
     if (ending.error) event.error = ending.error;
     const outcome = outcomeOf(recordOf(runId, ending));
-    const eventText = JSON.stringify(event);
+    const eventText = runEndText(event);
     const timeline = written && this.#splitTimeline(runId, written, events ?? [], eventText, outcome);
     const call = finishRunArgs(runKeys(this.#prefix, runId), ending, event, {
       eventStreamMaxLength: this.#eventStreamMaxLength,
