@@ -21,8 +21,17 @@ export type StreamEntries = [string, string[]][];
 export interface RunEventSource {
   /** The connection an outage is waited on (its readiness). */
   readonly redis: Redis;
-  /** The entries of `key` after `lastId`: waiting up to `blockMs` for some, or not at all without it. */
-  read(key: string, lastId: string, blockMs?: number): Promise<StreamEntries>;
+  /**
+   * The entries of `key` after `lastId`: waiting up to `blockMs` for some, or not at all without
+   * it. `wanted`: a blocked read may go on waiting past entries none of which it matches (they
+   * may still be returned with one that does, or when the wait ends). @default every entry
+   */
+  read(
+    key: string,
+    lastId: string,
+    blockMs?: number,
+    wanted?: (fields: string[]) => boolean,
+  ): Promise<StreamEntries>;
   /** Ends a pending read at once (the reader is done, or aborted). */
   close(): void;
 }
@@ -123,7 +132,7 @@ export async function* readRunEventStream(
       try {
         // Once the run is over, read what is left without blocking: run-end may have landed
         // between the last empty block and the `isOver` check.
-        const read = source.read(key, lastId, over ? undefined : blockMs);
+        const read = source.read(key, lastId, over ? undefined : blockMs, endOnly ? mayBeRunEnd : undefined);
         entries = bound
           ? await beforeDeadline(bound, Date.now() + blockMs + bound.timeoutMs, read)
           : await read;
@@ -227,13 +236,18 @@ export function parseStreamEntries(entries: readonly [string, string[]][]): Stre
   return events;
 }
 
+/** Whether an entry's fields may be a `run-end` (its text holds "run-end", its type; a match is parsed to know). */
+function mayBeRunEnd(fields: string[]): boolean {
+  const index = fields.indexOf(RUN_EVENT_FIELD);
+  return index >= 0 && fields[index + 1]?.includes('"run-end"') === true;
+}
+
 /** `endOnly`: `undefined` for any event but `run-end` (most are not even parsed then). */
 function parseEvent(fields: string[], endOnly = false): RunEvent | undefined {
   const index = fields.indexOf(RUN_EVENT_FIELD);
   const text = index >= 0 ? fields[index + 1] : undefined;
   if (text === undefined) return undefined;
-  // A run-end's text holds "run-end" (its type) whatever else it holds; a match is still parsed.
-  if (endOnly && !text.includes('"run-end"')) return undefined;
+  if (endOnly && !mayBeRunEnd(fields)) return undefined;
   let event: RunEvent;
   try {
     event = JSON.parse(text) as RunEvent;
