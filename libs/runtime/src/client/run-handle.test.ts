@@ -223,6 +223,18 @@ describe('RunHandle.result: the outcome in the run-end event, or in the record',
     expect(events.at(-1)).not.toHaveProperty('outcomeInRecord');
   });
 
+  it('gives a live events() reader the whole output of a run-end that left it to the record', async () => {
+    const handle = await client.submit<{ text: string }>('writer', { text: 'hi' });
+    const reading = collect(client.run(handle.id).events());
+    await vi.waitFor(async () => expect(await blockedReaders()).toHaveLength(1), { timeout: 5000 });
+    await records.start({ runId: handle.id, agentId: 'writer' });
+    const output = { text: 'z'.repeat(MAX_RUN_END_OUTCOME_CHARS * 2) };
+    await end(handle.id, { status: 'succeeded', output });
+    const last = (await reading).at(-1);
+    expect(last).toMatchObject({ type: 'run-end', status: 'succeeded', output });
+    expect(last).not.toHaveProperty('outcomeInRecord');
+  });
+
   it('settles on a run-end written before run-ends carried their outcome, through the record', async () => {
     const { runId, result } = await waitingResult<string>();
     // An earlier version's end: the record ended, the event says only that it did.
