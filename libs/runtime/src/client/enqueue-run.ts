@@ -2,8 +2,9 @@
  * The writes that make a root run exist and wait for a worker, in the order that lets any of
  * them be repeated: the record (idempotent by run id and submission hash), its place in its
  * conversation's line, its job in its agent's queue (BullMQ ignores an existing job id), and
- * `waitingFor: worker` while no live worker serves the agent. Used by `client.submit` and by a
- * worker firing a schedule (`worker/fire-schedule.ts`).
+ * `waitingFor: worker` while no live worker serves the agent. The run list indexes (hints, see
+ * `run-index.ts`) are written once the record exists, alongside those later writes. Used by
+ * `client.submit` and by a worker firing a schedule (`worker/fire-schedule.ts`).
  */
 import type { ConversationGate } from '../gate/conversation-gate.js';
 import type { OnConflict } from '../gate/waiting-for.js';
@@ -41,13 +42,33 @@ export type Enqueued =
   | { kind: 'busy'; holderRunId: string };
 
 export async function enqueueRun(services: EnqueueServices, run: RunToEnqueue): Promise<Enqueued> {
+  const { records } = services;
+  const { data: _data, onConflict: _onConflict, delayMs: _delayMs, ...record } = run;
+  const { outcome, createdAt } = await records.createUnindexed(record);
+  if (outcome === 'conflict') return { kind: 'conflict' };
+  if (outcome === 'created') {
+    // The index entries go out with the next writes instead of a round trip of their own
+    // (after the record exists, as the index wants); every reply is awaited before returning.
+    const [indexed, queued] = await Promise.allSettled([
+      records.index.add({ ...record, createdAt }),
+      queueRun(services, run),
+    ]);
+    if (queued.status === 'rejected') throw queued.reason;
+    if (indexed.status === 'rejected') throw indexed.reason;
+    return queued.value;
+  }
+  // The same submission again: index it again (a create that crashed before), and enqueue it
+  // unless it started or ended already.
+  const existing = await records.get(run.runId);
+  if (existing) await records.index.add(existing);
+  if (existing?.status !== 'queued') return { kind: 'existing' };
+  return queueRun(services, run);
+}
+
+/** The writes after the record: its conversation's line, its job, and `waitingFor: worker`. */
+async function queueRun(services: EnqueueServices, run: RunToEnqueue): Promise<Enqueued> {
   const { records, gate, queues, served } = services;
-  const { data, onConflict, delayMs, ...record } = run;
-  const created = await records.create(record);
-  if (created === 'conflict') return { kind: 'conflict' };
-  // A record created just now is queued (no job exists yet to start it): no need to read it.
-  if (created !== 'created' && (await records.get(run.runId))?.status !== 'queued')
-    return { kind: 'existing' };
+  const { data, onConflict, delayMs } = run;
   let ahead: string[] = [];
   if (run.conversationId !== undefined) {
     const registration = await gate.register(run.conversationId, run.runId, onConflict);

@@ -6,10 +6,14 @@ import { randomUUID } from 'node:crypto';
 import { emptyUsage } from '@flotilla/ir';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../../../../test/support/redis.js';
+import { AbortError, RunTimeoutError, UnknownAgentError } from '../errors/run-errors.js';
+import { serializeError } from '../errors/serialize-error.js';
 import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
 import type { StreamedRunEvent } from '../events/redis-run-event-stream.js';
 import { runKeys } from '../keys.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
+import { MAX_RUN_END_OUTCOME_CHARS } from '../runs/run-end-text.js';
+import type { RunEnding } from '../runs/run-script-args.js';
 import { createClient, type FlotillaClient } from './create-client.js';
 import { eventsConnectionName } from './run-handle.js';
 
@@ -73,7 +77,7 @@ describe('RunHandle.result', () => {
     await client?.close();
   });
 
-  it('keeps waiting when the record is not terminal after a run-end, and settles on the terminal record', async () => {
+  it('keeps waiting when the record is not terminal after a run-end that leaves its outcome to the record, and settles on the terminal record', async () => {
     const runId = `run-${randomUUID()}`;
     await records.create({ runId, agentId: 'writer' });
     let outcome: { value?: unknown; error?: unknown } | undefined;
@@ -98,7 +102,7 @@ describe('RunHandle.result', () => {
       at: Date.now(),
       callPath: 'root/agent:writer:0',
       status: 'succeeded',
-      output: 'lost',
+      outcomeInRecord: true,
       usage: emptyUsage(),
       modelCalls: 1,
     });
@@ -181,6 +185,105 @@ describe('RunHandle.result of a handle from submit (no record read before the st
     expect(settled).toBe(false);
     await finishRun(handle.id, 'after');
     expect(await result).toBe('after');
+  });
+});
+
+describe('RunHandle.result: the outcome in the run-end event, or in the record', () => {
+  let client: FlotillaClient;
+  beforeAll(() => {
+    client = createClient({ connection: fixture.url, prefix: fixture.prefix });
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  /** Starts `result()` of a just submitted run and waits until it blocks on the stream. */
+  async function waitingResult<Output>(): Promise<{ runId: string; result: Promise<Output> }> {
+    const handle = await client.submit<Output>('writer', { text: 'hi' });
+    const result = handle.result();
+    // Settled or not, it is awaited by the caller; no unhandled rejection meanwhile.
+    result.catch(() => undefined);
+    await vi.waitFor(async () => expect(await blockedReaders()).toHaveLength(1), { timeout: 5000 });
+    await records.start({ runId: handle.id, agentId: 'writer' });
+    return { runId: handle.id, result };
+  }
+
+  async function end(runId: string, ending: Omit<RunEnding, 'usage' | 'modelCalls'>): Promise<void> {
+    await records.finish(runId, 'root/agent:writer:0', { ...ending, usage: emptyUsage(), modelCalls: 1 });
+  }
+
+  it('returns an output above the run-end limit whole, read from the record', async () => {
+    const { runId, result } = await waitingResult<{ text: string }>();
+    const output = { text: 'x'.repeat(MAX_RUN_END_OUTCOME_CHARS * 2) };
+    await end(runId, { status: 'succeeded', output });
+    expect(await result).toEqual(output);
+    // The event said where the output is; events() gives it whole all the same.
+    const events = await collect(client.run(runId).events());
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'succeeded', output });
+    expect(events.at(-1)).not.toHaveProperty('outcomeInRecord');
+  });
+
+  it('gives a live events() reader the whole output of a run-end that left it to the record', async () => {
+    const handle = await client.submit<{ text: string }>('writer', { text: 'hi' });
+    const reading = collect(client.run(handle.id).events());
+    await vi.waitFor(async () => expect(await blockedReaders()).toHaveLength(1), { timeout: 5000 });
+    await records.start({ runId: handle.id, agentId: 'writer' });
+    const output = { text: 'z'.repeat(MAX_RUN_END_OUTCOME_CHARS * 2) };
+    await end(handle.id, { status: 'succeeded', output });
+    const last = (await reading).at(-1);
+    expect(last).toMatchObject({ type: 'run-end', status: 'succeeded', output });
+    expect(last).not.toHaveProperty('outcomeInRecord');
+  });
+
+  it('settles on a run-end written before run-ends carried their outcome, through the record', async () => {
+    const { runId, result } = await waitingResult<string>();
+    // An earlier version's end: the record ended, the event says only that it did.
+    const keys = runKeys(fixture.prefix, runId);
+    await fixture.redis.hset(keys.record, { status: 'succeeded', output: JSON.stringify('old') });
+    const sink = new RedisRunEventSink({ redis: fixture.redis, prefix: fixture.prefix, runId });
+    sink.emit({
+      type: 'run-end',
+      runId,
+      at: Date.now(),
+      callPath: 'root/agent:writer:0',
+      status: 'succeeded',
+      usage: emptyUsage(),
+      modelCalls: 1,
+    });
+    await sink.flush();
+    expect(await result).toBe('old');
+  });
+
+  it('returns undefined outputs as the record holds them (null)', async () => {
+    const { runId, result } = await waitingResult<unknown>();
+    await end(runId, { status: 'succeeded', output: undefined });
+    expect(await result).toBeNull();
+  });
+
+  it('rejects a failed run with its typed error, from the event and from the record alike', async () => {
+    const small = await waitingResult<never>();
+    await end(small.runId, { status: 'failed', error: serializeError(new RunTimeoutError('r', 5, 7)) });
+    const fromEvent = await small.result.catch((error: unknown) => error);
+    expect(RunTimeoutError.is(fromEvent)).toBe(true);
+    expect(fromEvent).toMatchObject({
+      name: 'RunTimeoutError',
+      message: new RunTimeoutError('r', 5, 7).message,
+    });
+
+    const large = await waitingResult<never>();
+    const data = new UnknownAgentError('y'.repeat(MAX_RUN_END_OUTCOME_CHARS * 2), []);
+    await end(large.runId, { status: 'failed', error: serializeError(data) });
+    const fromRecord = await large.result.catch((error: unknown) => error);
+    expect(UnknownAgentError.is(fromRecord)).toBe(true);
+    expect((fromRecord as Error).message).toBe(data.message);
+  });
+
+  it('rejects a cancelled run with AbortError', async () => {
+    const { runId, result } = await waitingResult<never>();
+    await end(runId, { status: 'cancelled', error: serializeError(new AbortError('cancelled by a test')) });
+    const error = await result.catch((caught: unknown) => caught);
+    expect(AbortError.is(error)).toBe(true);
+    expect((error as Error).message).toBe(new AbortError('cancelled by a test').message);
   });
 });
 

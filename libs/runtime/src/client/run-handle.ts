@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import { boundedRequest, type RequestBound } from '../config/bounded-request.js';
 import { openRedis } from '../config/open-redis.js';
 import { RunNotFoundError } from '../errors/run-errors.js';
-import { deserializeError } from '../errors/serialize-error.js';
 import type { EventReader } from '../events/cluster-event-reader.js';
 import { readRunEventStream, type StreamedRunEvent } from '../events/redis-run-event-stream.js';
 import { qualifyId, unqualifyId } from '../jobs/tenant-ids.js';
@@ -10,14 +9,18 @@ import { runKeys } from '../keys.js';
 import { COMPACTED_STREAM_GRACE_MS, type RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isTerminalStatus } from '../runs/run-status.js';
+import { outcomeOfRunEnd, type RunOutcome, settleOutcome } from './run-outcome.js';
 
 /** A submitted run, as the client sees it. */
 export interface RunHandle<Output = unknown> {
   readonly id: string;
   /**
-   * The run's output once it ends, however long the run takes. It settles only on a terminal
-   * record: a `run-end` whose record write a Redis crash lost (the record went back to queued or
-   * running, and the run executes again) is not an end, the wait goes on. While Redis is unreachable the
+   * The run's output once it ends, however long the run takes. It settles on the run's `run-end`
+   * event, which carries the output or error (the finish script writes it with the record's end,
+   * in one script), or on the terminal record: the record is read when the event does not carry
+   * them (a large output, an event from an earlier version). A `run-end` the record does not
+   * confirm (its write lost by a Redis crash: the record went back to queued or running, and the
+   * run executes again) is not an end, the wait goes on. While Redis is unreachable the
    * wait is resumed quietly once it is back; when Redis stays silent longer than the client's
    * `requestTimeoutMs` it rejects with `RedisUnavailableError` (the run goes on: call `result()`
    * again later). Rejects with the run's error, rebuilt with its original
@@ -98,8 +101,8 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
     // Just submitted queued by this client: read as unfinished without reading the record. Should
     // it have ended (and been compacted) meanwhile, its stream is still there within the grace
     // (compact-events-2), run-end is read from it, and the record read after run-end settles it.
-    let record: Pick<RunRecord, 'status'> = this.#freshlyQueued()
-      ? { status: 'queued' }
+    let record: RunOutcome = this.#freshlyQueued()
+      ? { runId: this.#storedId, status: 'queued' }
       : await this.#record();
     let after: string | undefined;
     while (!isTerminalStatus(record.status)) {
@@ -111,13 +114,17 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
       const reader = this.#resultReader ?? this.#sharedReader;
       // Events before run-end are read past unparsed (`endOnly`); reading on after a run-end the
       // record did not confirm starts after it, as before.
+      let end: RunOutcome | undefined;
       for await (const event of this.#storedEvents(options, reader, { unfinished: true, endOnly: true })) {
         after = event.eventId;
-        if (event.type === 'run-end') break;
+        if (event.type !== 'run-end') continue;
+        end = outcomeOfRunEnd(event);
+        break;
       }
-      record = await this.#record();
+      // The common end: the event carries the outcome, no record read.
+      record = end ?? (await this.#record());
     }
-    return settle<Output>(record as RunRecord);
+    return settleOutcome<Output>(record);
   }
 
   /**
@@ -167,6 +174,11 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
             if (!skipTimeline) return this.#records.compactedEvents(this.#storedId);
             skipTimeline = false;
             return undefined;
+          },
+          recordedOutcome: async () => {
+            const record = await boundedRequest(this.#bound, () => this.#records.get(this.#storedId));
+            if (record === undefined || !isTerminalStatus(record.status)) return undefined;
+            return { output: record.output, error: record.error };
           },
           isOver: async () => {
             const record = await boundedRequest(this.#bound, () => this.#records.get(this.#storedId));
@@ -224,10 +236,4 @@ async function* tenantView(events: AsyncIterator<StreamedRunEvent>): AsyncGenera
       Object.assign(named, { childRunId: unqualifyId(named.childRunId) });
     yield named;
   }
-}
-
-function settle<Output>(record: RunRecord): Output {
-  if (record.status === 'succeeded') return record.output as Output;
-  if (record.error) throw deserializeError(record.error);
-  throw new Error(`Run "${record.runId}" ended with status ${record.status} and no error recorded.`);
 }

@@ -54,7 +54,8 @@ export async function untilRedisReady(bound: RequestBound, deadline: number): Pr
 export async function boundedRequest<T>(bound: RequestBound, operation: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + bound.timeoutMs;
   for (;;) {
-    await untilRedisReady(bound, deadline);
+    // Ready is the common case: no promise made for it.
+    if (bound.redis.status !== 'ready') await untilRedisReady(bound, deadline);
     try {
       return await beforeDeadline(bound, deadline, operation());
     } catch (error) {
@@ -69,22 +70,21 @@ export async function boundedRequest<T>(bound: RequestBound, operation: () => Pr
  * `promise`, or {@link RedisUnavailableError} when it has not settled by `deadline` (a paused
  * or unreachable server that never closes the socket).
  */
-export async function beforeDeadline<T>(
-  bound: RequestBound,
-  deadline: number,
-  promise: Promise<T>,
-): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(unavailable(bound)), Math.max(0, deadline - Date.now()));
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+export function beforeDeadline<T>(bound: RequestBound, deadline: number, promise: Promise<T>): Promise<T> {
+  // One promise and one timer per call (every client round trip makes one): no race of two.
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(unavailable(bound)), Math.max(0, deadline - Date.now()));
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** The error for `bound`'s connection. */

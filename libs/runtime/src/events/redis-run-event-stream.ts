@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { beforeDeadline, untilRedisReady } from '../config/bounded-request.js';
 import { isConnectionError } from '../config/watch-connection.js';
 import { RUN_EVENT_FIELD } from './redis-run-event-sink.js';
-import type { RunEvent } from './run-event.js';
+import type { RunEndEvent, RunEvent } from './run-event.js';
 
 /**
  * An event as read back from a run's stream: the {@link RunEvent} plus `eventId`, its id in the
@@ -21,8 +21,17 @@ export type StreamEntries = [string, string[]][];
 export interface RunEventSource {
   /** The connection an outage is waited on (its readiness). */
   readonly redis: Redis;
-  /** The entries of `key` after `lastId`: waiting up to `blockMs` for some, or not at all without it. */
-  read(key: string, lastId: string, blockMs?: number): Promise<StreamEntries>;
+  /**
+   * The entries of `key` after `lastId`: waiting up to `blockMs` for some, or not at all without
+   * it. `wanted`: a blocked read may go on waiting past entries none of which it matches (they
+   * may still be returned with one that does, or when the wait ends). @default every entry
+   */
+  read(
+    key: string,
+    lastId: string,
+    blockMs?: number,
+    wanted?: (fields: string[]) => boolean,
+  ): Promise<StreamEntries>;
   /** Ends a pending read at once (the reader is done, or aborted). */
   close(): void;
 }
@@ -79,6 +88,12 @@ export interface ReadRunEventStreamOptions {
    * that waits for the end only, like `result()`). @default every event
    */
   endOnly?: boolean;
+  /**
+   * The run record's output and error, asked when a yielded `run-end` says they were too large
+   * for it (`outcomeInRecord`): the event is given them. `undefined`: the event is yielded as
+   * it is. @default events are yielded as they are
+   */
+  recordedOutcome?: () => Promise<Pick<RunEndEvent, 'output' | 'error'> | undefined>;
 }
 
 /**
@@ -107,7 +122,7 @@ export async function* readRunEventStream(
   try {
     const compacted = await options.compacted?.();
     if (compacted) {
-      yield* eventsAfter(compacted, lastId, endOnly);
+      yield* completed(eventsAfter(compacted, lastId, endOnly), options.recordedOutcome);
       return;
     }
     let over = false;
@@ -117,7 +132,7 @@ export async function* readRunEventStream(
       try {
         // Once the run is over, read what is left without blocking: run-end may have landed
         // between the last empty block and the `isOver` check.
-        const read = source.read(key, lastId, over ? undefined : blockMs);
+        const read = source.read(key, lastId, over ? undefined : blockMs, endOnly ? mayBeRunEnd : undefined);
         entries = bound
           ? await beforeDeadline(bound, Date.now() + blockMs + bound.timeoutMs, read)
           : await read;
@@ -134,7 +149,8 @@ export async function* readRunEventStream(
       if (entries.length === 0) {
         if (over) {
           // The run ended and its stream was compacted while this reader was on it.
-          yield* eventsAfter((await options.compacted?.()) ?? [], lastId, endOnly);
+          const events = eventsAfter((await options.compacted?.()) ?? [], lastId, endOnly);
+          yield* completed(events, options.recordedOutcome);
           return;
         }
         over = options.isOver !== undefined && (await options.isOver());
@@ -144,7 +160,8 @@ export async function* readRunEventStream(
         lastId = id;
         const event = parseEvent(fields, endOnly);
         if (!event) continue;
-        yield { ...event, eventId: id };
+        const streamed: StreamedRunEvent = { ...event, eventId: id };
+        yield event.type === 'run-end' ? await withOutcome(streamed, options.recordedOutcome) : streamed;
         if (event.type === 'run-end' || signal?.aborted) return;
       }
     }
@@ -166,6 +183,30 @@ function* eventsAfter(
     yield event;
     if (event.type === 'run-end') return;
   }
+}
+
+/** `events`, each `run-end` completed by {@link withOutcome}. */
+async function* completed(
+  events: Iterable<StreamedRunEvent>,
+  recordedOutcome: ReadRunEventStreamOptions['recordedOutcome'],
+): AsyncGenerator<StreamedRunEvent> {
+  for (const event of events)
+    yield event.type === 'run-end' ? await withOutcome(event, recordedOutcome) : event;
+}
+
+/** A `run-end` that left its outcome in the record, given it (when the record has it). */
+async function withOutcome(
+  event: StreamedRunEvent,
+  recordedOutcome: ReadRunEventStreamOptions['recordedOutcome'],
+): Promise<StreamedRunEvent> {
+  if (event.type !== 'run-end' || !event.outcomeInRecord || !recordedOutcome) return event;
+  const outcome = await recordedOutcome();
+  if (outcome === undefined) return event;
+  const { outcomeInRecord: _marker, ...rest } = event;
+  const whole: StreamedRunEvent = { ...rest };
+  if (event.status === 'succeeded') whole.output = outcome.output;
+  if (outcome.error !== undefined) whole.error = outcome.error;
+  return whole;
 }
 
 /** Orders two stream ids (`<ms>-<seq>`; a bare `<ms>` counts as `<ms>-0`). */
@@ -195,13 +236,18 @@ export function parseStreamEntries(entries: readonly [string, string[]][]): Stre
   return events;
 }
 
+/** Whether an entry's fields may be a `run-end` (its text holds "run-end", its type; a match is parsed to know). */
+function mayBeRunEnd(fields: string[]): boolean {
+  const index = fields.indexOf(RUN_EVENT_FIELD);
+  return index >= 0 && fields[index + 1]?.includes('"run-end"') === true;
+}
+
 /** `endOnly`: `undefined` for any event but `run-end` (most are not even parsed then). */
 function parseEvent(fields: string[], endOnly = false): RunEvent | undefined {
   const index = fields.indexOf(RUN_EVENT_FIELD);
   const text = index >= 0 ? fields[index + 1] : undefined;
   if (text === undefined) return undefined;
-  // A run-end's text holds "run-end" (its type) whatever else it holds; a match is still parsed.
-  if (endOnly && !text.includes('"run-end"')) return undefined;
+  if (endOnly && !mayBeRunEnd(fields)) return undefined;
   let event: RunEvent;
   try {
     event = JSON.parse(text) as RunEvent;

@@ -28,7 +28,11 @@ export interface RunStartEvent extends RunEventBase {
   input: unknown;
 }
 
-/** The run finished; `usage` and `modelCalls` count live (not replayed) model turns. */
+/**
+ * The run finished; `usage` and `modelCalls` count live (not replayed) model turns. `output`
+ * (succeeded) or `error` is what the run record holds, unless `outcomeInRecord` is set: it was
+ * too large to repeat in the event, read it from the record (`RunHandle.events()` does).
+ */
 export interface RunEndEvent extends RunEventBase {
   type: 'run-end';
   status: 'succeeded' | 'failed' | 'cancelled';
@@ -36,6 +40,7 @@ export interface RunEndEvent extends RunEventBase {
   error?: SerializedError;
   usage: TokenUsage;
   modelCalls: number;
+  outcomeInRecord?: true;
 }
 
 /** One execution of an agent's handler started (generation 0, then one per reborn). */

@@ -11,7 +11,9 @@ import { compareStreamIds, type RunEventSource, type StreamEntries } from './red
 
 interface Waiter {
   key: string;
+  /** The last id the reader has, or a later one whose entries it does not want (see `wanted`). */
   lastId: string;
+  wanted: ((fields: string[]) => boolean) | undefined;
   resolve: (entries: StreamEntries) => void;
   reject: (error: unknown) => void;
 }
@@ -64,7 +66,7 @@ export class SharedEventReader {
     let pending: Waiter | undefined;
     return {
       redis: this.blocking,
-      read: async (key, lastId, blockMs) => {
+      read: async (key, lastId, blockMs, wanted) => {
         // The client was closed: its readers end now, not after a wait for a connection.
         if (this.#closed) throw readerClosedError();
         if (blockMs === undefined)
@@ -81,6 +83,7 @@ export class SharedEventReader {
           pending = {
             key,
             lastId,
+            wanted,
             resolve: (entries) => finish(entries),
             reject: (error) => finish([], error),
           };
@@ -157,7 +160,15 @@ export class SharedEventReader {
         const entries = replied.get(waiter.key);
         if (entries === undefined) continue;
         const fresh = entries.filter(([id]) => compareStreamIds(id, waiter.lastId) > 0);
-        if (fresh.length > 0) waiter.resolve(fresh);
+        if (fresh.length === 0) continue;
+        // A reader waiting for one kind of entry (`result()`: run-end) waits on past the others
+        // in the next read, instead of being woken to ask again for what follows them.
+        const wanted = waiter.wanted;
+        if (wanted && !fresh.some(([, fields]) => wanted(fields))) {
+          waiter.lastId = (fresh.at(-1) as [string, string[]])[0];
+          continue;
+        }
+        waiter.resolve(fresh);
       }
     }
   }

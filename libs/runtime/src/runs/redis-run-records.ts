@@ -38,6 +38,7 @@ import { startRunScript } from './lua/start-run-3.lua.js';
 import { suspendRunScript } from './lua/suspend-run-1.lua.js';
 import { swapAttemptTraceScript } from './lua/swap-attempt-trace-1.lua.js';
 import { wakeRunScript } from './lua/wake-run-1.lua.js';
+import { runEndText } from './run-end-text.js';
 import { RedisRunIndex } from './run-index.js';
 import type { RunRecord } from './run-record.js';
 import {
@@ -158,13 +159,25 @@ export class RedisRunRecords {
    * (or none: a child run, or a record older than submission hashes).
    */
   async create(run: NewRun): Promise<'created' | 'exists' | 'conflict'> {
-    const now = Date.now();
-    const call = createRunArgs(runKeys(this.#prefix, run.runId), run, now);
-    const code = await createRunScript.run(this.#redis, call.keys, call.args);
-    if (code === 1) await this.index.add({ ...run, createdAt: now });
+    const { outcome, createdAt } = await this.createUnindexed(run);
+    if (outcome === 'created') await this.index.add({ ...run, createdAt });
     // The same submission again: index it again, which repairs a create that crashed before.
-    else if (code === 0) await this.#reindex(run.runId);
-    return code === 1 ? 'created' : code === 0 ? 'exists' : 'conflict';
+    else if (outcome === 'exists') await this.#reindex(run.runId);
+    return outcome;
+  }
+
+  /**
+   * {@link create} without the index writes: the caller writes them (`index.add` with
+   * `createdAt`, once created; again from the stored record when it exists), e.g. in the same
+   * round trip as its next write.
+   */
+  async createUnindexed(
+    run: NewRun,
+  ): Promise<{ outcome: 'created' | 'exists' | 'conflict'; createdAt: number }> {
+    const createdAt = Date.now();
+    const call = createRunArgs(runKeys(this.#prefix, run.runId), run, createdAt);
+    const code = await createRunScript.run(this.#redis, call.keys, call.args);
+    return { outcome: code === 1 ? 'created' : code === 0 ? 'exists' : 'conflict', createdAt };
   }
 
   /** Adds the stored record of `runId` to the run list indexes again (idempotent). */
@@ -343,10 +356,11 @@ export class RedisRunRecords {
       usage: ending.usage,
       modelCalls: ending.modelCalls,
     };
-    if (ending.status === 'succeeded') event.output = ending.output;
+    // `null` as the record says it: a run-end with `output` is one result() can settle on.
+    if (ending.status === 'succeeded') event.output = ending.output ?? null;
     if (ending.error) event.error = ending.error;
     const outcome = outcomeOf(recordOf(runId, ending));
-    const eventText = JSON.stringify(event);
+    const eventText = runEndText(event);
     const timeline = written && this.#splitTimeline(runId, written, events ?? [], eventText, outcome);
     const call = finishRunArgs(runKeys(this.#prefix, runId), ending, event, {
       eventStreamMaxLength: this.#eventStreamMaxLength,
