@@ -68,7 +68,7 @@ export class RedisChildRunner implements ChildRunner {
   readonly #options: RedisChildRunnerOptions;
   #known: Promise<Set<string>> | undefined;
   /** Children enqueued in one tick (a fan-out) join the children set in one SADD. */
-  readonly #joins: TickBatch<string, void>;
+  readonly #joins: TickBatch<string, undefined>;
 
   constructor(options: RedisChildRunnerOptions) {
     this.#options = options;

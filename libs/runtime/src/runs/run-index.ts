@@ -65,7 +65,7 @@ export class RedisRunIndex {
   /** When this process last trimmed and renewed each index key (epoch ms). */
   readonly #keptAt = new Map<string, number>();
   /** The adds of the current tick, written together. */
-  readonly #adds = new TickBatch<TimedAdd, void>((adds) => this.#write(adds));
+  readonly #adds = new TickBatch<TimedAdd, undefined>((adds) => this.#write(adds));
 
   /**
    * `keySeconds`: how long an entry is kept, and an index outlives its last write: the record
@@ -92,7 +92,7 @@ export class RedisRunIndex {
     return this.#adds.add({ run, now });
   }
 
-  async #write(adds: readonly TimedAdd[]): Promise<void[]> {
+  async #write(adds: readonly TimedAdd[]): Promise<undefined[]> {
     const members = new Map<string, (string | number)[]>();
     let now = Number.NEGATIVE_INFINITY;
     for (const add of adds) {

@@ -39,7 +39,7 @@ export class TickBatch<I, O> {
     this.#pending = undefined;
     try {
       const results = await this.#send(batch.map(({ item }) => item));
-      batch.forEach(({ resolve }, i) => resolve(results[i] as O));
+      for (let i = 0; i < batch.length; i++) batch[i]?.resolve(results[i] as O);
     } catch (error) {
       for (const { reject } of batch) reject(error);
     }
