@@ -3,7 +3,8 @@
  * each continuation making the same kind of write or read on one key, so one command with every
  * item replaces one command per item. Sent after the microtasks of the tick that made the first
  * call (`process.nextTick`), as ioredis flushes its writes: calls woken by one batch of replies
- * are all in.
+ * are all in (replies split over two socket reads make two batches). Not `setImmediate`: fake
+ * timers in a user's tests (which fake it by default) would hold a client's writes.
  */
 
 /** Sends `items` as one and answers one result per item, in order. */
