@@ -143,8 +143,9 @@ export class RedisChildRunner implements ChildRunner {
 
   /**
    * Record first (created by the caller, with its place in the tree), then the job, then the
-   * children set: a crash in between leaves a child that the next execution enqueues again
-   * (idempotent by job id), never a known child without a job.
+   * children set (one SADD for the children of a tick, each sent only after its job): a crash in
+   * between leaves a child that the next execution enqueues again (idempotent by job id), never
+   * a known child without a job.
    */
   async #enqueue(call: ChildCall, childRunId: string): Promise<void> {
     const { queues, parentQueue, records, runId, rootRunId, pinnedBuild } = this.#options;
