@@ -5,6 +5,7 @@
  * and fan-out limits and non-determinism fail with typed errors.
  */
 
+import { randomUUID } from 'node:crypto';
 import { FanOutLimitExceededError, MaxDepthExceededError, NonDeterminismError } from '@flotilla/runtime';
 import { createClient, type FlotillaClient } from '@flotilla/runtime/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,6 +66,24 @@ describe('when parents await children that await grandchildren', () => {
       callPath: 'root/agent:chain-parent:0/g0/agent:chain-child:0',
     });
     expect(await client.getRun(run.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
+  });
+});
+
+describe('when a parent fans out to children that end together', () => {
+  it('knows and lists every child, and is replayed once, after the last one ended', async () => {
+    const key = randomUUID();
+    const run = await client.submit('counted-wide-parent', { width: 4, key });
+    expect(await run.result()).toEqual([0, 1, 2, 3]);
+    // The first execution, then one replay: not one per child that ended.
+    expect(await redis.redis.get(featureKeys(redis.prefix).executions(key))).toBe('2');
+    const known = await redis.redis.smembers(`${redis.prefix}:run:{r:${run.id}}:children`);
+    expect(known).toHaveLength(4);
+    // The tree's list: the root and each child, every child run once.
+    const listed = (await client.listRuns({ rootRunId: run.id })).runs.filter(
+      ({ runId }) => runId !== run.id,
+    );
+    expect(listed.map((child) => child.runId).sort()).toEqual([...known].sort());
+    expect(listed.every((child) => child.status === 'succeeded' && child.attempts === 1)).toBe(true);
   });
 });
 

@@ -30,6 +30,7 @@ import { ResourceOwnerGoneError } from '../resources/resource-errors.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isTerminalStatus } from '../runs/run-status.js';
+import { TickBatch } from '../shared/tick-batch.js';
 import { MAX_INHERITED_LIMITS, MAX_INHERITED_PRICE_ENTRIES } from '../usage/budget-options.js';
 import { childRunIdOf } from './child-run-id.js';
 
@@ -66,10 +67,17 @@ export class RedisChildRunner implements ChildRunner {
   readonly maxChildrenPerRun: number;
   readonly #options: RedisChildRunnerOptions;
   #known: Promise<Set<string>> | undefined;
+  /** Children enqueued in one tick (a fan-out) join the children set in one SADD. */
+  readonly #joins: TickBatch<string, undefined>;
 
   constructor(options: RedisChildRunnerOptions) {
     this.#options = options;
     this.maxChildrenPerRun = options.maxChildrenPerRun;
+    const { children } = runKeys(options.prefix, options.runId);
+    this.#joins = new TickBatch(async (ids) => {
+      await options.redis.sadd(children, ...ids);
+      return ids.map(() => undefined);
+    });
   }
 
   async resolve(call: ChildCall): Promise<ChildResolution> {
@@ -135,11 +143,12 @@ export class RedisChildRunner implements ChildRunner {
 
   /**
    * Record first (created by the caller, with its place in the tree), then the job, then the
-   * children set: a crash in between leaves a child that the next execution enqueues again
-   * (idempotent by job id), never a known child without a job.
+   * children set (one SADD for the children of a tick, each sent only after its job): a crash in
+   * between leaves a child that the next execution enqueues again (idempotent by job id), never
+   * a known child without a job.
    */
   async #enqueue(call: ChildCall, childRunId: string): Promise<void> {
-    const { redis, prefix, queues, parentQueue, records, runId, rootRunId, pinnedBuild } = this.#options;
+    const { queues, parentQueue, records, runId, rootRunId, pinnedBuild } = this.#options;
     const { parent, definition, position } = call;
     const placement: RunPlacement = {
       callPath: position,
@@ -164,7 +173,7 @@ export class RedisChildRunner implements ChildRunner {
       ignoreDependencyOnFailure: true,
       ...ENDED_JOB_RETENTION,
     });
-    await redis.sadd(runKeys(prefix, runId).children, childRunId);
+    await this.#joins.add(childRunId);
     const { served } = this.#options;
     if (served && !(await served.serves(definition.id)))
       await records.markUnserved(childRunId, definition.id);

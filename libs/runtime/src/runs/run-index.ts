@@ -11,6 +11,7 @@
  */
 import type { Redis } from 'ioredis';
 import { runIndexKeys } from '../keys.js';
+import { TickBatch } from '../shared/tick-batch.js';
 
 /** What indexing a run needs to know (stored ids). */
 export interface IndexedRun {
@@ -23,6 +24,12 @@ export interface IndexedRun {
   rootRunId?: string | undefined;
   /** For a schedule's firing: the stored schedule id. */
   scheduleId?: string | undefined;
+}
+
+/** An add and the time it was made at (the upkeep's clock). */
+interface TimedAdd {
+  run: IndexedRun;
+  now: number;
 }
 
 /** Digits of a created time in an index member: epoch ms fit in 15 until the year 33658. */
@@ -57,6 +64,8 @@ export class RedisRunIndex {
   readonly #keySeconds: number;
   /** When this process last trimmed and renewed each index key (epoch ms). */
   readonly #keptAt = new Map<string, number>();
+  /** The adds of the current tick, written together. */
+  readonly #adds = new TickBatch<TimedAdd, undefined>((adds) => this.#write(adds));
 
   /**
    * `keySeconds`: how long an entry is kept, and an index outlives its last write: the record
@@ -70,37 +79,52 @@ export class RedisRunIndex {
   }
 
   /**
-   * Adds `run` to every index it belongs to; idempotent. One pipeline in one slot (the tenant's
-   * tag), no script. Each key also drops its entries older than `keySeconds` and expires
-   * `keySeconds` after its last upkeep, so an index is bounded by the retention whether or not
-   * anyone lists it. The upkeep (trim and TTL) of a key is done at most once per
+   * Adds `run` to every index it belongs to; idempotent. Plain commands in one slot (the
+   * tenant's tag), no script; the adds of one tick (a parent's children, created together) go
+   * as one ZADD per index key. Each key also drops its entries older than `keySeconds` and
+   * expires `keySeconds` after its last upkeep, so an index is bounded by the retention whether
+   * or not anyone lists it. The upkeep (trim and TTL) of a key is done at most once per
    * {@link INDEX_UPKEEP_INTERVAL_MS} by one process, not on every add: an index keeps entries
    * that long past `keySeconds` at most, and a key may expire that long before `keySeconds`
    * after its last add, when its newest entries' records (kept a day less) are long gone.
    */
-  async add(run: IndexedRun, now = Date.now()): Promise<void> {
-    const keys = runIndexKeys(this.#prefix, run.tenant);
-    const member = indexMember(run.createdAt, run.runId);
-    const indexes = [keys.all, keys.agent(run.agentId)];
-    // A tree's index holds its child runs; the root is its own record (no key per root run).
-    if (run.rootRunId !== undefined) indexes.push(keys.root(run.rootRunId));
-    if (run.conversationId !== undefined) indexes.push(keys.conversation(run.conversationId));
-    if (run.scheduleId !== undefined) indexes.push(keys.schedule(run.scheduleId));
+  add(run: IndexedRun, now = Date.now()): Promise<void> {
+    return this.#adds.add({ run, now });
+  }
+
+  async #write(adds: readonly TimedAdd[]): Promise<undefined[]> {
+    const members = new Map<string, (string | number)[]>();
+    let now = Number.NEGATIVE_INFINITY;
+    for (const add of adds) {
+      const { run } = add;
+      now = Math.max(now, add.now);
+      const tenantKeys = runIndexKeys(this.#prefix, run.tenant);
+      const indexes = [tenantKeys.all, tenantKeys.agent(run.agentId)];
+      // A tree's index holds its child runs; the root is its own record (no key per root run).
+      if (run.rootRunId !== undefined) indexes.push(tenantKeys.root(run.rootRunId));
+      if (run.conversationId !== undefined) indexes.push(tenantKeys.conversation(run.conversationId));
+      if (run.scheduleId !== undefined) indexes.push(tenantKeys.schedule(run.scheduleId));
+      const member = indexMember(run.createdAt, run.runId);
+      for (const key of indexes) {
+        const scored = members.get(key);
+        if (scored) scored.push(0, member);
+        else members.set(key, [0, member]);
+      }
+    }
     const oldest = `(${timeBound(now - this.#keySeconds * 1000)}`;
     // Plain commands, not a pipeline: ioredis copies every script defined on the connection into
     // each pipeline it makes (BullMQ defines ~60 on the client's), which cost the client more CPU
     // than the whole rest of the index write (docs/performance.md, round 3).
     const writes: Promise<unknown>[] = [];
     const kept: string[] = [];
-    for (const key of indexes) {
-      writes.push(this.#redis.zadd(key, 0, member));
+    for (const [key, scored] of members) {
+      writes.push(this.#redis.zadd(key, ...scored));
       if (now - (this.#keptAt.get(key) ?? Number.NEGATIVE_INFINITY) < INDEX_UPKEEP_INTERVAL_MS) continue;
       writes.push(this.#redis.zremrangebylex(key, '-', oldest), this.#redis.expire(key, this.#keySeconds));
       kept.push(key);
     }
-    // Remembered before the replies, so concurrent adds to one key (a parent's children, created
-    // together, share their tree's index) do not each repeat the upkeep; forgotten again when a
-    // write fails, which leaves the upkeep to the next add.
+    // Remembered before the replies, so adds of the next tick to one key do not repeat the
+    // upkeep; forgotten again when a write fails, which leaves the upkeep to the next add.
     if (this.#keptAt.size + kept.length > INDEX_UPKEEP_MEMORY) this.#keptAt.clear();
     const before = kept.map((key) => this.#keptAt.get(key));
     for (const key of kept) this.#keptAt.set(key, now);
@@ -118,6 +142,7 @@ export class RedisRunIndex {
       });
       throw error;
     }
+    return adds.map(() => undefined);
   }
 
   /**

@@ -8,6 +8,7 @@
  */
 import type { Redis } from 'ioredis';
 import { runKeys } from '../keys.js';
+import { TickBatch } from '../shared/tick-batch.js';
 import type { ScopedLimit } from './budget-options.js';
 import { reserveTreeUsageScript } from './lua/reserve-tree-usage-2.lua.js';
 import { RESERVATION_TTL_MS, type TreeReservation, type TreeSpend, type TreeUsage } from './tree-usage.js';
@@ -21,6 +22,10 @@ export class RedisTreeUsage implements TreeUsage {
   readonly #redis: Redis;
   readonly #key: string;
   readonly #reservations: string;
+  /** Stats read in one tick (a replayed fan-out's children): one HMGET, not one HGET each. */
+  readonly #statsReads = new TickBatch<string, string | null>((runIds) =>
+    this.#redis.hmget(this.#key, ...runIds.map((runId) => `stats:${runId}`)),
+  );
 
   constructor(options: { redis: Redis; prefix: string; rootRunId: string }) {
     this.rootRunId = options.rootRunId;
@@ -91,7 +96,7 @@ export class RedisTreeUsage implements TreeUsage {
   }
 
   async runStats(runId: string): Promise<UsageStats | undefined> {
-    const text = await this.#redis.hget(this.#key, `stats:${runId}`);
+    const text = await this.#statsReads.add(runId);
     if (text === null) return undefined;
     try {
       const parsed = usageStatsSchema.safeParse(JSON.parse(text));

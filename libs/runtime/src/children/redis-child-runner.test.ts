@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { pino } from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useRedis } from '../../../../test/support/redis.js';
+import { createAgent } from '../agent/create-agent.js';
+import { executeRun } from '../agent/execute-run.js';
+import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
+import { AgentQueues } from '../jobs/agent-queues.js';
+import { bullmqPrefix, runIndexKeys, runKeys } from '../keys.js';
+import { RedisRunRecords } from '../runs/redis-run-records.js';
+import { RedisChildRunner } from './redis-child-runner.js';
+
+const fixture = useRedis(import.meta.filename);
+const WIDTH = 4;
+const Leaf = createAgent({ id: 'leaf', handler: async ({ n }: { n: number }) => n });
+const Fan = createAgent({
+  id: 'fan',
+  handler: async () => Promise.all(Array.from({ length: WIDTH }, (_, n) => Leaf({ n }))),
+});
+
+let queues: AgentQueues | undefined;
+afterAll(async () => {
+  await queues?.close();
+});
+
+/** A parent run's job, as the client leaves it: its children become its BullMQ child jobs. */
+async function parentJob(runId: string): Promise<{ queues: AgentQueues; records: RedisRunRecords }> {
+  queues ??= new AgentQueues({
+    connection: fixture.connect(),
+    prefix: fixture.prefix,
+    queueName: 'agents',
+    logger: pino({ level: 'silent' }),
+    role: 'test',
+  });
+  await queues.queueFor('fan').add('fan', {}, { jobId: runId });
+  return { queues, records: new RedisRunRecords({ redis: fixture.redis, prefix: fixture.prefix }) };
+}
+
+/** One execution of the parent on a worker (a runner of its own, as each execution has). */
+async function execute(runId: string, deps: { queues: AgentQueues; records: RedisRunRecords }) {
+  const children = new RedisChildRunner({
+    redis: fixture.redis,
+    prefix: fixture.prefix,
+    queues: deps.queues,
+    parentQueue: deps.queues.queueFor('fan').qualifiedName,
+    records: deps.records,
+    runId,
+    rootRunId: runId,
+    maxChildrenPerRun: 10,
+  });
+  return executeRun({ agent: Fan, input: {}, services: { ...createEmbeddedServices({ runId }), children } });
+}
+
+async function leafJobs(): Promise<number> {
+  const queue = new Queue('agents/leaf', {
+    connection: fixture.connect(),
+    prefix: bullmqPrefix(fixture.prefix),
+  });
+  try {
+    return (await queue.getJobs(['wait'])).length;
+  } finally {
+    await queue.close();
+  }
+}
+
+describe('RedisChildRunner, a fan-out', () => {
+  it('creates, indexes, enqueues and knows every child of one tick', async () => {
+    const runId = randomUUID();
+    const deps = await parentJob(runId);
+    const before = await leafJobs();
+    const outcome = await execute(runId, deps);
+    const pending = outcome.suspended?.pendingChildren ?? [];
+    expect(pending).toHaveLength(WIDTH);
+    expect((await fixture.redis.smembers(runKeys(fixture.prefix, runId).children)).sort()).toEqual(
+      [...pending].sort(),
+    );
+    const indexed = await fixture.redis.zrange(runIndexKeys(fixture.prefix, undefined).root(runId), 0, -1);
+    expect(indexed.map((member) => member.slice(member.indexOf(':') + 1)).sort()).toEqual(
+      [...pending].sort(),
+    );
+    for (const childRunId of pending)
+      expect(await deps.records.get(childRunId)).toMatchObject({ status: 'queued', parentRunId: runId });
+    expect((await leafJobs()) - before).toBe(WIDTH);
+  });
+
+  it('after a crash between the jobs and the children set, enqueues each child again without a second job', async () => {
+    const runId = randomUUID();
+    const deps = await parentJob(runId);
+    const before = await leafJobs();
+    const first = await execute(runId, deps);
+    // What a crash after the jobs but before the tick's SADD leaves: records and jobs, no set.
+    await fixture.redis.del(runKeys(fixture.prefix, runId).children);
+    const second = await execute(runId, deps);
+    expect(second.suspended?.pendingChildren).toEqual(first.suspended?.pendingChildren);
+    expect(await fixture.redis.scard(runKeys(fixture.prefix, runId).children)).toBe(WIDTH);
+    expect((await leafJobs()) - before).toBe(WIDTH);
+    const dependencies = await (await deps.queues.queueFor('fan').getJob(runId))?.getDependenciesCount();
+    expect(dependencies).toMatchObject({ unprocessed: WIDTH });
+  });
+});
