@@ -26,8 +26,9 @@ export const appendConversationScript = new LuaScript(
                       the list), system, systemAt, model, usage, createdAt, updatedAt, baseStart
                       (index of the latest version's first message), baseChunk (list index of
                       the chunk it starts; absent = baseStart), baseAt (version of its base, 0 =
-                      none), base (JSON provenance of that base), lastPromptTokens, tailBytes
-                      (bytes of the last chunk, 0 or absent = start a new one)
+                      none), base (JSON provenance of that base), lastPromptTokens, chunks (list
+                      length; absent = messageCount), tailBytes (bytes of the last chunk, 0 or
+                      absent = start a new one)
     KEYS[2] messages  list of chunks (see above)
     KEYS[3] versions  list of version entry JSON; entry v-1 describes version v (chunks = list
                       length after it)
@@ -80,7 +81,7 @@ end
 
 -- Every header field the append reads, in one command (they were 9 HGETs).
 local h = redis.call('HMGET', headerKey, 'version', 'system', 'systemAt', 'messageCount', 'usage',
-  'model', 'lastPromptTokens', 'baseStart', 'baseAt', 'baseChunk', 'tailBytes')
+  'model', 'lastPromptTokens', 'baseStart', 'baseAt', 'baseChunk', 'tailBytes', 'chunks')
 local version = tonumber(h[1] or '0')
 if version ~= tonumber(ARGV[2]) then
   return { -1, version }
@@ -144,10 +145,10 @@ previousCount = tonumber(previousCount)
 local messageCount = previousCount + added
 local baseStart = tonumber(h[8] or '0')
 local baseAt = tonumber(h[9] or '0')
--- Lists written before chunks hold one message per entry: a base's chunk index is its message index.
+-- Lists written before chunks hold one message per entry: chunk indexes are message indexes.
 local baseChunk = tonumber(h[10] or h[8] or '0')
 local tailBytes = tonumber(h[11] or '0')
-local chunks = redis.call('LLEN', messagesKey)
+local chunks = tonumber(h[12] or previousCount)
 local entryBase = ''
 if baseSource ~= '' then
   -- A base starts a chunk of its own: its version reads from there.
@@ -174,7 +175,8 @@ if currentModel then entryModel = ',"model":' .. currentModel end
 if lastPrompt then entryModel = entryModel .. ',"lastPromptTokens":' .. lastPrompt end
 
 for _, value in ipairs({ 'version', nextVersion, 'messageCount', messageCount, 'usage', usage,
-    'updatedAt', now, 'baseStart', baseStart, 'baseAt', baseAt, 'baseChunk', baseChunk, 'tailBytes', tailBytes }) do
+    'updatedAt', now, 'baseStart', baseStart, 'baseAt', baseAt, 'baseChunk', baseChunk, 'tailBytes', tailBytes,
+    'chunks', chunks }) do
   fields[#fields + 1] = value
 end
 redis.call('HSET', headerKey, unpack(fields))
