@@ -44,8 +44,8 @@ describe('appendConversationArgs', () => {
       '',
       '4096',
       '2',
-      // One chunk text: the messages joined by ',' (the load parses chunks as one JSON array).
-      '{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}',
+      '{"role":"user","content":"hi"}',
+      '{"role":"assistant","content":"hello"}',
       'ab12',
     ]);
   });

@@ -18,7 +18,10 @@ export interface AppendRetention {
   seconds: number;
   /** The sha256 of every blob this turn's messages reference. */
   blobs: readonly string[];
-  /** A turn joins the list's last chunk while that stays within this many bytes. @default DEFAULT_CHUNK_BYTES */
+  /**
+   * A turn joins the list's last chunk while that stays within this many bytes; 0 = one message
+   * per entry. @default DEFAULT_CHUNK_BYTES
+   */
   chunkBytes?: number;
 }
 
@@ -56,8 +59,7 @@ export function appendConversationArgs(
       isTokenCount(change.lastPromptTokens) ? String(change.lastPromptTokens) : '',
       String(retention.chunkBytes ?? DEFAULT_CHUNK_BYTES),
       String(change.messages.length),
-      // A chunk's text: the load wraps the chunks in '[' ']' and parses them as one array.
-      change.messages.map((message) => JSON.stringify(message)).join(','),
+      ...change.messages.map((message) => JSON.stringify(message)),
       ...retention.blobs,
     ],
   };

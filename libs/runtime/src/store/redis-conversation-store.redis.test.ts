@@ -395,6 +395,21 @@ describe('RedisConversationStore chunks', () => {
     await expectEveryVersion(id, versions);
   });
 
+  it('writes one message per entry with a bound of 0 (as loaders before chunks read), then chunks again', async () => {
+    const id = `c-${randomUUID()}`;
+    const [a, b, c, d] = [user('a'), user('b'), user('c'), user('d')];
+    await chunked(0).append(id, { expectedVersion: 0, appendId: '1', messages: [a, b] });
+    await chunked(0).append(id, { expectedVersion: 1, appendId: '2', messages: [c] });
+    expect(await chunksOf(id)).toEqual([a, b, c].map(text));
+    await store().append(id, { expectedVersion: 2, appendId: '3', messages: [d] });
+    expect(await chunksOf(id)).toEqual([...[a, b, c].map(text), text(d)]);
+    await expectEveryVersion(id, [
+      [a, b],
+      [a, b, c],
+      [a, b, c, d],
+    ]);
+  });
+
   describe('with a conversation written by append-conversation-6 (one message per entry)', () => {
     /** An append as the previous release made it (its script text is kept as a fixture). */
     async function appendOld(id: string, change: AppendChange): Promise<void> {

@@ -52,7 +52,9 @@ export interface RedisConversationStoreOptions {
   blobGraceSeconds?: number;
   /**
    * Messages are stored in chunks (list entries) of up to this many bytes, so a load is a few
-   * large replies; a turn larger than this is one chunk of its own. @default 16384
+   * large replies; a turn larger than this is one chunk of its own. 0 stores one message per
+   * entry, which loaders of earlier versions (before `append-conversation-7`) can read: for a
+   * rolling deploy while such processes still load conversations. @default 16384
    */
   chunkBytes?: number;
 }

@@ -19,7 +19,9 @@ export const appendConversationScript = new LuaScript(
   instead of one per message). A turn's messages join the last chunk while it stays within the
   chunk bound (ARGV[14]); otherwise (and always for a base) they start a new chunk, which may
   exceed the bound when one turn does. Entries written by append-conversation-6 are chunks of
-  one message; its last one is never extended (the header then has no tailBytes).
+  one message; its last one is never extended (the header then has no tailBytes). A bound of 0
+  writes one message per entry, as append-conversation-6 did (readable by its loaders, for a
+  rolling deploy).
 
   Input:
     KEYS[1] header    hash: schemaVersion, conversationId, version, messageCount (messages in
@@ -49,10 +51,10 @@ export const appendConversationScript = new LuaScript(
     ARGV[11] writer attempt token, or ''
     ARGV[12] base provenance JSON object (this write is a base), or '' (an append)
     ARGV[13] the provider's promptTokens of the turn's last model call, or '' (kept as it was)
-    ARGV[14] chunk bound in bytes
-    ARGV[15] number of messages in ARGV[16]
-    ARGV[16] this turn's message JSON texts joined by ',' ('' for none)
-    ARGV[17..] the sha256 of each blob this turn's messages reference
+    ARGV[14] chunk bound in bytes; 0 = one message per entry
+    ARGV[15] number of messages that follow
+    ARGV[16..] one message JSON per slot, then the sha256 of each blob this turn's messages
+             reference
 
   Output:
     { 1, header }   appended; header = the new header as HGETALL field/value pairs
@@ -62,8 +64,10 @@ export const appendConversationScript = new LuaScript(
 ]]
 local headerKey, messagesKey, versionsKey, appendsKey, blobsKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local retention, blobCount = tonumber(ARGV[8]), tonumber(ARGV[9])
-local chunkBound, added, joined = tonumber(ARGV[14]), tonumber(ARGV[15]), ARGV[16]
-local firstBlob = 17
+local chunkBound, added = tonumber(ARGV[14]), tonumber(ARGV[15])
+local firstMessage = 16
+local lastMessage = firstMessage + added - 1
+local firstBlob = lastMessage + 1
 local conversationId, appendId, now = ARGV[1], ARGV[3], ARGV[4]
 local system, model, turnUsage, baseSource = ARGV[5], ARGV[6], ARGV[7], ARGV[12]
 
@@ -159,7 +163,14 @@ if baseSource ~= '' then
   fields[#fields + 1] = base
   entryBase = ',"base":' .. base
 end
-if added > 0 then
+if chunkBound == 0 then
+  -- One message per entry (the list then reads as append-conversation-6 wrote it).
+  for from = firstMessage, lastMessage, 1000 do
+    redis.call('RPUSH', messagesKey, unpack(ARGV, from, math.min(from + 999, lastMessage)))
+  end
+  chunks, tailBytes = chunks + added, 0
+elseif added > 0 then
+  local joined = table.concat(ARGV, ',', firstMessage, lastMessage)
   if tailBytes > 0 and tailBytes + 1 + #joined <= chunkBound then
     -- Read and rewrite the last chunk: bounded by chunkBound, whatever the conversation's length.
     local tail = redis.call('LINDEX', messagesKey, -1) .. ',' .. joined
