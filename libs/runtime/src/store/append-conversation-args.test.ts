@@ -43,10 +43,9 @@ describe('appendConversationArgs', () => {
       '',
       '',
       '4096',
-      '2',
+      'ab12',
       '{"role":"user","content":"hi"}',
       '{"role":"assistant","content":"hello"}',
-      'ab12',
     ]);
   });
 });
@@ -63,7 +62,7 @@ describe('appendConversationArgs for a base', () => {
     };
     const call = appendConversationArgs(keys, 'c1', { ...change, base }, new Date(0));
     expect(JSON.parse(call.args[11] ?? '')).toEqual(base);
-    expect(call.args.slice(13)).toEqual(['16384', '1', '{"role":"user","content":"hi"}']);
+    expect(call.args.slice(13)).toEqual(['16384', '{"role":"user","content":"hi"}']);
   });
 });
 

@@ -58,9 +58,8 @@ export function appendConversationArgs(
       change.base === undefined ? '' : JSON.stringify(change.base),
       isTokenCount(change.lastPromptTokens) ? String(change.lastPromptTokens) : '',
       String(retention.chunkBytes ?? DEFAULT_CHUNK_BYTES),
-      String(change.messages.length),
-      ...change.messages.map((message) => JSON.stringify(message)),
       ...retention.blobs,
+      ...change.messages.map((message) => JSON.stringify(message)),
     ],
   };
 }

@@ -46,15 +46,13 @@ export const appendConversationScript = new LuaScript(
     ARGV[6] model JSON, or '' to keep the current one
     ARGV[7] usage JSON of this turn (added to the totals), or '' for none
     ARGV[8] retention seconds after this turn, or 0 to keep the conversation (no expiry set)
-    ARGV[9] number of blob hashes that follow the messages
+    ARGV[9] number of blob hashes that follow
     ARGV[10] writer run id, or '' for a writer outside any run (refused while a lease is held)
     ARGV[11] writer attempt token, or ''
     ARGV[12] base provenance JSON object (this write is a base), or '' (an append)
     ARGV[13] the provider's promptTokens of the turn's last model call, or '' (kept as it was)
     ARGV[14] chunk bound in bytes; 0 = one message per entry
-    ARGV[15] number of messages that follow
-    ARGV[16..] one message JSON per slot, then the sha256 of each blob this turn's messages
-             reference
+    ARGV[15..] the sha256 of each blob this turn's messages reference, then one message JSON per slot
 
   Output:
     { 1, header }   appended; header = the new header as HGETALL field/value pairs
@@ -64,10 +62,10 @@ export const appendConversationScript = new LuaScript(
 ]]
 local headerKey, messagesKey, versionsKey, appendsKey, blobsKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local retention, blobCount = tonumber(ARGV[8]), tonumber(ARGV[9])
-local chunkBound, added = tonumber(ARGV[14]), tonumber(ARGV[15])
-local firstMessage = 16
-local lastMessage = firstMessage + added - 1
-local firstBlob = lastMessage + 1
+local chunkBound = tonumber(ARGV[14])
+local firstBlob = 15
+local firstMessage, lastMessage = firstBlob + blobCount, #ARGV
+local added = lastMessage - firstMessage + 1
 local conversationId, appendId, now = ARGV[1], ARGV[3], ARGV[4]
 local system, model, turnUsage, baseSource = ARGV[5], ARGV[6], ARGV[7], ARGV[12]
 
