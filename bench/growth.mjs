@@ -4,13 +4,16 @@
  *      submitted on one `conversationId`): Redis' `total_net_input_bytes` around each run, so
  *      every command of worker and client counts;
  *   2. loading a 1,000-message conversation (`getConversation`) against a raw `GET` + `JSON.parse`
- *      of the same messages stored as one JSON string (median of BENCH_LOADS loads each);
+ *      of the same messages stored as one JSON string: BENCH_LOADS of each, alternated (a busy
+ *      machine then slows both alike); medians of wall time and of this process' CPU time, and
+ *      their ratios (the issue's figure is `ratio`, wall);
  *   3. 1,000 suspended parents (each awaits a child of an agent no worker serves): the worker
  *      slots they hold (BullMQ active jobs) and this process's RSS before and after.
  * Prints JSON lines. Not a test: nothing here asserts a timing. `node bench/growth.mjs`.
  *
  * Env: BENCH_TURNS (default 200), BENCH_MESSAGES (default 1000), BENCH_LOADS (default 200),
- * BENCH_PARENTS (default 1000).
+ * BENCH_PARENTS (default 1000), BENCH_GROWTH_FIGURES (comma-separated subset of `bytes`, `load`,
+ * `parents`; default all).
  */
 import { randomUUID } from 'node:crypto';
 import { createAgent, promptChat } from '@flotilla/runtime';
@@ -27,6 +30,7 @@ const turns = positiveInteger('BENCH_TURNS', 200);
 const messageCount = positiveInteger('BENCH_MESSAGES', 1000);
 const loads = positiveInteger('BENCH_LOADS', 200);
 const parents = positiveInteger('BENCH_PARENTS', 1000);
+const figures = new Set((process.env.BENCH_GROWTH_FIGURES || 'bytes,load,parents').split(','));
 const prefix = `flotilla-bench-growth:${randomUUID().slice(0, 8)}`;
 
 const model = createMockModel({ id: 'growth-model', record: false }).setDefaultResponse(
@@ -88,22 +92,37 @@ async function loadLongConversation(client, redis) {
   }
   const rawKey = `${prefix}:raw-conversation`;
   await redis.set(rawKey, JSON.stringify(messages));
-  const time = async (operation) => {
-    const samples = [];
-    // Warm-up loads first: the first calls run cold (JIT, connection buffers).
-    for (let index = 0; index < 20; index++) await operation();
-    for (let index = 0; index < loads; index++) {
-      const started = performance.now();
-      await operation();
-      samples.push(performance.now() - started);
-    }
-    return median(samples);
-  };
-  const loadMs = await time(async () => {
+  const load = async () => {
     const loaded = await client.getConversation(conversationId);
     if (loaded?.messages.length !== messages.length) throw new Error('the conversation did not load whole');
-  });
-  const rawMs = await time(async () => JSON.parse(await redis.get(rawKey)));
+  };
+  const raw = async () => JSON.parse(await redis.get(rawKey));
+  // Warm-up first: the first calls run cold (JIT, connection buffers).
+  for (let index = 0; index < 20; index++) {
+    await load();
+    await raw();
+  }
+  const samples = { load: { wall: [], cpu: [] }, raw: { wall: [], cpu: [] } };
+  const sample = async (name, operation) => {
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    await operation();
+    samples[name].wall.push(performance.now() - started);
+    const used = process.cpuUsage(cpu);
+    samples[name].cpu.push((used.user + used.system) / 1000);
+  };
+  // Alternated, each first half of the time.
+  for (let index = 0; index < loads; index++) {
+    if (index % 2 === 0) {
+      await sample('load', load);
+      await sample('raw', raw);
+    } else {
+      await sample('raw', raw);
+      await sample('load', load);
+    }
+  }
+  const [loadMs, rawMs] = [median(samples.load.wall), median(samples.raw.wall)];
+  const [loadCpuMs, rawCpuMs] = [median(samples.load.cpu), median(samples.raw.cpu)];
   console.log(
     JSON.stringify({
       bench: 'growth',
@@ -112,6 +131,9 @@ async function loadLongConversation(client, redis) {
       loadMs: Number(loadMs.toFixed(2)),
       rawGetParseMs: Number(rawMs.toFixed(2)),
       ratio: Number((loadMs / rawMs).toFixed(2)),
+      loadCpuMs: Number(loadCpuMs.toFixed(2)),
+      rawCpuMs: Number(rawCpuMs.toFixed(2)),
+      cpuRatio: Number((loadCpuMs / rawCpuMs).toFixed(2)),
     }),
   );
 }
@@ -169,9 +191,9 @@ const worker = createWorker({
 const client = createClient({ connection: url, prefix, env: {} });
 try {
   await worker.waitUntilReady();
-  await bytesPerTurn(client, redis);
-  await loadLongConversation(client, redis);
-  await suspendedParents(client, url);
+  if (figures.has('bytes')) await bytesPerTurn(client, redis);
+  if (figures.has('load')) await loadLongConversation(client, redis);
+  if (figures.has('parents')) await suspendedParents(client, url);
 } finally {
   await client.close();
   await worker.close();

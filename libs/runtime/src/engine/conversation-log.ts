@@ -14,6 +14,7 @@ import type { ModelAdapter } from '../model/model-adapter.js';
 import type {
   AppendChange,
   ConversationBaseSource,
+  ConversationModel,
   StoredConversation,
 } from '../store/conversation-store.js';
 import { durableStep } from './durable-step.js';
@@ -38,19 +39,22 @@ export class ConversationLog {
   /** The provider's promptTokens of the last model call behind `history` (its last message), when stored. */
   readonly lastPromptTokens: number | undefined;
   private systemSent = false;
+  /** The model stored at `version`: an append by the same model leaves it out (bytes per turn). */
+  private storedModel: ConversationModel | undefined;
 
   private constructor(
     context: AgentContext,
     conversationId: string,
     version: number,
     history: Message[],
-    lastPromptTokens: number | undefined,
+    stored: StoredConversation | undefined,
   ) {
     this.context = context;
     this.conversationId = conversationId;
     this.version = version;
     this.history = history;
-    this.lastPromptTokens = lastPromptTokens;
+    this.lastPromptTokens = stored?.header.lastPromptTokens;
+    this.storedModel = stored?.header.model;
   }
 
   /** Opens the conversation at the version journaled for this position (the latest on first run). */
@@ -76,13 +80,7 @@ export class ConversationLog {
           : await store.load(conversationId, { version: value.version });
     // Conversations stored before turns were appended whole may end mid tool batch: repaired.
     const history = ensureValidHistory(stored?.messages ?? []);
-    return new ConversationLog(
-      context,
-      conversationId,
-      value.version,
-      history,
-      stored?.header.lastPromptTokens,
-    );
+    return new ConversationLog(context, conversationId, value.version, history, stored);
   }
 
   /** Appends a complete turn as one version; the system prompt goes with the first append. */
@@ -96,8 +94,7 @@ export class ConversationLog {
       fingerprint: `conversation:${this.conversationId}`,
       execute: async () => ({ version: (await store.append(this.conversationId, change)).version }),
     });
-    this.version = value.version;
-    this.systemSent = true;
+    this.#appended(value.version, details);
   }
 
   /**
@@ -118,8 +115,7 @@ export class ConversationLog {
       fingerprint: `conversation-base:${this.conversationId}`,
       execute: async () => ({ version: (await store.append(this.conversationId, change)).version }),
     });
-    this.version = value.version;
-    this.systemSent = true;
+    this.#appended(value.version, details);
     return value.version;
   }
 
@@ -140,13 +136,22 @@ export class ConversationLog {
     );
   }
 
+  #appended(version: number, details: TurnDetails): void {
+    this.version = version;
+    this.systemSent = true;
+    this.storedModel = { provider: details.model.provider, id: details.model.id };
+  }
+
   #change(appendId: string, messages: Message[], details: TurnDetails): AppendChange {
     const { runId, attempt } = this.context.run.services;
+    const { provider, id } = details.model;
+    const sameModel = this.storedModel?.provider === provider && this.storedModel.id === id;
     return {
       expectedVersion: this.version,
       appendId,
       messages,
-      model: { provider: details.model.provider, id: details.model.id },
+      // Omitted = unchanged: the store keeps the model it has.
+      ...(sameModel ? {} : { model: { provider, id } }),
       ...(this.systemSent ? {} : { system: details.system }),
       ...(details.usage ? { usage: details.usage } : {}),
       ...(details.lastPromptTokens === undefined ? {} : { lastPromptTokens: details.lastPromptTokens }),

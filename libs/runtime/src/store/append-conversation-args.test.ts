@@ -14,9 +14,11 @@ describe('appendConversationArgs', () => {
   it('lays out the six keys and the ARGV slots the script documents', () => {
     const keys = { ...conversationKeys('p', 'c1'), lease: conversationGateKeys('p', 'c1').lease };
     const holder = { runId: 'r1', attempt: 'a1' };
-    const call = appendConversationArgs(keys, 'c1', { ...change, holder }, new Date(0), {
+    const messages = [...change.messages, { role: 'assistant' as const, content: 'hello' }];
+    const call = appendConversationArgs(keys, 'c1', { ...change, messages, holder }, new Date(0), {
       seconds: 3600,
       blobs: ['ab12'],
+      chunkBytes: 4096,
     });
     expect(call.keys).toEqual([
       'p:conv:{c:c1}:header',
@@ -40,8 +42,10 @@ describe('appendConversationArgs', () => {
       'a1',
       '',
       '',
+      '4096',
       'ab12',
       '{"role":"user","content":"hi"}',
+      '{"role":"assistant","content":"hello"}',
     ]);
   });
 });
@@ -58,7 +62,7 @@ describe('appendConversationArgs for a base', () => {
     };
     const call = appendConversationArgs(keys, 'c1', { ...change, base }, new Date(0));
     expect(JSON.parse(call.args[11] ?? '')).toEqual(base);
-    expect(call.args.slice(13)).toEqual(['{"role":"user","content":"hi"}']);
+    expect(call.args.slice(13)).toEqual(['16384', '{"role":"user","content":"hi"}']);
   });
 });
 

@@ -1,24 +1,35 @@
 /**
- * The TypeScript side of `append-conversation-6`: a pure argument builder (testable without
+ * The TypeScript side of `append-conversation-7`: a pure argument builder (testable without
  * Redis) and the reading of its reply, where return codes become errors through one table.
  */
 import type { ConversationGateKeys, ConversationKeys } from '../keys.js';
 import type { AppendChange } from './conversation-store.js';
 import { ConversationConflictError, ConversationLeaseLostError } from './store-errors.js';
 
-/** KEYS and ARGV of one `append-conversation-6` call. */
+/** KEYS and ARGV of one `append-conversation-7` call. */
 export interface ScriptCall {
   keys: string[];
   args: string[];
 }
 
-/** How long the conversation stays, and the blobs this turn references. */
+/** How long the conversation stays, the blobs this turn references, and the chunk bound. */
 export interface AppendRetention {
   /** Seconds after this turn; 0 keeps the conversation. */
   seconds: number;
   /** The sha256 of every blob this turn's messages reference. */
   blobs: readonly string[];
+  /**
+   * A turn joins the list's last chunk while that stays within this many bytes; 0 = one message
+   * per entry. @default DEFAULT_CHUNK_BYTES
+   */
+  chunkBytes?: number;
 }
+
+/**
+ * The default chunk bound: a 1,000-message chat (~100 KB) loads as a handful of replies, and
+ * the last chunk an append reads and rewrites inside Redis stays small.
+ */
+export const DEFAULT_CHUNK_BYTES = 16_384;
 
 /** Builds KEYS and ARGV; `change.messages` must already have their large media moved to blobs. */
 export function appendConversationArgs(
@@ -46,6 +57,7 @@ export function appendConversationArgs(
       change.holder?.attempt ?? '',
       change.base === undefined ? '' : JSON.stringify(change.base),
       isTokenCount(change.lastPromptTokens) ? String(change.lastPromptTokens) : '',
+      String(retention.chunkBytes ?? DEFAULT_CHUNK_BYTES),
       ...retention.blobs,
       ...change.messages.map((message) => JSON.stringify(message)),
     ],
@@ -56,7 +68,7 @@ function isTokenCount(value: number | undefined): value is number {
   return value !== undefined && Number.isSafeInteger(value) && value >= 0;
 }
 
-/** Return codes of `append-conversation-6`. */
+/** Return codes of `append-conversation-7`. */
 export const AppendConversationCode = { appended: 1, duplicate: 0, conflict: -1, leaseNotHeld: -2 } as const;
 
 /** Negative return code → the error it always means. */
@@ -89,7 +101,7 @@ export function readAppendConversationReply(
   const toError = appendConversationErrors[Number(code)];
   if (toError) throw toError(conversationId, change, detail);
   if (!Array.isArray(detail))
-    throw new Error(`append-conversation-6 returned an unexpected reply: ${String(reply)}`);
+    throw new Error(`append-conversation-7 returned an unexpected reply: ${String(reply)}`);
   return pairsToRecord(detail as string[]);
 }
 

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 /**
  * One Lua script, run with EVALSHA and loaded with EVAL on a `NOSCRIPT` miss (after a Redis
  * restart or on a fresh server). `keyCount` is the number of KEYS, which the script file name
- * carries too (`append-conversation-6`).
+ * carries too (`append-conversation-7`).
  */
 export class LuaScript {
   readonly name: string;

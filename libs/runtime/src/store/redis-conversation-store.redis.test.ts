@@ -7,8 +7,10 @@ import { randomUUID } from 'node:crypto';
 import type { Message } from '@flotilla/ir';
 import { describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../../../../test/support/redis.js';
-import { blobKey, conversationKeys } from '../keys.js';
+import { blobKey, conversationGateKeys, conversationKeys } from '../keys.js';
+import { appendConversation6Script } from './__fixtures__/append-conversation-6.lua.js';
 import { BlobStore } from './blob-store.js';
+import type { AppendChange } from './conversation-store.js';
 import { RedisConversationStore } from './redis-conversation-store.js';
 import { ConversationCorruptedError } from './store-errors.js';
 
@@ -17,13 +19,21 @@ const store = () =>
   new RedisConversationStore({ redis: fixture.redis, prefix: fixture.prefix, blobThresholdBytes: 1024 });
 const user = (content: string): Message => ({ role: 'user', content });
 
-/** Sizes of everything one append wrote: its message, its version entry and the header. */
-async function writtenAt(id: string, version: number): Promise<number[]> {
+/** Bytes in the message list (all its chunks). */
+async function listBytes(id: string): Promise<number> {
+  const chunks = await fixture.redis.lrange(conversationKeys(fixture.prefix, id).messages, 0, -1);
+  return chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+}
+
+/**
+ * Sizes of everything one append wrote: its version entry, what it added to the message list,
+ * and the header (but the size of the last chunk, which the chunk bound caps).
+ */
+async function writtenAt(id: string, version: number, listBefore: number): Promise<number[]> {
   const keys = conversationKeys(fixture.prefix, id);
   const entry = await fixture.redis.lindex(keys.versions, version - 1);
-  const message = await fixture.redis.lindex(keys.messages, version - 1);
-  const header = Object.values(await fixture.redis.hgetall(keys.header)).join('');
-  return [entry?.length ?? 0, message?.length ?? 0, header.length];
+  const { tailBytes: _, ...header } = await fixture.redis.hgetall(keys.header);
+  return [entry?.length ?? 0, (await listBytes(id)) - listBefore, Object.values(header).join('').length];
 }
 
 describe('RedisConversationStore layout', () => {
@@ -41,16 +51,19 @@ describe('RedisConversationStore layout', () => {
     // Versions 10 and 99 have as many digits, so equal sizes mean nothing grew with length.
     const sizes: Record<number, number[]> = {};
     for (let version = 1; version <= 99; version++) {
+      const listBefore = await listBytes(id);
       await conversations.append(id, {
         expectedVersion: version - 1,
         appendId: `turn-${version}`,
         messages: [user(`question ${version % 10}`)],
         system: [{ role: 'system', content: 'a fairly long system prompt '.repeat(20) }],
       });
-      if (version === 10 || version === 99) sizes[version] = await writtenAt(id, version);
+      if (version === 10 || version === 99) sizes[version] = await writtenAt(id, version, listBefore);
     }
     expect(sizes[99]).toEqual(sizes[10]);
-    expect(await fixture.redis.llen(conversationKeys(fixture.prefix, id).messages)).toBe(99);
+    // 99 short messages fit one chunk.
+    expect(await fixture.redis.llen(conversationKeys(fixture.prefix, id).messages)).toBe(1);
+    expect((await conversations.load(id))?.messages).toHaveLength(99);
   });
 
   it('stores the system prompt in a version entry only when it changes', async () => {
@@ -83,11 +96,10 @@ describe('RedisConversationStore layout', () => {
     await store().append(id, { expectedVersion: 0, appendId: 'a', messages });
     const sha256 = BlobStore.hash(bytes);
     expect(await fixture.redis.exists(blobKey(fixture.prefix, sha256))).toBe(1);
-    const stored = await fixture.redis.lrange(conversationKeys(fixture.prefix, id).messages, 0, -1);
-    expect(stored[0]).not.toContain(base64);
-    expect(stored[1]).not.toContain(base64);
-    expect(stored[0]).toContain(sha256);
-    expect(stored[2]).toContain('aGk=');
+    const [stored] = await fixture.redis.lrange(conversationKeys(fixture.prefix, id).messages, 0, -1);
+    expect(stored).not.toContain(base64);
+    expect(stored?.split(sha256)).toHaveLength(3);
+    expect(stored).toContain('aGk=');
     expect((await store().load(id))?.messages).toEqual(messages);
   });
 
@@ -99,7 +111,12 @@ describe('RedisConversationStore layout', () => {
         appendId: 'a',
         messages: [user('ok'), user('bad soon')],
       });
-      await fixture.redis.lset(conversationKeys(fixture.prefix, id).messages, 1, '{"role":"wizard"');
+      // The turn's two messages are one chunk: the second is made invalid.
+      await fixture.redis.lset(
+        conversationKeys(fixture.prefix, id).messages,
+        0,
+        '{"role":"user","content":"ok"},{"role":"wizard","content":"bad"}',
+      );
       const error = await store()
         .load(id)
         .catch((caught: unknown) => caught);
@@ -180,15 +197,23 @@ describe('RedisConversationStore layout', () => {
       expect(contents(await conversations.load(id, { version: 4 }))).toEqual(['summary', 'b2', 'c1']);
     });
 
-    it('names a corrupted entry after a base by its list index', async () => {
+    it('names a corrupted message after a base by its index in the message log', async () => {
       const id = `c-${randomUUID()}`;
       await compacted(store(), id);
-      await fixture.redis.lset(conversationKeys(fixture.prefix, id).messages, 6, '{"role":"user"');
+      // Chunks: [a1 a2 b1 b2] [summary b2 c1] (a base starts a chunk); c1 (message 6) made invalid.
+      const keys = conversationKeys(fixture.prefix, id);
+      expect(await fixture.redis.llen(keys.messages)).toBe(2);
+      const chunk = (await fixture.redis.lindex(keys.messages, 1)) ?? '';
+      await fixture.redis.lset(keys.messages, 1, chunk.replace('"content":"c1"', '"content":1'));
       for (const reader of [store(), store()]) {
         await expect(reader.load(id)).rejects.toMatchObject({ name: 'ConversationCorruptedError', index: 6 });
         await expect(reader.load(id, { version: 4 })).rejects.toMatchObject({ index: 6 });
       }
+      // Version 3 ends before it, in the same chunk.
       expect(contents(await store().load(id, { version: 3 }))).toEqual(['summary', 'b2']);
+      // A chunk that is no longer JSON is blamed on its first message.
+      await fixture.redis.lset(keys.messages, 1, chunk.slice(0, -3));
+      await expect(store().load(id)).rejects.toMatchObject({ name: 'ConversationCorruptedError', index: 4 });
     });
 
     it('reads a conversation written anew after it was compacted and deleted', async () => {
@@ -199,7 +224,7 @@ describe('RedisConversationStore layout', () => {
       const keys = conversationKeys(fixture.prefix, id);
       await fixture.redis.del(keys.header, keys.messages, keys.versions, keys.appends);
       expect(await conversations.load(id)).toBeUndefined();
-      // The store remembers a start (4) beyond the new list: it reads again from the right one.
+      // The store remembers a start (chunk 1) beyond the new list: it reads again from the right one.
       await compacted(conversations, id);
       await fixture.redis.del(keys.header, keys.messages, keys.versions, keys.appends);
       await conversations.append(id, { expectedVersion: 0, appendId: 'x', messages: [user('new')] });
@@ -302,6 +327,180 @@ describe('RedisConversationStore layout', () => {
       await store().append(id, { expectedVersion: 0, appendId: 'a', messages: [image(4)] });
       for (const key of [...conversationKeyList(id), blobOf(4)])
         expect(await fixture.redis.ttl(key)).toBe(-1);
+    });
+  });
+});
+
+describe('RedisConversationStore chunks', () => {
+  const chunked = (chunkBytes: number) =>
+    new RedisConversationStore({ redis: fixture.redis, prefix: fixture.prefix, chunkBytes });
+  const chunksOf = (id: string) => fixture.redis.lrange(conversationKeys(fixture.prefix, id).messages, 0, -1);
+  const text = (message: Message) => JSON.stringify(message);
+  const provenance = {
+    reason: 'compaction' as const,
+    turnsSummarised: 1,
+    messagesSummarised: 2,
+    tokensBefore: 100,
+    tokensAfter: 10,
+  };
+
+  /** Every version loads as the messages it was given, whichever store reads it. */
+  async function expectEveryVersion(id: string, versions: Message[][]): Promise<void> {
+    for (const reader of [store(), chunked(64)]) {
+      for (const [index, messages] of versions.entries())
+        expect((await reader.load(id, { version: index + 1 }))?.messages).toEqual(messages);
+      expect((await reader.load(id))?.messages).toEqual(versions.at(-1));
+    }
+  }
+
+  it('joins a turn to the last chunk up to the bound exactly, then starts a new one', async () => {
+    const id = `c-${randomUUID()}`;
+    const [a, b, c] = [user('a'.repeat(20)), user('b'.repeat(20)), user('c')];
+    // The bound is exactly the first chunk with a and b joined.
+    const conversations = chunked(text(a).length + 1 + text(b).length);
+    await conversations.append(id, { expectedVersion: 0, appendId: '1', messages: [a] });
+    await conversations.append(id, { expectedVersion: 1, appendId: '2', messages: [b] });
+    expect(await chunksOf(id)).toEqual([`${text(a)},${text(b)}`]);
+    await conversations.append(id, { expectedVersion: 2, appendId: '3', messages: [c] });
+    expect(await chunksOf(id)).toEqual([`${text(a)},${text(b)}`, text(c)]);
+    await expectEveryVersion(id, [[a], [a, b], [a, b, c]]);
+  });
+
+  it('stores a turn larger than the bound as one chunk and starts the next turn after it', async () => {
+    const id = `c-${randomUUID()}`;
+    const conversations = chunked(64);
+    const [small, large, next] = [user('s'), [user('x'.repeat(80)), user('y'.repeat(10))], user('n')];
+    await conversations.append(id, { expectedVersion: 0, appendId: '1', messages: [small] });
+    await conversations.append(id, { expectedVersion: 1, appendId: '2', messages: large });
+    await conversations.append(id, { expectedVersion: 2, appendId: '3', messages: [next] });
+    expect(await chunksOf(id)).toEqual([text(small), large.map(text).join(','), text(next)]);
+    await expectEveryVersion(id, [[small], [small, ...large], [small, ...large, next]]);
+  });
+
+  it('reads every version across chunk boundaries, bases and turns without messages', async () => {
+    const id = `c-${randomUUID()}`;
+    const conversations = chunked(100);
+    const versions: Message[][] = [];
+    for (let version = 1; version <= 30; version++) {
+      const change: AppendChange = {
+        expectedVersion: version - 1,
+        appendId: `${version}`,
+        messages: version % 9 === 0 ? [] : [user(`m${version}`), user(`reply ${version}`)],
+      };
+      const isBase = version % 7 === 0;
+      await conversations.append(id, isBase ? { ...change, base: provenance } : change);
+      versions.push(isBase ? change.messages : [...(versions.at(-1) ?? []), ...change.messages]);
+    }
+    expect((await chunksOf(id)).length).toBeGreaterThan(5);
+    await expectEveryVersion(id, versions);
+  });
+
+  it('writes one message per entry with a bound of 0 (as loaders before chunks read), then chunks again', async () => {
+    const id = `c-${randomUUID()}`;
+    const [a, b, c, d] = [user('a'), user('b'), user('c'), user('d')];
+    await chunked(0).append(id, { expectedVersion: 0, appendId: '1', messages: [a, b] });
+    await chunked(0).append(id, { expectedVersion: 1, appendId: '2', messages: [c] });
+    expect(await chunksOf(id)).toEqual([a, b, c].map(text));
+    await store().append(id, { expectedVersion: 2, appendId: '3', messages: [d] });
+    expect(await chunksOf(id)).toEqual([...[a, b, c].map(text), text(d)]);
+    await expectEveryVersion(id, [
+      [a, b],
+      [a, b, c],
+      [a, b, c, d],
+    ]);
+  });
+
+  describe('with a conversation written by append-conversation-6 (one message per entry)', () => {
+    /** An append as the previous release made it (its script text is kept as a fixture). */
+    async function appendOld(id: string, change: AppendChange): Promise<void> {
+      const keys = conversationKeys(fixture.prefix, id);
+      const { lease } = conversationGateKeys(fixture.prefix, id);
+      const reply = await appendConversation6Script.run(
+        fixture.redis,
+        [keys.header, keys.messages, keys.versions, keys.appends, keys.blobs, lease],
+        [
+          id,
+          String(change.expectedVersion),
+          change.appendId,
+          new Date().toISOString(),
+          JSON.stringify([{ role: 'system', content: 'be brief' }]),
+          '{"provider":"mock","id":"m"}',
+          '',
+          '0',
+          '0',
+          '',
+          '',
+          change.base === undefined ? '' : JSON.stringify(change.base),
+          '',
+          ...change.messages.map(text),
+        ],
+      );
+      expect(reply).toEqual([1, expect.any(Array)]);
+    }
+
+    it('loads it, and appends to it in chunks after its entries (a mixed list)', async () => {
+      const id = `c-${randomUUID()}`;
+      await appendOld(id, { expectedVersion: 0, appendId: '1', messages: [user('o1'), user('o2')] });
+      await appendOld(id, { expectedVersion: 1, appendId: '2', messages: [user('o3')] });
+      const old = [
+        [user('o1'), user('o2')],
+        [user('o1'), user('o2'), user('o3')],
+      ];
+      await expectEveryVersion(id, old);
+      const loaded = await store().load(id);
+      expect(loaded?.header).toMatchObject({
+        version: 2,
+        messageCount: 3,
+        system: [{ content: 'be brief' }],
+      });
+
+      const conversations = store();
+      await conversations.append(id, {
+        expectedVersion: 2,
+        appendId: '3',
+        messages: [user('n1'), user('n2')],
+      });
+      await conversations.append(id, { expectedVersion: 3, appendId: '4', messages: [user('n3')] });
+      // The old entries stay as they were; the new turns share one chunk after them.
+      expect(await chunksOf(id)).toEqual([
+        text(user('o1')),
+        text(user('o2')),
+        text(user('o3')),
+        [user('n1'), user('n2'), user('n3')].map(text).join(','),
+      ]);
+      const all = [...(old[1] ?? []), user('n1'), user('n2')];
+      await expectEveryVersion(id, [...old, all, [...all, user('n3')]]);
+      expect((await store().load(id))?.header).toMatchObject({ version: 4, messageCount: 6 });
+    });
+
+    it('loads its bases, and builds on them (or on a new base) after the upgrade', async () => {
+      const id = `c-${randomUUID()}`;
+      await appendOld(id, { expectedVersion: 0, appendId: '1', messages: [user('o1'), user('o2')] });
+      await appendOld(id, {
+        expectedVersion: 1,
+        appendId: '2',
+        messages: [user('summary')],
+        base: provenance,
+      });
+      await appendOld(id, { expectedVersion: 2, appendId: '3', messages: [user('o3')] });
+      const conversations = store();
+      await conversations.append(id, { expectedVersion: 3, appendId: '4', messages: [user('n1')] });
+      await conversations.append(id, {
+        expectedVersion: 4,
+        appendId: '5',
+        messages: [user('s2')],
+        base: provenance,
+      });
+      await conversations.append(id, { expectedVersion: 5, appendId: '6', messages: [user('n2')] });
+      await expectEveryVersion(id, [
+        [user('o1'), user('o2')],
+        [user('summary')],
+        [user('summary'), user('o3')],
+        [user('summary'), user('o3'), user('n1')],
+        [user('s2')],
+        [user('s2'), user('n2')],
+      ]);
+      expect((await store().load(id))?.header).toMatchObject({ version: 6, base: { version: 5 } });
     });
   });
 });

@@ -1,7 +1,11 @@
 import { emptyUsage, type Message } from '@flotilla/ir';
 import type { Redis } from 'ioredis';
 import { type ConversationKeys, conversationGateKeys, conversationKeys, DEFAULT_PREFIX } from '../keys.js';
-import { appendConversationArgs, readAppendConversationReply } from './append-conversation-args.js';
+import {
+  appendConversationArgs,
+  DEFAULT_CHUNK_BYTES,
+  readAppendConversationReply,
+} from './append-conversation-args.js';
 import { BLOB_GRACE_SECONDS, BlobStore } from './blob-store.js';
 import type {
   AppendChange,
@@ -10,7 +14,7 @@ import type {
   LoadConversationOptions,
   StoredConversation,
 } from './conversation-store.js';
-import { appendConversationScript } from './lua/append-conversation-6.lua.js';
+import { appendConversationScript } from './lua/append-conversation-7.lua.js';
 import {
   DEFAULT_BLOB_THRESHOLD_BYTES,
   hasBlobMedia,
@@ -46,14 +50,22 @@ export interface RedisConversationStoreOptions {
   retentionSeconds?: number;
   /** How much longer than the conversation its blobs stay. @default BLOB_GRACE_SECONDS (60) */
   blobGraceSeconds?: number;
+  /**
+   * Messages are stored in chunks (list entries) of up to this many bytes, so a load is a few
+   * large replies; a turn larger than this is one chunk of its own. 0 stores one message per
+   * entry, which loaders of earlier versions (before `append-conversation-7`) can read: for a
+   * rolling deploy while such processes still load conversations. @default 16384
+   */
+  chunkBytes?: number;
 }
 
 /**
  * The {@link ConversationStore} in Redis (ARCHITECTURE.md §3). Per conversation, under one
- * hash tag: a header hash (latest version), an append-only message list, a versions list (one
- * small entry per version: message count, usage totals, model, timestamp, and the system
- * prompt when it changed) and an applied-append-id hash. An append is one Lua script
- * (`append-conversation-6`, fenced by the lease of the conversation gate); a load validates everything it reads.
+ * hash tag: a header hash (latest version), an append-only message list (chunks of messages
+ * joined by ','), a versions list (one small entry per version: message count, usage totals,
+ * model, timestamp, and the system prompt when it changed) and an applied-append-id hash. An
+ * append is one Lua script (`append-conversation-7`, fenced by the lease of the conversation
+ * gate); a load validates everything it reads.
  */
 export class RedisConversationStore implements ConversationStore {
   readonly #redis: Redis;
@@ -62,13 +74,15 @@ export class RedisConversationStore implements ConversationStore {
   readonly #blobThresholdBytes: number;
   readonly #now: () => Date;
   readonly #retentionSeconds: number;
-  /** Header key → the list index where its latest version starts, for compacted conversations. */
+  readonly #chunkBytes: number;
+  /** Header key → the list index (chunk) where its latest version starts, for compacted conversations. */
   readonly #baseStarts = new Map<string, number>();
 
   constructor(options: RedisConversationStoreOptions) {
     this.#redis = options.redis;
     this.#prefix = options.prefix ?? DEFAULT_PREFIX;
     this.#retentionSeconds = options.retentionSeconds ?? 0;
+    this.#chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
     const grace = options.blobGraceSeconds ?? BLOB_GRACE_SECONDS;
     const blobSeconds = this.#retentionSeconds === 0 ? 0 : this.#retentionSeconds + grace;
     this.#blobs = new BlobStore(options.redis, this.#prefix, blobSeconds);
@@ -91,13 +105,13 @@ export class RedisConversationStore implements ConversationStore {
     }
     const header =
       version === latest.version
-        ? { header: toHeader(latest), baseStart: latest.baseStart }
+        ? { header: toHeader(latest), ...latestStart(latest) }
         : await this.#headerAt(keys, toHeader(latest), version);
-    const count = header.header.messageCount;
+    // The last chunk may hold messages of later versions too: only the version's are kept.
     const entries =
-      count === 0
+      header.header.messageCount === 0
         ? []
-        : await this.#redis.lrangeBuffer(keys.messages, header.baseStart, header.baseStart + count - 1);
+        : await this.#redis.lrangeBuffer(keys.messages, header.baseChunk, header.chunkEnd);
     const messages = await this.#parseMessages(conversationId, header, entries);
     return { header: header.header, messages };
   }
@@ -105,11 +119,11 @@ export class RedisConversationStore implements ConversationStore {
   /**
    * The latest version in one round trip: the header and the message list from where its
    * messages are expected to start, sent together on one connection (Redis runs them in that
-   * order). One version either way: the list is append-only (a base is pushed too), so the
-   * entries the header covers are the same however many appends run before the LRANGE; only
-   * the header's range is used. The list start is 0 until a conversation is compacted; after
-   * that the last start seen is remembered, and a conversation not seen yet reads its whole
-   * list once.
+   * order). One version either way: messages are only ever added (a base is pushed too; an
+   * append extends the last chunk or pushes one), so the messages the header covers are the
+   * same however many appends run before the LRANGE; only the header's count is used. The list
+   * start is 0 until a conversation is compacted; after that the last start seen is
+   * remembered, and a conversation not seen yet reads its whole list once.
    */
   async #loadLatest(keys: ConversationKeys, conversationId: string): Promise<StoredConversation | undefined> {
     let from = this.#baseStarts.get(keys.header) ?? 0;
@@ -117,20 +131,15 @@ export class RedisConversationStore implements ConversationStore {
       const [fields, list] = await this.#readLatest(keys, from);
       if (Object.keys(fields).length === 0) return undefined;
       const latest = parseHeader(conversationId, fields);
-      this.#rememberBaseStart(keys.header, latest.baseStart);
+      const at = { header: toHeader(latest), ...latestStart(latest) };
+      this.#rememberBaseStart(keys.header, at.baseChunk);
       // Only a conversation deleted (expired) and written anew starts before a start seen earlier.
-      if (latest.baseStart < from) {
-        from = latest.baseStart;
+      if (at.baseChunk < from) {
+        from = at.baseChunk;
         continue;
       }
-      const header = toHeader(latest);
-      const start = latest.baseStart - from;
-      const entries = list.slice(start, start + header.messageCount);
-      const messages = await this.#parseMessages(
-        conversationId,
-        { header, baseStart: latest.baseStart },
-        entries,
-      );
+      const header = at.header;
+      const messages = await this.#parseMessages(conversationId, at, list.slice(at.baseChunk - from));
       return { header, messages };
     }
   }
@@ -169,6 +178,7 @@ export class RedisConversationStore implements ConversationStore {
       {
         seconds: this.#retentionSeconds,
         blobs: referencedBlobs(messages),
+        chunkBytes: this.#chunkBytes,
       },
     );
     const reply = await appendConversationScript.run(this.#redis, call.keys, call.args);
@@ -177,7 +187,7 @@ export class RedisConversationStore implements ConversationStore {
 
   /**
    * The header as it was at `version` (older than the latest), rebuilt from the versions list,
-   * with the list index of the version's first message.
+   * with the message and list indexes where the version starts and the list index it ends at.
    */
   async #headerAt(keys: ConversationKeys, latest: ConversationHeader, version: number): Promise<HeaderAt> {
     const base = {
@@ -187,7 +197,7 @@ export class RedisConversationStore implements ConversationStore {
     };
     if (version === 0) {
       const header = { ...base, version: 0, messageCount: 0, system: [], usage: emptyUsage() };
-      return { header: { ...header, updatedAt: latest.createdAt }, baseStart: 0 };
+      return { header: { ...header, updatedAt: latest.createdAt }, baseStart: 0, baseChunk: 0, chunkEnd: -1 };
     }
     const entry = await this.#versionEntry(keys, latest.conversationId, version);
     let system: Message[] = [];
@@ -211,7 +221,14 @@ export class RedisConversationStore implements ConversationStore {
       const baseEntry = await this.#versionEntry(keys, latest.conversationId, entry.baseAt);
       if (baseEntry.base) header.base = baseEntry.base;
     }
-    return { header, baseStart: entry.baseStart };
+    // Entries written before chunks hold one message each: list indexes are message indexes.
+    const chunks = entry.chunks ?? entry.messageCount;
+    return {
+      header,
+      baseStart: entry.baseStart,
+      baseChunk: entry.baseChunk ?? entry.baseStart,
+      chunkEnd: chunks - 1,
+    };
   }
 
   async #versionEntry(keys: ConversationKeys, conversationId: string, version: number) {
@@ -228,23 +245,26 @@ export class RedisConversationStore implements ConversationStore {
     return parsed.data;
   }
 
-  /** The messages of `at` from its list entries (those from `at.baseStart` on), validated, media restored. */
+  /**
+   * The messages of `at` from its list entries (the chunks from `at.baseChunk` on), validated,
+   * media restored; messages past the version's count (later appends) are left out.
+   */
   async #parseMessages(conversationId: string, at: HeaderAt, entries: Buffer[]): Promise<Message[]> {
     const count = at.header.messageCount;
     if (count === 0) return [];
-    if (entries.length < count) {
-      throw new ConversationCorruptedError(
-        conversationId,
-        entries.length,
-        `missing (header counts ${count} messages)`,
-      );
-    }
     // Parsed in one synchronous pass; only messages whose media lie in blobs wait for Redis
     // (a promise per message made loading 1,000 plain messages ~2× slower).
-    const parsed = parseStoredMessages(entries);
+    const parsed = parseStoredMessages(entries, count);
     if (!parsed.ok)
       throw new ConversationCorruptedError(conversationId, at.baseStart + parsed.index, parsed.problem);
     const { messages } = parsed;
+    if (messages.length < count) {
+      throw new ConversationCorruptedError(
+        conversationId,
+        at.baseStart + messages.length,
+        `missing (header counts ${count} messages)`,
+      );
+    }
     const restoring: Promise<void>[] = [];
     for (let index = 0; index < messages.length; index++) {
       if (hasBlobMedia(messages[index] as Message))
@@ -272,10 +292,18 @@ export class RedisConversationStore implements ConversationStore {
 /** How many compacted conversations a store remembers the list start of (the oldest is forgotten). */
 const REMEMBERED_BASE_STARTS = 10_000;
 
-/** A header and the list index where its version's messages start. */
+/** A header, where its version's messages start (message and list index), and the list index its range ends at. */
 interface HeaderAt {
   header: ConversationHeader;
   baseStart: number;
+  baseChunk: number;
+  /** -1 = the end of the list. */
+  chunkEnd: number;
+}
+
+/** Where the latest version starts; conversations written before chunks have one message per entry. */
+function latestStart(fields: HeaderFields): Omit<HeaderAt, 'header'> {
+  return { baseStart: fields.baseStart, baseChunk: fields.baseChunk ?? fields.baseStart, chunkEnd: -1 };
 }
 
 function parseHeader(conversationId: string, fields: Record<string, string>): HeaderFields {
@@ -290,6 +318,8 @@ function parseHeader(conversationId: string, fields: Record<string, string>): He
     // Conversations written before bases existed have neither field: no base.
     baseStart: Number(fields.baseStart ?? 0),
     baseAt: Number(fields.baseAt ?? 0),
+    // Written by append-conversation-7 (chunks); before it, list and message indexes were one.
+    baseChunk: fields.baseChunk === undefined ? undefined : Number(fields.baseChunk),
     base: fields.base === undefined ? undefined : parseJson(fields.base),
     lastPromptTokens: fields.lastPromptTokens === undefined ? undefined : Number(fields.lastPromptTokens),
     usage: parseJson(fields.usage ?? ''),

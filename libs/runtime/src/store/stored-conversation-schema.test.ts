@@ -3,7 +3,12 @@
  * joined parse of a load against parsing each entry: same messages, same entry blamed.
  */
 import { describe, expect, it } from 'vitest';
-import { isExactMessage, parseStoredMessage, parseStoredMessages } from './stored-conversation-schema.js';
+import {
+  isExactMessage,
+  parseJson,
+  parseStoredMessage,
+  parseStoredMessages,
+} from './stored-conversation-schema.js';
 
 /** A small deterministic PRNG (mulberry32): the same cases on every run. */
 function random(seed: number): () => number {
@@ -139,21 +144,27 @@ describe('isExactMessage', () => {
 
 describe('parseStoredMessages', () => {
   const entries = (texts: string[]) => texts.map((text) => Buffer.from(text));
-  const perEntry = (texts: string[]) => {
-    for (const [index, text] of texts.entries()) {
-      const parsed = parseStoredMessage(text);
-      if (!parsed.ok) return { ok: false, index, problem: parsed.problem };
+  /** The oracle: each chunk wrapped in '[' ']' and parsed alone, each message checked by zod. */
+  const perChunk = (texts: string[]) => {
+    const messages: unknown[] = [];
+    for (const text of texts) {
+      const values = parseJson(`[${text}]`);
+      if (!Array.isArray(values) || values.length === 0)
+        return { ok: false, index: messages.length, problem: values === undefined ? 'not JSON' : 'empty' };
+      for (const value of values) {
+        const parsed = parseStoredMessage(JSON.stringify(value));
+        if (!parsed.ok) return { ok: false, index: messages.length, problem: parsed.problem };
+        messages.push(parsed.message);
+      }
     }
-    return {
-      ok: true,
-      messages: texts.map((text) => (parseStoredMessage(text) as { message: unknown }).message),
-    };
+    return { ok: true, messages };
   };
   const ok = ['{"role":"user","content":"a"}', '{"role":"assistant","content":"é ✓ 😀"}'];
 
   it.each([
     ['valid entries', ok],
     ['no entries', []],
+    ['chunks of several messages', [`${ok[0]},${ok[1]}`, ...ok, `${ok[1]},${ok[0]},${ok[1]}`]],
     ['keys out of schema order (zod reorders them)', [...ok, '{"content":"c","role":"user"}']],
     [
       'an unknown blob key (zod drops it)',
@@ -163,14 +174,15 @@ describe('parseStoredMessages', () => {
       ],
     ],
     ['an entry that is not JSON', [...ok, '{"role":"user"', ...ok]],
+    ['a chunk cut short', [`${ok[0]},${ok[1]}`, `${ok[0]},{"role":"us`]],
     ['an empty entry', [ok[0] as string, '', ok[1] as string]],
-    ['an entry holding two messages', [`${ok[0]},${ok[1]}`, ...ok]],
     ['an entry that is JSON but no object', [...ok, '[1]', '"x"', '3']],
     ['an entry that opens a string its neighbour closes', ['{"role":"user","content":"a', '"}', ...ok]],
     ['an invalid message', [...ok, '{"role":"wizard","content":"x"}']],
+    ['an invalid message inside a chunk', [...ok, `${ok[0]},{"role":"wizard","content":"x"},${ok[1]}`]],
     ['bytes that are not UTF-8', [...ok, '{"role":"user","content":"\uFFFD"}']],
-  ])('gives what parsing each entry gives: %s', (_name, texts) => {
-    expect(parseStoredMessages(entries(texts))).toEqual(perEntry(texts));
+  ])('gives what parsing each chunk gives: %s', (_name, texts) => {
+    expect(parseStoredMessages(entries(texts))).toEqual(perChunk(texts));
   });
 
   it('decodes invalid UTF-8 in an entry as parsing that entry alone does', () => {
@@ -188,12 +200,21 @@ describe('parseStoredMessages', () => {
     });
   });
 
-  it('names the first corrupted entry by its index', () => {
+  it('names the first corrupted message by its index across chunks', () => {
     expect(
-      parseStoredMessages(entries([...ok, '{"role":"user"', '{"role":"wizard","content":""}'])),
-    ).toMatchObject({
+      parseStoredMessages(entries([`${ok[0]},${ok[1]}`, ok[0] as string, '{"role":"user"', ok[1] as string])),
+    ).toMatchObject({ ok: false, index: 3, problem: 'not JSON' });
+    expect(
+      parseStoredMessages(entries([`${ok[0]},${ok[1]}`, `${ok[0]},{"role":"wizard","content":""}`])),
+    ).toMatchObject({ ok: false, index: 3 });
+  });
+
+  it('checks chunks one by one when the joined text gives fewer messages than expected', () => {
+    // Two corrupted chunks that make one valid message when joined: each alone is not JSON.
+    const halves = ['{"role":"user","content":"a","x":"}', '{"y":"}'];
+    expect(parseStoredMessages(entries(halves), 2)).toMatchObject({
       ok: false,
-      index: 2,
+      index: 0,
       problem: 'not JSON',
     });
   });

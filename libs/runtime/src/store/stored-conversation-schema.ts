@@ -65,6 +65,10 @@ export const versionEntrySchema = z.object({
   baseStart: z.number().int().nonnegative().default(0),
   /** The version of the base this one builds on; 0 = none. */
   baseAt: z.number().int().nonnegative().default(0),
+  /** List index of the chunk the version's first message starts (written before chunks: = baseStart). */
+  baseChunk: z.number().int().nonnegative().optional(),
+  /** List length after the version (written before chunks: = messageCount). */
+  chunks: z.number().int().nonnegative().optional(),
   updatedAt: z.string(),
   usage: usageSchema,
   model: modelSchema.optional(),
@@ -86,6 +90,7 @@ export const headerFieldsSchema = z.object({
   model: modelSchema.optional(),
   baseStart: z.number().int().nonnegative(),
   baseAt: z.number().int().nonnegative(),
+  baseChunk: z.number().int().nonnegative().optional(),
   base: baseSchema.optional(),
   lastPromptTokens: z.number().int().nonnegative().optional(),
   usage: usageSchema,
@@ -123,36 +128,49 @@ export function describeIssues(error: z.ZodError): string {
 }
 
 /**
- * The stored messages of one load (list entries as read, UTF-8 bytes), or the index (within
- * `entries`) and description of the first that is not a valid message. Read on every turn of
- * every conversation, so the common case avoids a string, a `JSON.parse` and a zod parse per
- * message: the entries are decoded and parsed as one JSON array and each value passes
- * {@link isExactMessage}. Anything else (an entry that is not one JSON object on its own, a
- * message zod would reject or rewrite) takes the per-message path, so what a load returns and
- * which entry it blames are the same either way.
+ * The first `count` stored messages of one load (list entries as read, UTF-8 bytes; each entry
+ * a chunk of one or more message JSON texts joined by ','; fewer when the entries hold fewer),
+ * or the message index (counted from the first entry) and description of the first that is
+ * not a valid message. Read on every turn of every conversation, so the common case avoids a
+ * string, a `JSON.parse` and a zod parse per message: the entries are joined and parsed as one
+ * JSON array and each value passes {@link isExactMessage}. Anything else (a chunk that is not
+ * JSON on its own, a message zod would reject or rewrite, fewer messages than `count`) takes
+ * the per-chunk path, so what a load returns and which message it blames are the same either
+ * way. Messages past `count` (a later version's, in the last chunk read) are not checked.
  */
 export function parseStoredMessages(
   entries: readonly Buffer[],
+  count?: number,
 ): { ok: true; messages: Message[] } | { ok: false; index: number; problem: string } {
   const values = parseJoined(entries);
-  if (values?.every(isExactMessage)) return { ok: true, messages: values as Message[] };
+  if (values && values.length >= (count ?? 0)) {
+    if (count !== undefined) values.length = count;
+    if (values.every(isExactMessage)) return { ok: true, messages: values as Message[] };
+  }
   const messages: Message[] = [];
-  for (let index = 0; index < entries.length; index++) {
-    const parsed = parseStoredMessage((entries[index] as Buffer).toString());
-    if (!parsed.ok) return { ok: false, index, problem: parsed.problem };
-    messages.push(parsed.message);
+  for (const entry of entries) {
+    if (messages.length === count) break;
+    const chunk = parseJson(`[${entry.toString()}]`);
+    if (!Array.isArray(chunk) || chunk.length === 0)
+      return { ok: false, index: messages.length, problem: chunk === undefined ? 'not JSON' : 'empty' };
+    for (const value of chunk) {
+      if (messages.length === count) return { ok: true, messages };
+      const result = messageSchema.safeParse(value);
+      if (!result.success)
+        return { ok: false, index: messages.length, problem: describeIssues(result.error) };
+      messages.push(result.data as Message);
+    }
   }
   return { ok: true, messages };
 }
 
 /**
- * The entries parsed as one JSON array, or `undefined` when that fails or does not give one
- * value per entry. Each entry the store writes is a JSON object, so one not starting with `{`
- * and ending with `}` is left to the per-entry path (that also keeps every multi-byte UTF-8
- * sequence inside one entry: decoding them joined is decoding each). An entry that is not one
- * JSON value on its own (truncated, two values) then fails the joined parse or changes the
- * count; only several corrupted entries that complement each other exactly could pass, and
- * they must then still make `entries.length` valid messages.
+ * The entries parsed as one JSON array, or `undefined` when that fails. The store writes each
+ * chunk as JSON objects joined by ',', so one not starting with `{` and ending with `}` is left
+ * to the per-chunk path (that also keeps every multi-byte UTF-8 sequence inside one entry:
+ * decoding them joined is decoding each). A chunk that is not JSON on its own (truncated) then
+ * fails the joined parse; only corrupted chunks that complement each other exactly could pass,
+ * and they must then still make valid messages, no fewer than the header counts.
  */
 function parseJoined(entries: readonly Buffer[]): unknown[] | undefined {
   if (entries.length === 0) return [];
@@ -169,12 +187,8 @@ function parseJoined(entries: readonly Buffer[]): unknown[] | undefined {
     joined[at++] = 0x2c; // ,
   }
   joined[length - 1] = 0x5d; // ] over the last comma
-  try {
-    const values: unknown = JSON.parse(joined.toString());
-    return Array.isArray(values) && values.length === entries.length ? values : undefined;
-  } catch {
-    return undefined;
-  }
+  const values = parseJson(joined.toString());
+  return Array.isArray(values) ? values : undefined;
 }
 
 const ROLES: ReadonlySet<unknown> = new Set(['system', 'user', 'assistant', 'tool']);

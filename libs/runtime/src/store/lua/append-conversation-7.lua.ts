@@ -2,25 +2,38 @@ import { LuaScript } from '../lua-script.js';
 
 /** See the header of the script. Argument builder: `appendConversationArgs`. */
 export const appendConversationScript = new LuaScript(
-  'append-conversation-6',
+  'append-conversation-7',
   6,
   `--[[
   Appends one turn to a conversation, or writes a new base (a compacted history that later
   turns build on): fenced by the conversation's lease, compare-and-set on the version,
   idempotent by appendId. A base is pushed onto the same message list; the version records
-  where its messages start (baseStart), so every earlier version still reads back whole.
-  Writes only the new messages and one small version entry, so the bytes written per turn do
-  not grow with the length of the conversation. With a retention, every key of the
-  conversation expires that long after this turn (all together); the caller has already
-  pushed the expiry of every blob the conversation references past it.
+  where its messages start (baseStart, and baseChunk in the list), so every earlier version
+  still reads back whole. Writes only the new messages and one small version entry, so the
+  bytes written per turn do not grow with the length of the conversation. With a retention,
+  every key of the conversation expires that long after this turn (all together); the caller
+  has already pushed the expiry of every blob the conversation references past it.
+
+  The message list holds chunks: one or more message JSON texts joined by ',' (a load joins
+  the chunks the same way and parses them as one JSON array, so Redis sends a few large replies
+  instead of one per message). A turn's messages join the last chunk while it stays within the
+  chunk bound (ARGV[14]); otherwise (and always for a base) they start a new chunk, which may
+  exceed the bound when one turn does. Entries written by append-conversation-6 are chunks of
+  one message; its last one is never extended (the header then has no tailBytes). A bound of 0
+  writes one message per entry, as append-conversation-6 did (readable by its loaders, for a
+  rolling deploy).
 
   Input:
-    KEYS[1] header    hash: schemaVersion, conversationId, version, messageCount (list length),
-                      system, systemAt, model, usage, createdAt, updatedAt, baseStart (index
-                      of the latest version's first message), baseAt (version of its base, 0 =
-                      none), base (JSON provenance of that base), lastPromptTokens
-    KEYS[2] messages  list of message JSON; entry i is message i
-    KEYS[3] versions  list of version entry JSON; entry v-1 describes version v
+    KEYS[1] header    hash: schemaVersion, conversationId, version, messageCount (messages in
+                      the list), system, systemAt, model, usage, createdAt, updatedAt, baseStart
+                      (index of the latest version's first message), baseChunk (list index of
+                      the chunk it starts; absent = baseStart), baseAt (version of its base, 0 =
+                      none), base (JSON provenance of that base), lastPromptTokens, chunks (list
+                      length; absent = messageCount), tailBytes (bytes of the last chunk, 0 or
+                      absent = start a new one)
+    KEYS[2] messages  list of chunks (see above)
+    KEYS[3] versions  list of version entry JSON; entry v-1 describes version v (chunks = list
+                      length after it)
     KEYS[4] appends   hash: appendId -> version that append produced
     KEYS[5] blobs     set of the sha256 of every media blob the conversation references
     KEYS[6] lease     hash { runId, attempt }: the one execution attempt allowed to append
@@ -38,7 +51,8 @@ export const appendConversationScript = new LuaScript(
     ARGV[11] writer attempt token, or ''
     ARGV[12] base provenance JSON object (this write is a base), or '' (an append)
     ARGV[13] the provider's promptTokens of the turn's last model call, or '' (kept as it was)
-    ARGV[14..] the sha256 of each blob this turn's messages reference, then one message JSON per slot
+    ARGV[14] chunk bound in bytes; 0 = one message per entry
+    ARGV[15..] the sha256 of each blob this turn's messages reference, then one message JSON per slot
 
   Output:
     { 1, header }   appended; header = the new header as HGETALL field/value pairs
@@ -48,8 +62,10 @@ export const appendConversationScript = new LuaScript(
 ]]
 local headerKey, messagesKey, versionsKey, appendsKey, blobsKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local retention, blobCount = tonumber(ARGV[8]), tonumber(ARGV[9])
-local firstBlob = 14
-local firstMessage = firstBlob + blobCount
+local chunkBound = tonumber(ARGV[14])
+local firstBlob = 15
+local firstMessage, lastMessage = firstBlob + blobCount, #ARGV
+local added = lastMessage - firstMessage + 1
 local conversationId, appendId, now = ARGV[1], ARGV[3], ARGV[4]
 local system, model, turnUsage, baseSource = ARGV[5], ARGV[6], ARGV[7], ARGV[12]
 
@@ -67,7 +83,7 @@ end
 
 -- Every header field the append reads, in one command (they were 9 HGETs).
 local h = redis.call('HMGET', headerKey, 'version', 'system', 'systemAt', 'messageCount', 'usage',
-  'model', 'lastPromptTokens', 'baseStart', 'baseAt')
+  'model', 'lastPromptTokens', 'baseStart', 'baseAt', 'baseChunk', 'tailBytes', 'chunks')
 local version = tonumber(h[1] or '0')
 if version ~= tonumber(ARGV[2]) then
   return { -1, version }
@@ -123,38 +139,58 @@ if turnUsage ~= '' then
   usage = cjson.encode(total)
 end
 
--- One RPUSH / SADD per batch of arguments, not per element (batches stay under unpack's limit).
-local function pushAll(command, key, first, last)
-  for from = first, last, 1000 do
-    redis.call(command, key, unpack(ARGV, from, math.min(from + 999, last)))
-  end
+-- One SADD per batch of arguments, not per element (batches stay under unpack's limit).
+for from = firstBlob, firstBlob + blobCount - 1, 1000 do
+  redis.call('SADD', blobsKey, unpack(ARGV, from, math.min(from + 999, firstBlob + blobCount - 1)))
 end
-pushAll('RPUSH', messagesKey, firstMessage, #ARGV)
-pushAll('SADD', blobsKey, firstBlob, firstMessage - 1)
 previousCount = tonumber(previousCount)
-local messageCount = previousCount + (#ARGV - firstMessage + 1)
+local messageCount = previousCount + added
 local baseStart = tonumber(h[8] or '0')
 local baseAt = tonumber(h[9] or '0')
+-- Lists written before chunks hold one message per entry: chunk indexes are message indexes.
+local baseChunk = tonumber(h[10] or h[8] or '0')
+local tailBytes = tonumber(h[11] or '0')
+local chunks = tonumber(h[12] or previousCount)
 local entryBase = ''
 if baseSource ~= '' then
-  baseStart, baseAt = previousCount, nextVersion
+  -- A base starts a chunk of its own: its version reads from there.
+  baseStart, baseAt, baseChunk, tailBytes = previousCount, nextVersion, chunks, 0
   local base = '{"version":' .. nextVersion .. ',"compactedFrom":' .. version .. ',"createdAt":"' .. now ..
     '",' .. string.sub(baseSource, 2)
   fields[#fields + 1] = 'base'
   fields[#fields + 1] = base
   entryBase = ',"base":' .. base
 end
+if chunkBound == 0 then
+  -- One message per entry (the list then reads as append-conversation-6 wrote it).
+  for from = firstMessage, lastMessage, 1000 do
+    redis.call('RPUSH', messagesKey, unpack(ARGV, from, math.min(from + 999, lastMessage)))
+  end
+  chunks, tailBytes = chunks + added, 0
+elseif added > 0 then
+  local joined = table.concat(ARGV, ',', firstMessage, lastMessage)
+  if tailBytes > 0 and tailBytes + 1 + #joined <= chunkBound then
+    -- Read and rewrite the last chunk: bounded by chunkBound, whatever the conversation's length.
+    local tail = redis.call('LINDEX', messagesKey, -1) .. ',' .. joined
+    redis.call('LSET', messagesKey, -1, tail)
+    tailBytes = #tail
+  else
+    redis.call('RPUSH', messagesKey, joined)
+    chunks, tailBytes = chunks + 1, #joined
+  end
+end
 local entryModel = ''
 if currentModel then entryModel = ',"model":' .. currentModel end
 if lastPrompt then entryModel = entryModel .. ',"lastPromptTokens":' .. lastPrompt end
 
 for _, value in ipairs({ 'version', nextVersion, 'messageCount', messageCount, 'usage', usage,
-    'updatedAt', now, 'baseStart', baseStart, 'baseAt', baseAt }) do
+    'updatedAt', now, 'baseStart', baseStart, 'baseAt', baseAt, 'baseChunk', baseChunk, 'tailBytes', tailBytes,
+    'chunks', chunks }) do
   fields[#fields + 1] = value
 end
 redis.call('HSET', headerKey, unpack(fields))
 redis.call('RPUSH', versionsKey, '{"messageCount":' .. messageCount .. ',"systemAt":' .. systemAt ..
-  ',"baseStart":' .. baseStart .. ',"baseAt":' .. baseAt ..
+  ',"baseStart":' .. baseStart .. ',"baseAt":' .. baseAt .. ',"baseChunk":' .. baseChunk .. ',"chunks":' .. chunks ..
   ',"updatedAt":"' .. now .. '","usage":' .. usage .. entryModel .. entrySystem .. entryBase .. '}')
 redis.call('HSET', appendsKey, appendId, nextVersion)
 if retention > 0 then

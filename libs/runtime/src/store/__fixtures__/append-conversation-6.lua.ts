@@ -1,0 +1,169 @@
+import { LuaScript } from '../lua-script.js';
+
+/**
+ * Test fixture: the append script before chunks (one list entry per message), kept verbatim so
+ * tests can write conversations in the old format and check that they still load and grow.
+ * Nothing in the runtime runs it.
+ */
+export const appendConversation6Script = new LuaScript(
+  'append-conversation-6',
+  6,
+  `--[[
+  Appends one turn to a conversation, or writes a new base (a compacted history that later
+  turns build on): fenced by the conversation's lease, compare-and-set on the version,
+  idempotent by appendId. A base is pushed onto the same message list; the version records
+  where its messages start (baseStart), so every earlier version still reads back whole.
+  Writes only the new messages and one small version entry, so the bytes written per turn do
+  not grow with the length of the conversation. With a retention, every key of the
+  conversation expires that long after this turn (all together); the caller has already
+  pushed the expiry of every blob the conversation references past it.
+
+  Input:
+    KEYS[1] header    hash: schemaVersion, conversationId, version, messageCount (list length),
+                      system, systemAt, model, usage, createdAt, updatedAt, baseStart (index
+                      of the latest version's first message), baseAt (version of its base, 0 =
+                      none), base (JSON provenance of that base), lastPromptTokens
+    KEYS[2] messages  list of message JSON; entry i is message i
+    KEYS[3] versions  list of version entry JSON; entry v-1 describes version v
+    KEYS[4] appends   hash: appendId -> version that append produced
+    KEYS[5] blobs     set of the sha256 of every media blob the conversation references
+    KEYS[6] lease     hash { runId, attempt }: the one execution attempt allowed to append
+
+    ARGV[1] conversationId
+    ARGV[2] expectedVersion
+    ARGV[3] appendId
+    ARGV[4] now, ISO 8601
+    ARGV[5] system prompt JSON, or '' to keep the current one
+    ARGV[6] model JSON, or '' to keep the current one
+    ARGV[7] usage JSON of this turn (added to the totals), or '' for none
+    ARGV[8] retention seconds after this turn, or 0 to keep the conversation (no expiry set)
+    ARGV[9] number of blob hashes that follow
+    ARGV[10] writer run id, or '' for a writer outside any run (refused while a lease is held)
+    ARGV[11] writer attempt token, or ''
+    ARGV[12] base provenance JSON object (this write is a base), or '' (an append)
+    ARGV[13] the provider's promptTokens of the turn's last model call, or '' (kept as it was)
+    ARGV[14..] the sha256 of each blob this turn's messages reference, then one message JSON per slot
+
+  Output:
+    { 1, header }   appended; header = the new header as HGETALL field/value pairs
+    { 0, header }   appendId was applied before; the current header, nothing written
+    { -1, version } conflict: the stored version is not expectedVersion
+    { -2, holder }  the writer does not hold the lease; holder = the run that does, or ''
+]]
+local headerKey, messagesKey, versionsKey, appendsKey, blobsKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local retention, blobCount = tonumber(ARGV[8]), tonumber(ARGV[9])
+local firstBlob = 14
+local firstMessage = firstBlob + blobCount
+local conversationId, appendId, now = ARGV[1], ARGV[3], ARGV[4]
+local system, model, turnUsage, baseSource = ARGV[5], ARGV[6], ARGV[7], ARGV[12]
+
+-- The fence: a writer with a run must hold the lease; one without may write only while no run does.
+local leaseRun, leaseAttempt = unpack(redis.call('HMGET', KEYS[6], 'runId', 'attempt'))
+if ARGV[10] ~= '' or leaseRun then
+  if leaseRun ~= ARGV[10] or leaseAttempt ~= ARGV[11] then
+    return { -2, leaseRun or '' }
+  end
+end
+
+if redis.call('HEXISTS', appendsKey, appendId) == 1 then
+  return { 0, redis.call('HGETALL', headerKey) }
+end
+
+-- Every header field the append reads, in one command (they were 9 HGETs).
+local h = redis.call('HMGET', headerKey, 'version', 'system', 'systemAt', 'messageCount', 'usage',
+  'model', 'lastPromptTokens', 'baseStart', 'baseAt')
+local version = tonumber(h[1] or '0')
+if version ~= tonumber(ARGV[2]) then
+  return { -1, version }
+end
+
+-- What the final HSET writes (field, value pairs).
+local fields = {}
+local currentSystem, systemAt, previousCount, usage = h[2], h[3], h[4], h[5]
+if version == 0 then
+  currentSystem, systemAt, previousCount = '[]', '0', '0'
+  usage = '{"promptTokens":0,"completionTokens":0,"totalTokens":0}'
+  for _, value in ipairs({ 'schemaVersion', 1, 'conversationId', conversationId, 'createdAt', now,
+      'system', '[]', 'systemAt', 0 }) do
+    fields[#fields + 1] = value
+  end
+end
+
+local nextVersion = version + 1
+local entrySystem = ''
+if system ~= '' and system ~= currentSystem then
+  systemAt = tostring(nextVersion)
+  for _, value in ipairs({ 'system', system, 'systemAt', nextVersion }) do fields[#fields + 1] = value end
+  entrySystem = ',"system":' .. system
+end
+local currentModel = h[6]
+if model ~= '' then
+  currentModel = model
+  fields[#fields + 1] = 'model'
+  fields[#fields + 1] = model
+end
+-- A base replaces the prompt the last count was measured on: the count goes with it.
+local lastPrompt = h[7]
+if ARGV[13] ~= '' then
+  lastPrompt = ARGV[13]
+  fields[#fields + 1] = 'lastPromptTokens'
+  fields[#fields + 1] = lastPrompt
+elseif baseSource ~= '' and lastPrompt then
+  lastPrompt = false
+  redis.call('HDEL', headerKey, 'lastPromptTokens')
+end
+
+if turnUsage ~= '' then
+  local total, turn = cjson.decode(usage), cjson.decode(turnUsage)
+  total.promptTokens = (total.promptTokens or 0) + (turn.promptTokens or 0)
+  total.completionTokens = (total.completionTokens or 0) + (turn.completionTokens or 0)
+  total.totalTokens = (total.totalTokens or 0) + (turn.totalTokens or 0)
+  if type(turn.details) == 'table' then
+    if type(total.details) ~= 'table' then total.details = {} end
+    for name, count in pairs(turn.details) do
+      total.details[name] = (total.details[name] or 0) + count
+    end
+  end
+  usage = cjson.encode(total)
+end
+
+-- One RPUSH / SADD per batch of arguments, not per element (batches stay under unpack's limit).
+local function pushAll(command, key, first, last)
+  for from = first, last, 1000 do
+    redis.call(command, key, unpack(ARGV, from, math.min(from + 999, last)))
+  end
+end
+pushAll('RPUSH', messagesKey, firstMessage, #ARGV)
+pushAll('SADD', blobsKey, firstBlob, firstMessage - 1)
+previousCount = tonumber(previousCount)
+local messageCount = previousCount + (#ARGV - firstMessage + 1)
+local baseStart = tonumber(h[8] or '0')
+local baseAt = tonumber(h[9] or '0')
+local entryBase = ''
+if baseSource ~= '' then
+  baseStart, baseAt = previousCount, nextVersion
+  local base = '{"version":' .. nextVersion .. ',"compactedFrom":' .. version .. ',"createdAt":"' .. now ..
+    '",' .. string.sub(baseSource, 2)
+  fields[#fields + 1] = 'base'
+  fields[#fields + 1] = base
+  entryBase = ',"base":' .. base
+end
+local entryModel = ''
+if currentModel then entryModel = ',"model":' .. currentModel end
+if lastPrompt then entryModel = entryModel .. ',"lastPromptTokens":' .. lastPrompt end
+
+for _, value in ipairs({ 'version', nextVersion, 'messageCount', messageCount, 'usage', usage,
+    'updatedAt', now, 'baseStart', baseStart, 'baseAt', baseAt }) do
+  fields[#fields + 1] = value
+end
+redis.call('HSET', headerKey, unpack(fields))
+redis.call('RPUSH', versionsKey, '{"messageCount":' .. messageCount .. ',"systemAt":' .. systemAt ..
+  ',"baseStart":' .. baseStart .. ',"baseAt":' .. baseAt ..
+  ',"updatedAt":"' .. now .. '","usage":' .. usage .. entryModel .. entrySystem .. entryBase .. '}')
+redis.call('HSET', appendsKey, appendId, nextVersion)
+if retention > 0 then
+  for index = 1, 5 do redis.call('EXPIRE', KEYS[index], retention) end
+end
+return { 1, redis.call('HGETALL', headerKey) }
+`,
+);
