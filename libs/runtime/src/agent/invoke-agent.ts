@@ -93,16 +93,28 @@ async function runGenerations(context: AgentContext, initialProps: unknown): Pro
 /** One generation: middlewares (index 0 outermost) around the handler, then stream consumers closed. */
 async function runGeneration(context: AgentContext, props: unknown): Promise<unknown> {
   const { definition } = context;
-  const middlewareContext = { agentId: definition.id, props };
-  const chain = definition.middlewares.reduceRight<() => Promise<unknown>>(
-    (next, middleware: AgentMiddleware) => () => middleware.handler(middlewareContext, next),
-    async () => definition.handler(middlewareContext.props),
-  );
+  // Without middlewares the handler is called as is: a sync throw still rejects this function.
+  const chain =
+    definition.middlewares.length === 0
+      ? () => definition.handler(props)
+      : middlewareChain(definition, { agentId: definition.id, props });
   try {
     return await runInAgentContext(context, chain);
   } finally {
-    await Promise.all(context.draft.streamConsumers.map((consumer) => consumer.close()));
+    const { streamConsumers } = context.draft;
+    if (streamConsumers.length > 0) await Promise.all(streamConsumers.map((consumer) => consumer.close()));
   }
+}
+
+/** The middlewares (index 0 outermost) around the handler, which gets the props they leave. */
+function middlewareChain(
+  definition: AgentDefinition,
+  middlewareContext: { agentId: string; props: unknown },
+): () => Promise<unknown> {
+  return definition.middlewares.reduceRight<() => Promise<unknown>>(
+    (next, middleware: AgentMiddleware) => () => middleware.handler(middlewareContext, next),
+    async () => definition.handler(middlewareContext.props),
+  );
 }
 
 function resolveOwnModel(definition: AgentDefinition, run: RunState): ModelAdapter | undefined {

@@ -2,6 +2,7 @@ import { addUsage, type Message, type TokenUsage } from '@flotilla/ir';
 import type { z } from 'zod';
 import type { AgentContext } from '../context/agent-context.js';
 import { ConversationLog } from '../engine/conversation-log.js';
+import { SETTLED } from '../shared/settled.js';
 import { zodToJsonSchema } from '../tools/zod-to-json-schema.js';
 import { createAgentPolicy } from './create-agent-policy.js';
 import { createJsonOutputParser } from './json-output-parser.js';
@@ -32,7 +33,8 @@ const promptChatPolicy = createAgentPolicy({
   policyId: 'promptChat',
   handler: async (runtime, options: PromptChatOptions<z.ZodType | undefined>) => {
     const context = agentContextOf(runtime);
-    const log = await openConversation(context);
+    const opening = openConversation(context);
+    const log = opening && (await opening);
     const input = toMessages(options.message);
     const messages = [...runtime.messages, ...(log?.history ?? []), ...input];
     assertValidHistory(messages);
@@ -81,7 +83,8 @@ export async function promptChat(
   return promptChatPolicy(options);
 }
 
-async function openConversation(context: AgentContext): Promise<ConversationLog | undefined> {
+/** `undefined` at once (no promise) when the call speaks for no stored conversation. */
+function openConversation(context: AgentContext): Promise<ConversationLog> | undefined {
   const conversationId = context.run.services.conversationId;
   // Only the run's root agent speaks for the stored conversation; children chat privately.
   if (conversationId === undefined || context.parent) return undefined;
@@ -98,10 +101,11 @@ class Turn {
     this.messages = [...input];
   }
 
-  readonly collect: LoopMessageSink = async (messages, usage) => {
+  readonly collect: LoopMessageSink = (messages, usage) => {
     this.messages.push(...messages);
     if (usage) this.#usage = this.#usage ? addUsage(this.#usage, usage) : usage;
     if (usage) this.#lastPromptTokens = usage.promptTokens;
+    return SETTLED;
   };
 
   details(runtime: PromptContext) {

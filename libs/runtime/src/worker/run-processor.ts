@@ -1,5 +1,5 @@
 import { emptyUsage } from '@flotilla/ir';
-import { context, trace } from '@opentelemetry/api';
+import { context, type Span, trace } from '@opentelemetry/api';
 import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError, WaitingError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -10,7 +10,6 @@ import { RedisChildRunner } from '../children/redis-child-runner.js';
 import { cancelRunTree } from '../client/cancel-run-tree.js';
 import type { EnqueueServices } from '../client/enqueue-run.js';
 import { type FlotillaConfig, jsonLimitsOf } from '../config/flotilla-config.js';
-import { linkSignal } from '../context/agent-context.js';
 import type { AnyAgent } from '../context/agent-definition.js';
 import { currentAgentContext } from '../context/context-store.js';
 import { exposedDescriptors } from '../context/exposed-descriptors.js';
@@ -62,7 +61,7 @@ import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import type { PriceTable } from '../usage/budget-options.js';
 import { RedisTreeUsage } from '../usage/redis-tree-usage.js';
 import { RedisRunWaits } from '../waits/redis-run-waits.js';
-import { traceAttempt } from './attempt-trace.js';
+import { type TracedAttempt, traceAttempt } from './attempt-trace.js';
 import type { CancelListener } from './cancel-listener.js';
 import { type CapHold, ConcurrencyCaps } from './concurrency-caps.js';
 import { ConversationWriters, conversationOf } from './conversation-writers.js';
@@ -291,16 +290,17 @@ export class RunProcessor {
     // The run's own cancel flag is read by the start script; a child's parent's and root's flags
     // in the same round trip: Redis runs both in the order sent, so the read still sees every
     // flag set before the run was marked running.
-    const [start, treeCancelled] = await Promise.all([
-      this.#deps.records.start({
-        runId,
-        agentId,
-        attempt: attempt.token,
-        buildId: this.#deps.config.buildId,
-        preload: { callPath: callPathOf(job), maxFields: START_PRELOAD_MAX_FIELDS },
-      }),
-      this.#ancestorCancelFlagSet(job.data),
-    ]);
+    const starting = this.#deps.records.start({
+      runId,
+      agentId,
+      attempt: attempt.token,
+      buildId: this.#deps.config.buildId,
+      preload: { callPath: callPathOf(job), maxFields: START_PRELOAD_MAX_FIELDS },
+    });
+    const ancestorFlags = this.#ancestorCancelFlagSet(job.data);
+    // A root run has no ancestor flag to read: no `Promise.all` (its promises) for it.
+    const [start, treeCancelled] =
+      ancestorFlags === false ? [await starting, false] : await Promise.all([starting, ancestorFlags]);
     if (!start.started) {
       logger.info({ status: start.status }, 'run already ended; job skipped');
       await this.#writers.release(job);
@@ -339,15 +339,13 @@ export class RunProcessor {
       await inSpan(
         `flotilla.run ${agentId}`,
         attributes,
-        async (span) => {
-          // A takeover shows the attempt that died before it (its run span was never exported).
-          const untrace = await traceAttempt(this.#deps.records, span, traced, logger);
-          try {
-            return await this.#execute(job, token, attempt, state, logger);
-          } finally {
-            await untrace();
-          }
-        },
+        // Without a recording span there is no trace mark to leave or clear: no wrapper for it.
+        (span) =>
+          span.isRecording()
+            ? this.#tracedExecute(span, traced, logger, () =>
+                this.#execute(job, token, attempt, state, logger),
+              )
+            : this.#execute(job, token, attempt, state, logger),
         {
           // Suspending on child runs, parking at the gate and a newer attempt are not failures.
           expected: (error) =>
@@ -360,14 +358,27 @@ export class RunProcessor {
       if (!attempt.superseded && !AttemptSupersededError.is(error)) throw error;
       // The job and the run belong to the newer attempt: BullMQ must not move or fail the job
       // (WaitingError: it leaves it as it is; its lock holds the newer attempt's token).
-      logger.warn(
-        { err: attempt.signal.reason ?? error },
-        'attempt superseded: it stops, a newer one owns the run',
-      );
+      logger.warn({ err: attempt.reason ?? error }, 'attempt superseded: it stops, a newer one owns the run');
       throw new WaitingError();
     } finally {
       releaseLease?.();
       this.#deps.cancels.release(runId, controller);
+    }
+  }
+
+  /** `execute` under a recorded run span, its trace mark left on the record meanwhile. */
+  async #tracedExecute(
+    span: Span,
+    traced: TracedAttempt,
+    logger: Logger,
+    execute: () => Promise<void>,
+  ): Promise<void> {
+    // A takeover shows the attempt that died before it (its run span was never exported).
+    const untrace = await traceAttempt(this.#deps.records, span, traced, logger);
+    try {
+      await execute();
+    } finally {
+      await untrace();
     }
   }
 
@@ -628,7 +639,7 @@ export class RunProcessor {
     this.#handBacks.set(run.runId, handBack);
     // Superseded: stopped as at once as a hand-back, but its job is left alone. A listener, not
     // `AbortSignal.any` (a dependent signal per execution, ~1% of a worker's CPU per run).
-    const unlinkAttempt = linkSignal(run.attempt.signal, handBack);
+    const unlinkAttempt = run.attempt.onSuperseded((reason) => handBack.abort(reason));
     try {
       // The root invocation's memory is read alongside the journal that executeRun loads first
       // (or was, by the start).
@@ -815,7 +826,7 @@ export class RunProcessor {
    * both (one per flag on a cluster), none for a root run. Read from the raw job data (not yet
    * validated): an id that is not a valid run id is simply not checked, decoding rejects the job.
    */
-  async #ancestorCancelFlagSet(data: unknown): Promise<boolean> {
+  #ancestorCancelFlagSet(data: unknown): false | Promise<boolean> {
     const { redis, config } = this.#deps;
     const child = (data as { child?: { parentRunId?: unknown; rootRunId?: unknown } } | undefined)?.child;
     if (child === undefined) return false;
@@ -852,9 +863,9 @@ export class RunProcessor {
       true,
     );
     // Whoever ended the run (this worker, a cancel), the next run on its conversation goes now.
-    await this.#writers.release(job);
+    if (conversationOf(job)) await this.#writers.release(job);
     this.#log(logger, ending);
-    if (ended) await this.#reportEnd(runId, logger);
+    if (ended && this.#deps.hooks?.onRunEnd) await this.#reportEnd(runId, logger);
     // Ended for good: BullMQ must not retry it (a retry would find the record ended anyway).
     if (ending.status !== 'succeeded') {
       await this.#trimKeptJob(job, logger);

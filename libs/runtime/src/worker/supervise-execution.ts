@@ -37,48 +37,57 @@ export interface Supervision {
  * or the deadline): past that the execution is abandoned (its writes refused from then on, see
  * {@link ExecutionFence}) and this rejects with the abort reason, so the worker ends the run and
  * frees its slot even when the code never returns.
+ *
+ * One promise settled by callbacks, not an async function racing a second promise: every
+ * promise pays the async-context hooks, and this runs once per execution.
  */
-export async function superviseExecution<T>(execution: Promise<T>, supervision: Supervision): Promise<T> {
-  const { controller, deadline, graceMs, fence } = supervision;
+export function superviseExecution<T>(execution: Promise<T>, supervision: Supervision): Promise<T> {
+  const { controller, deadline, graceMs, fence, handBack } = supervision;
   const { signal } = controller;
-  // Whatever the abandoned execution does later is not ours to handle.
-  execution.catch(() => {});
-  const timers: { clear(): void }[] = [];
-  let onAbort: (() => void) | undefined;
-  const abandoned = new Promise<never>((_, reject) => {
-    const handBack = supervision.handBack;
-    handBack?.addEventListener(
-      'abort',
-      () => {
-        fence.abandon();
-        // Code that still checks its signal stops at its next step.
-        controller.abort(handBack.reason);
-        reject(handBack.reason);
-      },
-      { once: true },
-    );
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    let graceTimer: { clear(): void } | undefined;
+    let deadlineTimer: { clear(): void } | undefined;
     const abandonLater = () => {
-      timers.push(
-        setLongTimer(() => {
-          fence.abandon();
-          reject(signal.reason);
-        }, graceMs),
-      );
+      graceTimer = setLongTimer(() => {
+        if (!finish()) return;
+        fence.abandon();
+        reject(signal.reason);
+      }, graceMs);
     };
+    const onHandBack = () => {
+      if (!finish() || !handBack) return;
+      fence.abandon();
+      // Code that still checks its signal stops at its next step.
+      controller.abort(handBack.reason);
+      reject(handBack.reason);
+    };
+    /** Stops watching; `false` when the supervision had already settled. */
+    const finish = (): boolean => {
+      if (settled) return false;
+      settled = true;
+      graceTimer?.clear();
+      deadlineTimer?.clear();
+      signal.removeEventListener('abort', abandonLater);
+      handBack?.removeEventListener('abort', onHandBack);
+      return true;
+    };
+    // Whatever the abandoned execution does later is not ours to handle (the rejection
+    // handler here also keeps it from being unhandled).
+    execution.then(
+      (value) => {
+        if (finish()) resolve(value);
+      },
+      (error: unknown) => {
+        if (finish()) reject(error);
+      },
+    );
+    handBack?.addEventListener('abort', onHandBack, { once: true });
     if (signal.aborted) abandonLater();
     else {
-      onAbort = abandonLater;
-      signal.addEventListener('abort', onAbort, { once: true });
+      signal.addEventListener('abort', abandonLater, { once: true });
+      if (deadline !== undefined)
+        deadlineTimer = setLongTimer(() => controller.abort(supervision.onDeadline()), deadline - Date.now());
     }
   });
-  abandoned.catch(() => {}); // settles only while raced below; never unhandled
-  if (deadline !== undefined && !signal.aborted) {
-    timers.push(setLongTimer(() => controller.abort(supervision.onDeadline()), deadline - Date.now()));
-  }
-  try {
-    return await Promise.race([execution, abandoned]);
-  } finally {
-    for (const timer of timers) timer.clear();
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-  }
 }
