@@ -11,6 +11,7 @@ import type { RunState } from '../context/run-state.js';
 import { recordReborn, resumeGeneration } from '../engine/record-reborn.js';
 import { ModelRegistryNotFoundError, RebornLimitExceededError } from '../errors/agent-errors.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
+import { SETTLED } from '../shared/settled.js';
 
 /** Where an invocation runs. */
 export interface InvokeAgentOptions {
@@ -47,8 +48,11 @@ export async function invokeAgent(options: InvokeAgentOptions): Promise<unknown>
     outcome = 'success';
     return result;
   } finally {
-    await context.close(outcome === 'success' ? 'Agent success' : 'Agent error');
-    await run.flushWrites();
+    // Usually nothing to tear down or flush: no await (and its promise) for a settled one.
+    const closing = context.close(outcome === 'success' ? 'Agent success' : 'Agent error');
+    if (closing !== SETTLED) await closing;
+    const flushing = run.flushWrites();
+    if (flushing !== SETTLED) await flushing;
     // Memory is per invocation. A failed invocation keeps it: a retry of the run replays from it.
     if (outcome === 'success') await run.services.memory.clear(context.callPath);
   }

@@ -45,7 +45,8 @@ const promptChatPolicy = createAgentPolicy({
       ? { name: 'result', jsonSchema: zodToJsonSchema(options.schema, 'promptChat') }
       : undefined;
     const loop = { runtime, messages, parser, ...(schema ? { schema } : {}) };
-    if (!log) return runToolCallLoop(loop);
+    // `return await`: adopting a returned promise costs an async function two more.
+    if (!log) return await runToolCallLoop(loop);
     const turn = new Turn(input);
     const { services } = context.run;
     const stored = services.unfinishedTurns?.open(() =>
@@ -70,16 +71,17 @@ const promptChatPolicy = createAgentPolicy({
  * @throws PromptAgentAlreadyCalledError, ModelNotFoundError, InvalidMessageHistoryError,
  *   AttemptsExhaustedError, ToolLoopExceededError, model errors
  */
-export async function promptChat(options?: {
+export function promptChat(options?: {
   message?: string | Message | Message[];
 }): Promise<PromptChatResult<string>>;
-export async function promptChat<S extends z.ZodType>(options: {
+export function promptChat<S extends z.ZodType>(options: {
   message?: string | Message | Message[];
   schema: S;
 }): Promise<PromptChatResult<z.infer<S>>>;
-export async function promptChat(
+export function promptChat(
   options: PromptChatOptions<z.ZodType | undefined> = {},
 ): Promise<PromptChatResult<unknown>> {
+  // Not async: the policy's own promise is the answer (an async wrapper adds three).
   return promptChatPolicy(options);
 }
 

@@ -73,7 +73,7 @@ import { parkUntilWoken } from './park-until-woken.js';
 import { hasAttemptsLeft, retryDelayMs } from './root-run-retry.js';
 import { RunAttempt } from './run-attempt.js';
 import { RunEndCapturingSink } from './run-end-capturing-sink.js';
-import { RunHandedBackError, superviseExecution } from './supervise-execution.js';
+import { HandBack, RunHandedBackError, superviseExecution } from './supervise-execution.js';
 import { UnfinishedTurnKeeper } from './unfinished-turn-keeper.js';
 import type { WorkerRunEndInfo, WorkerRunHooks } from './worker-run-hooks.js';
 
@@ -176,7 +176,7 @@ const START_PRELOAD_MAX_FIELDS = 64;
 export class RunProcessor {
   readonly #deps: RunProcessorDependencies;
   /** Hand-back switches of the executions in progress, by run id. */
-  readonly #handBacks = new Map<string, AbortController>();
+  readonly #handBacks = new Map<string, HandBack>();
   /** One writer per conversation: the gate runs with a conversationId pass before they execute. */
   readonly #writers: ConversationWriters;
   /** The fleet-wide model budgets (every run's model calls draw on them). */
@@ -241,15 +241,17 @@ export class RunProcessor {
     // An invalid agent id (job name) fails the run below; the record must not hold it.
     const agentId = isValidId(job.name) ? job.name : '';
     const logger = this.#deps.logger.child({ runId, agentId, jobId: job.id });
-    if (await this.#movedToBuildQueue(job, logger)) return;
+    // Most workers do not pin, most runs have no conversation and no cap: no awaits for those.
+    if (this.#deps.pinnedBuild !== undefined && (await this.#movedToBuildQueue(job, logger))) return;
     const attempt = new RunAttempt(runId);
-    const admitted = await this.#admit({ job, token, attempt: attempt.token, logger });
+    const admitting = this.#admit({ job, token, attempt: attempt.token, logger });
+    const admitted = admitting === ADMITTED ? admitting : await admitting;
     if (admitted === 'ended') return;
     try {
       await this.#processAdmitted(job, token, attempt, logger);
     } finally {
       // Another attempt owns the run (and its place) once this one is superseded.
-      if (!attempt.superseded) await admitted.cap?.release();
+      if (admitted.cap && !attempt.superseded) await admitted.cap.release();
     }
   }
 
@@ -389,16 +391,25 @@ export class RunProcessor {
    * deadline job while it waits.
    * @throws DelayedError when the job was parked
    */
-  async #admit(at: {
+  #admit(at: {
     job: Job;
     token: string | undefined;
     attempt: string;
     logger: Logger;
-  }): Promise<'ended' | { cap: CapHold | undefined }> {
+  }): typeof ADMITTED | Promise<'ended' | { cap: CapHold | undefined }> {
     const conversation = conversationOf(at.job);
     const agent = this.#deps.agents.get(at.job.name);
     // An unknown agent fails at once below, without touching the conversation or a cap.
-    if (!agent) return { cap: undefined };
+    if (!agent) return ADMITTED;
+    if (!conversation && !agentDefinitionOf(agent).concurrency) return ADMITTED;
+    return this.#admitAtGates(at, agent, conversation);
+  }
+
+  async #admitAtGates(
+    at: { job: Job; token: string | undefined; attempt: string; logger: Logger },
+    agent: AnyAgent,
+    conversation: ReturnType<typeof conversationOf>,
+  ): Promise<'ended' | { cap: CapHold | undefined }> {
     const onParked = async () => {
       const raw = (at.job.data as { deadline?: unknown } | undefined)?.deadline;
       const deadline = deadlineOf(at.job, agent, {
@@ -420,7 +431,7 @@ export class RunProcessor {
    * replay (the end of a shutdown grace period). Their records stay `running`.
    */
   handBackAll(): void {
-    for (const [runId, controller] of this.#handBacks) controller.abort(new RunHandedBackError(runId));
+    for (const [runId, handBack] of this.#handBacks) handBack.fire(new RunHandedBackError(runId));
   }
 
   /**
@@ -635,11 +646,11 @@ export class RunProcessor {
     const services = fenceServices(this.#services(run, preloaded?.journal), fence);
     services.resources = resources;
     let outcome: RunOutcome;
-    const handBack = new AbortController();
+    const handBack = new HandBack();
     this.#handBacks.set(run.runId, handBack);
     // Superseded: stopped as at once as a hand-back, but its job is left alone. A listener, not
     // `AbortSignal.any` (a dependent signal per execution, ~1% of a worker's CPU per run).
-    const unlinkAttempt = run.attempt.onSuperseded((reason) => handBack.abort(reason));
+    const unlinkAttempt = run.attempt.onSuperseded((reason) => handBack.fire(reason));
     try {
       // The root invocation's memory is read alongside the journal that executeRun loads first
       // (or was, by the start).
@@ -653,7 +664,7 @@ export class RunProcessor {
           onDeadline: () => timeoutError(run.job, run.deadline ?? Date.now()),
           graceMs: this.#deps.abandonGraceMs ?? DEFAULT_ABANDON_GRACE_MS,
           fence,
-          handBack: handBack.signal,
+          handBack,
         },
       );
     } catch (error) {
@@ -937,6 +948,9 @@ function keepingConversation(suspension: RunSuspension, conversationId: string |
   }));
   return { ...suspension, waits };
 }
+
+/** Admitted without a gate: no conversation, no concurrency cap (or an unknown agent). */
+const ADMITTED: { readonly cap: undefined } = Object.freeze({ cap: undefined });
 
 /** How long after a suspended run's deadline its deadline job fires (see `#expire`). */
 const DEADLINE_JOB_MARGIN_MS = 1000;

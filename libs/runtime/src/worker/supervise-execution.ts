@@ -18,6 +18,33 @@ export class RunHandedBackError extends FlotillaError {
   }
 }
 
+/**
+ * The switch that abandons one execution at once (the worker's shutdown, a superseded attempt):
+ * one listener, not an AbortController and its signal and event per execution.
+ */
+export class HandBack {
+  #fired = false;
+  #listener: ((reason: Error) => void) | undefined;
+
+  /** Abandons the execution with `reason` (the first call only). */
+  fire(reason: Error): void {
+    if (this.#fired) return;
+    this.#fired = true;
+    const listener = this.#listener;
+    this.#listener = undefined;
+    listener?.(reason);
+  }
+
+  /** Calls `listener` at the next {@link fire}, as an abort listener would (one at a time). */
+  listen(listener: (reason: Error) => void): () => void {
+    if (this.#fired) return () => {};
+    this.#listener = listener;
+    return () => {
+      if (this.#listener === listener) this.#listener = undefined;
+    };
+  }
+}
+
 /** What {@link superviseExecution} watches besides the execution. */
 export interface Supervision {
   /** Aborted by a cancel, or by the deadline timer here (with the reason `onDeadline` gives). */
@@ -28,8 +55,8 @@ export interface Supervision {
   /** How long an aborted execution may take to end by itself before it is abandoned. */
   graceMs: number;
   fence: ExecutionFence;
-  /** Aborted (with a {@link RunHandedBackError}) to abandon the execution at once. @default never */
-  handBack?: AbortSignal;
+  /** Fired (with a {@link RunHandedBackError}) to abandon the execution at once. @default never */
+  handBack?: HandBack;
 }
 
 /**
@@ -48,6 +75,7 @@ export function superviseExecution<T>(execution: Promise<T>, supervision: Superv
     let settled = false;
     let graceTimer: { clear(): void } | undefined;
     let deadlineTimer: { clear(): void } | undefined;
+    let unlisten: (() => void) | undefined;
     const abandonLater = () => {
       graceTimer = setLongTimer(() => {
         if (!finish()) return;
@@ -55,12 +83,12 @@ export function superviseExecution<T>(execution: Promise<T>, supervision: Superv
         reject(signal.reason);
       }, graceMs);
     };
-    const onHandBack = () => {
-      if (!finish() || !handBack) return;
+    const onHandBack = (reason: Error) => {
+      if (!finish()) return;
       fence.abandon();
       // Code that still checks its signal stops at its next step.
-      controller.abort(handBack.reason);
-      reject(handBack.reason);
+      controller.abort(reason);
+      reject(reason);
     };
     /** Stops watching; `false` when the supervision had already settled. */
     const finish = (): boolean => {
@@ -69,7 +97,7 @@ export function superviseExecution<T>(execution: Promise<T>, supervision: Superv
       graceTimer?.clear();
       deadlineTimer?.clear();
       signal.removeEventListener('abort', abandonLater);
-      handBack?.removeEventListener('abort', onHandBack);
+      unlisten?.();
       return true;
     };
     // Whatever the abandoned execution does later is not ours to handle (the rejection
@@ -82,7 +110,7 @@ export function superviseExecution<T>(execution: Promise<T>, supervision: Superv
         if (finish()) reject(error);
       },
     );
-    handBack?.addEventListener('abort', onHandBack, { once: true });
+    unlisten = handBack?.listen(onHandBack);
     if (signal.aborted) abandonLater();
     else {
       signal.addEventListener('abort', abandonLater, { once: true });
