@@ -120,13 +120,14 @@ export interface RunProcessorDependencies {
  */
 function markingReplays(journal: RunJournal): RunJournal {
   return {
-    load: async () => {
-      const entries = await journal.load();
-      // A run suspended on its first step has no entry yet, but it resumes all the same.
-      const replayed = entries.size > 0 || (entries.pendingSteps?.size ?? 0) > 0;
-      trace.getActiveSpan()?.setAttribute(SpanAttribute.replayed, replayed);
-      return entries;
-    },
+    // One `.then`, not an async function awaiting (two promises fewer per execution).
+    load: () =>
+      journal.load().then((entries) => {
+        // A run suspended on its first step has no entry yet, but it resumes all the same.
+        const replayed = entries.size > 0 || (entries.pendingSteps?.size ?? 0) > 0;
+        trace.getActiveSpan()?.setAttribute(SpanAttribute.replayed, replayed);
+        return entries;
+      }),
     record: (position, entry) => journal.record(position, entry),
   };
 }
