@@ -148,10 +148,14 @@ export async function runChain(
   // listener on the agent's cost a tool call more than its promises.
   let toolController: AbortController | undefined;
   let unlink: (() => void) | undefined;
+  let ended = false;
   const controller = (): AbortController => {
     if (toolController === undefined) {
       toolController = new AbortController();
-      unlink = linkSignal(context.signal, toolController);
+      // Read after the call ended (a handler that kept its context): no listener left behind.
+      if (ended) {
+        if (context.signal.aborted) toolController.abort(context.signal.reason);
+      } else unlink = linkSignal(context.signal, toolController);
     }
     return toolController;
   };
@@ -201,6 +205,7 @@ export async function runChain(
   try {
     return await chain();
   } finally {
+    ended = true;
     unlink?.();
   }
 }
