@@ -11,6 +11,7 @@ import type { RunState } from '../context/run-state.js';
 import { recordReborn, resumeGeneration } from '../engine/record-reborn.js';
 import { ModelRegistryNotFoundError, RebornLimitExceededError } from '../errors/agent-errors.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
+import { SETTLED } from '../shared/settled.js';
 
 /** Where an invocation runs. */
 export interface InvokeAgentOptions {
@@ -47,8 +48,11 @@ export async function invokeAgent(options: InvokeAgentOptions): Promise<unknown>
     outcome = 'success';
     return result;
   } finally {
-    await context.close(outcome === 'success' ? 'Agent success' : 'Agent error');
-    await run.flushWrites();
+    // Usually nothing to tear down or flush: no await (and its promise) for a settled one.
+    const closing = context.close(outcome === 'success' ? 'Agent success' : 'Agent error');
+    if (closing !== SETTLED) await closing;
+    const flushing = run.flushWrites();
+    if (flushing !== SETTLED) await flushing;
     // Memory is per invocation. A failed invocation keeps it: a retry of the run replays from it.
     if (outcome === 'success') await run.services.memory.clear(context.callPath);
   }
@@ -93,16 +97,28 @@ async function runGenerations(context: AgentContext, initialProps: unknown): Pro
 /** One generation: middlewares (index 0 outermost) around the handler, then stream consumers closed. */
 async function runGeneration(context: AgentContext, props: unknown): Promise<unknown> {
   const { definition } = context;
-  const middlewareContext = { agentId: definition.id, props };
-  const chain = definition.middlewares.reduceRight<() => Promise<unknown>>(
-    (next, middleware: AgentMiddleware) => () => middleware.handler(middlewareContext, next),
-    async () => definition.handler(middlewareContext.props),
-  );
+  // Without middlewares the handler is called as is: a sync throw still rejects this function.
+  const chain =
+    definition.middlewares.length === 0
+      ? () => definition.handler(props)
+      : middlewareChain(definition, { agentId: definition.id, props });
   try {
     return await runInAgentContext(context, chain);
   } finally {
-    await Promise.all(context.draft.streamConsumers.map((consumer) => consumer.close()));
+    const { streamConsumers } = context.draft;
+    if (streamConsumers.length > 0) await Promise.all(streamConsumers.map((consumer) => consumer.close()));
   }
+}
+
+/** The middlewares (index 0 outermost) around the handler, which gets the props they leave. */
+function middlewareChain(
+  definition: AgentDefinition,
+  middlewareContext: { agentId: string; props: unknown },
+): () => Promise<unknown> {
+  return definition.middlewares.reduceRight<() => Promise<unknown>>(
+    (next, middleware: AgentMiddleware) => () => middleware.handler(middlewareContext, next),
+    async () => definition.handler(middlewareContext.props),
+  );
 }
 
 function resolveOwnModel(definition: AgentDefinition, run: RunState): ModelAdapter | undefined {

@@ -6,6 +6,7 @@
 
 import { AbortError } from '../errors/run-errors.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
+import { SETTLED } from '../shared/settled.js';
 import { abortReason } from '../shared/when-aborted.js';
 import { type BudgetState, emptyUsageStats } from '../usage/usage-stats.js';
 import type { AgentDefinition } from './agent-definition.js';
@@ -116,11 +117,16 @@ export class AgentContext {
   }
 
   /** Ends the invocation: aborts what still runs under it and tears its resources down. */
-  async close(reason: string): Promise<void> {
+  close(reason: string): Promise<void> {
     this.controller.abort(reason);
     this.unlinkParentSignal();
-    await this.teardown.run(this.run.services.logger);
-    this.providers.clear();
+    const tornDown = this.teardown.run(this.run.services.logger);
+    // Nothing to tear down (the usual case): no extra promise for the providers' clearing.
+    if (tornDown === SETTLED) {
+      this.providers.clear();
+      return SETTLED;
+    }
+    return tornDown.then(() => this.providers.clear());
   }
 }
 

@@ -28,14 +28,23 @@ const currentStep = frameSlot<InFlightStep>('step');
 export class InFlightSteps {
   readonly #steps = new Set<InFlightStep>();
   #checkScheduled = false;
-  #onAllBlocked: (() => void) | undefined;
-  /** Resolves once every in-flight step is blocked (checked after pending callbacks ran). */
-  readonly allBlocked: Promise<void>;
+  /** Called once every in-flight step is blocked; `undefined` once that happened. */
+  #onAllBlocked: (() => void)[] | undefined = [];
+  #allBlocked: Promise<void> | undefined;
 
-  constructor() {
-    this.allBlocked = new Promise((resolve) => {
-      this.#onAllBlocked = resolve;
-    });
+  /** Resolves once every in-flight step is blocked (checked after pending callbacks ran). */
+  get allBlocked(): Promise<void> {
+    this.#allBlocked ??= new Promise((resolve) => this.whenAllBlocked(resolve));
+    return this.#allBlocked;
+  }
+
+  /**
+   * Calls `listener` once every in-flight step is blocked (at once when they already were): what
+   * {@link allBlocked} does without a promise per execution (each pays the async-context hooks).
+   */
+  whenAllBlocked(listener: () => void): void {
+    if (this.#onAllBlocked) this.#onAllBlocked.push(listener);
+    else listener();
   }
 
   /**
@@ -102,7 +111,10 @@ export class InFlightSteps {
     this.#checkScheduled = true;
     setImmediate(() => {
       this.#checkScheduled = false;
-      if (this.#everyStepBlocked()) this.#onAllBlocked?.();
+      if (!this.#everyStepBlocked()) return;
+      const listeners = this.#onAllBlocked;
+      this.#onAllBlocked = undefined;
+      for (const listener of listeners ?? []) listener();
     });
   }
 }

@@ -9,6 +9,7 @@ import { addUsage, emptyUsage } from '@flotilla/ir';
 import { FanOutLimitExceededError } from '../errors/agent-errors.js';
 import type { RunEvent, RunEventInput } from '../events/run-event.js';
 import type { ParkedWait } from '../gate/waiting-for.js';
+import { SETTLED } from '../shared/settled.js';
 import { InMemoryTreeUsage, type TreeUsage } from '../usage/tree-usage.js';
 import { InFlightSteps } from './in-flight-steps.js';
 import type { JournalEntry, LoadedJournal, RunServices } from './run-services.js';
@@ -131,7 +132,13 @@ export class RunState {
    * Waits for every pending write.
    * @throws the first write failure, so a lost memory write fails the step instead of being silent.
    */
-  async flushWrites(): Promise<void> {
+  flushWrites(): Promise<void> {
+    // Most steps have no write in flight: no async function (its promises) for them.
+    if (this.pendingWrites.size === 0 && this.writeFailure === undefined) return SETTLED;
+    return this.#flushPendingWrites();
+  }
+
+  async #flushPendingWrites(): Promise<void> {
     while (this.pendingWrites.size > 0) await Promise.all(this.pendingWrites);
     if (this.writeFailure !== undefined) {
       const failure = this.writeFailure;

@@ -4,6 +4,7 @@
  * swallowed so one bad destroyer never stops the others. Teardown runs once.
  */
 import type { Logger } from 'pino';
+import { SETTLED } from '../shared/settled.js';
 
 /** Registered cleanups of one agent invocation. */
 export class TeardownRegistry {
@@ -26,14 +27,21 @@ export class TeardownRegistry {
   }
 
   /** Runs every cleanup once (LIFO start, concurrent); failures are logged, never thrown. */
-  async run(logger: Logger | undefined): Promise<void> {
-    if (this.ran) return;
+  run(logger: Logger | undefined): Promise<void> {
+    if (this.ran) return SETTLED;
     this.ran = true;
+    // Most invocations register nothing: no async work (its promises) for them.
+    if (this.entries.size === 0) return SETTLED;
     const cleanups = [...this.entries].reverse();
     this.entries.clear();
-    const results = await Promise.allSettled(cleanups.map((cleanup) => cleanup()));
-    for (const result of results) {
-      if (result.status === 'rejected') logger?.warn({ err: result.reason }, 'resource teardown failed');
-    }
+    return runCleanups(cleanups, logger);
+  }
+}
+
+/** Starts every cleanup (in the order given) and waits for all of them, logging failures. */
+async function runCleanups(cleanups: (() => Promise<void>)[], logger: Logger | undefined): Promise<void> {
+  const results = await Promise.allSettled(cleanups.map((cleanup) => cleanup()));
+  for (const result of results) {
+    if (result.status === 'rejected') logger?.warn({ err: result.reason }, 'resource teardown failed');
   }
 }

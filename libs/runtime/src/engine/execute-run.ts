@@ -60,15 +60,19 @@ export async function executeDefinition(
         root = context;
       },
     });
-    const finished = await Promise.race([invocation, run.steps.allBlocked.then(() => SUSPENDED)]);
+    // A race by callbacks: `Promise.race` and `allBlocked.then` would add four promises per run.
+    const finished = await new Promise<unknown>((resolve, reject) => {
+      invocation.then(resolve, reject);
+      run.steps.whenAllBlocked(() => resolve(SUSPENDED));
+    });
     if (finished === SUSPENDED) return suspend(run, callPath, invocation);
-    await storeChildRunStats(run, root);
+    if (keepsChildRunStats(run, root)) await storeChildRunStats(run, root);
     const output = finished;
     const outcome: RunOutcome = { output, usage: run.usage, modelCalls: run.modelCalls };
     run.emit({ type: 'run-end', callPath, status: 'succeeded', output, ...usageOf(outcome) });
     return outcome;
   } catch (error) {
-    await storeChildRunStats(run, root);
+    if (keepsChildRunStats(run, root)) await storeChildRunStats(run, root);
     const status = AbortError.is(error) || services.signal.aborted ? 'cancelled' : 'failed';
     run.emit({ type: 'run-end', callPath, status, error: serializeError(error), ...usageOf(run) });
     throw error;
@@ -84,11 +88,15 @@ const SUSPENDED = Symbol('suspended');
  * parent reads them when it adopts the outcome (`ChildResolution.stats`). Best effort: without
  * them the parent rolls up the record's token totals.
  */
-async function storeChildRunStats(run: RunState, root: AgentContext | undefined): Promise<void> {
-  if (!run.services.placement || !root || run.suspended) return;
+function keepsChildRunStats(run: RunState, root: AgentContext | undefined): root is AgentContext {
+  if (!run.services.placement || !root || run.suspended) return false;
   // Stats the parent would rebuild from the record's totals alike (no items, costs or other
   // fields: a child that called no model, the wide trees' common leaf) are not worth a write.
-  if (isDeepStrictEqual(root.usage.aggregate, statsFromTotals(run.usage, run.modelCalls))) return;
+  return !isDeepStrictEqual(root.usage.aggregate, statsFromTotals(run.usage, run.modelCalls));
+}
+
+/** Stores them (see {@link keepsChildRunStats}). */
+async function storeChildRunStats(run: RunState, root: AgentContext): Promise<void> {
   try {
     await run.treeUsage.storeRunStats(run.runId, root.usage.aggregate);
   } catch (error) {

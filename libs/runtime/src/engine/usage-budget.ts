@@ -16,6 +16,7 @@ import { runInAgentContext } from '../context/context-store.js';
 import type { JournalEntry } from '../context/journal-entry.js';
 import { BudgetExceededError } from '../errors/budget-errors.js';
 import type { ModelAdapter, ModelRequest, ModelResponse } from '../model/model-adapter.js';
+import { SETTLED } from '../shared/settled.js';
 import {
   type BudgetLimits,
   type BudgetUpdate,
@@ -102,7 +103,9 @@ export async function callWithinUsageBudget(
   const { limits, prices } = effectiveBudget(context);
   const scopes = limits.map((limit) => limit.scope);
   const tree = context.run.treeUsage;
-  const reservation = await reserveForCall(context, model, request, limits, prices);
+  // Under no limit (the usual case) nothing is reserved or settled: no call, no promise.
+  const reservation =
+    limits.length === 0 ? undefined : await reserveForCall(context, model, request, limits, prices);
   let response: ModelResponse;
   try {
     response = await call();
@@ -117,13 +120,15 @@ export async function callWithinUsageBudget(
     costs = costsOfCall(prices, model, usage);
   } catch (error) {
     // Tokens were spent even when their cost cannot be read.
-    await tree.settle({ tokens: usage.totalTokens, microUsd: 0 }, scopes, reservation);
+    if (scopes.length > 0) await tree.settle({ tokens: usage.totalTokens, microUsd: 0 }, scopes, reservation);
     throw error;
   }
-  await tree.settle({ tokens: usage.totalTokens, microUsd: costs[MICRO_USD] ?? 0 }, scopes, reservation);
+  if (scopes.length > 0)
+    await tree.settle({ tokens: usage.totalTokens, microUsd: costs[MICRO_USD] ?? 0 }, scopes, reservation);
   const stats = modelCallStats(model, usage, costs);
   journaled.stats = stats;
-  await recordUsage(context, stats, { own: true });
+  const recorded = recordUsage(context, stats, { own: true });
+  if (recorded !== SETTLED) await recorded;
   return response;
 }
 
@@ -177,13 +182,23 @@ export function costsOfCall(
  * run inside their level's context with deep copies, and one `budget-update` event is emitted.
  * @throws whatever an `onUpdate` throws (the rest of the callbacks do not run)
  */
-export async function recordUsage(
+export function recordUsage(
   context: AgentContext,
   delta: UsageStats,
   options: { own: boolean },
 ): Promise<void> {
-  applyUsage(context, delta, options.own);
-  if (!watched(context)) return;
+  try {
+    applyUsage(context, delta, options.own);
+    // Unwatched (no limit, no callback: the usual case) it is silent, and needs no promise.
+    if (!watched(context)) return SETTLED;
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return notifyUsage(context, delta);
+}
+
+/** The `budget-update` event and the `onUpdate` callbacks of {@link recordUsage}. */
+async function notifyUsage(context: AgentContext, delta: UsageStats): Promise<void> {
   context.run.emit({
     type: 'budget-update',
     callPath: context.callPath,

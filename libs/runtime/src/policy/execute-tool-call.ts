@@ -52,7 +52,11 @@ export async function executeToolCall(
   let replayed = false;
   try {
     const tool = findTool(tools, name);
-    const args = await approvedArguments(context, tool, call, parseArguments(tool, call), position);
+    const parsed = parseArguments(tool, call);
+    // Most tools need no approval: no async call (and its promises) for them.
+    const args = needsApproval(tool, parsed)
+      ? await approvedArguments(context, tool, call, parsed, position)
+      : parsed;
     const result = await runChain(context, tool, call, args, position, (fromJournal) => {
       replayed = fromJournal;
     });
@@ -88,7 +92,6 @@ async function approvedArguments(
   args: unknown,
   position: string,
 ): Promise<unknown> {
-  if (!needsApproval(tool, args)) return args;
   const toolName = tool.definition.name;
   const answer = await awaitApproval(context, { toolName, callId: call.id, args, position });
   if (!answer.approved) throw new ToolCallRejectedError(toolName, answer.reason);
@@ -140,12 +143,27 @@ export async function runChain(
   onReplay: (replayed: boolean) => void,
 ): Promise<unknown> {
   const { definition } = tool;
-  // The tool's own signal: aborted with the agent's, or alone when the call times out.
-  const toolController = new AbortController();
-  const unlink = linkSignal(context.signal, toolController);
+  // The tool's own signal: aborted with the agent's, or alone when the call times out. Made
+  // when first asked for (most handlers never read it): an AbortController, its signal and a
+  // listener on the agent's cost a tool call more than its promises.
+  let toolController: AbortController | undefined;
+  let unlink: (() => void) | undefined;
+  let ended = false;
+  const controller = (): AbortController => {
+    if (toolController === undefined) {
+      toolController = new AbortController();
+      // Read after the call ended (a handler that kept its context): no listener left behind.
+      if (ended) {
+        if (context.signal.aborted) toolController.abort(context.signal.reason);
+      } else unlink = linkSignal(context.signal, toolController);
+    }
+    return toolController;
+  };
   const runContext: ToolRunContext = {
     idempotencyKey: `${context.run.runId}:${call.id}`,
-    signal: toolController.signal,
+    get signal() {
+      return controller().signal;
+    },
     toolCallId: call.id,
     agentId: context.agentId,
   };
@@ -168,7 +186,7 @@ export async function runChain(
       toolName: definition.name,
       args,
       execute: async () => {
-        const result = await withTimeout(definition.name, tool.timeoutMs, toolController, async () =>
+        const result = await withTimeout(definition.name, tool.timeoutMs, controller, async () =>
           definition.handler(args, runContext),
         );
         // Checked here so an invalid output is journaled as the tool's error.
@@ -187,7 +205,8 @@ export async function runChain(
   try {
     return await chain();
   } finally {
-    unlink();
+    ended = true;
+    unlink?.();
   }
 }
 
@@ -195,18 +214,28 @@ export async function runChain(
  * Runs the handler, or fails with {@link ToolTimeoutError} after `timeoutMs` (aborting the
  * tool's signal); a late result is ignored.
  */
-async function withTimeout(
+function withTimeout(
   toolName: string,
   timeoutMs: number | undefined,
-  controller: AbortController,
+  controller: () => AbortController,
   run: () => Promise<unknown>,
 ): Promise<unknown> {
+  // Without a timeout, the handler's own promise (not an async wrapper adopting it).
   if (timeoutMs === undefined) return run();
+  return raceTimeout(toolName, timeoutMs, controller, run);
+}
+
+async function raceTimeout(
+  toolName: string,
+  timeoutMs: number,
+  controller: () => AbortController,
+  run: () => Promise<unknown>,
+): Promise<unknown> {
   let timer: { clear(): void } | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setLongTimer(() => {
       const error = new ToolTimeoutError(toolName, timeoutMs);
-      controller.abort(error);
+      controller().abort(error);
       reject(error);
     }, timeoutMs);
   });

@@ -20,11 +20,30 @@ export async function executeValidation<T>(
   rawText: string,
   options: ExecuteValidationOptions<T>,
 ): Promise<ParseOutcome<T>> {
+  return validateOutput(rawText, options);
+}
+
+/**
+ * {@link executeValidation} for the preset loop: the outcome itself when the generation has no
+ * validator (the usual case), so the loop's turn pays no promise for it.
+ * @throws InvalidPromptRuntimeError for a runtime that is not the active policy's; a validator's error
+ */
+export function validateOutput<T>(
+  rawText: string,
+  options: ExecuteValidationOptions<T>,
+): ParseOutcome<T> | Promise<ParseOutcome<T>> {
   checkPromptRuntime('executeValidation', options?.runtime);
   const parsed = options.parser.parse(rawText);
-  if (!parsed.ok) return parsed;
+  if (!parsed.ok || options.runtime.validators.length === 0) return parsed;
+  return runValidators(parsed, options.runtime.validators);
+}
+
+async function runValidators<T>(
+  parsed: ParseOutcome<T> & { ok: true },
+  validators: PromptContext['validators'],
+): Promise<ParseOutcome<T>> {
   const issues: string[] = [];
-  for (const validator of options.runtime.validators) {
+  for (const validator of validators) {
     const verdict = await validator(parsed.data);
     if (verdict === true) continue;
     issues.push(verdict === false ? 'Validation failed' : verdict);

@@ -229,6 +229,35 @@ describe('promptAgent', () => {
       expect(seen).toEqual([{ key: 'run-1:call_7', aborted: false }]);
     });
 
+    it("aborts a tool's signal when the run is cancelled, read before or during the cancel", async () => {
+      const cancel = new AbortController();
+      const seen: boolean[] = [];
+      const mock = toolCallsThenAnswer(
+        [
+          { id: 'early', name: 'wait', arguments: { readFirst: true } },
+          { id: 'late', name: 'wait', arguments: { readFirst: false } },
+        ],
+        'never',
+      );
+      const Agent = agentWith(mock, () =>
+        equipTool({
+          name: 'wait',
+          description: 'waits for the cancel',
+          parameters: z.object({ readFirst: z.boolean() }),
+          handler: async ({ readFirst }, context) => {
+            const early = readFirst ? context.signal : undefined;
+            if (!readFirst) cancel.abort(new Error('cancelled by the test'));
+            await new Promise((resolve) => setTimeout(resolve, 0));
+            seen.push((early ?? context.signal).aborted);
+            return 'ok';
+          },
+        }),
+      );
+      const { runAgentWithOutcome } = await import('../agent/run-agent.js');
+      await expect(runAgentWithOutcome(Agent, undefined, { signal: cancel.signal })).rejects.toThrow();
+      expect(seen).toEqual([true, true]);
+    });
+
     it('carries toolContent images into the tool message as IR attachments', async () => {
       const mock = toolCallsThenAnswer([{ id: 'shot', name: 'screenshot', arguments: {} }], 'seen');
       const Agent = agentWith(mock, () =>

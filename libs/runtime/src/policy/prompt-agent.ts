@@ -28,6 +28,7 @@ const promptAgentPolicy = createAgentPolicy({
  * equipInstruction('Name three colours.');
  * const { colours } = await promptAgent(z.object({ colours: z.array(z.string()) }));
  */
-export async function promptAgent<S extends z.ZodType>(schema: S): Promise<z.infer<S>> {
-  return (await promptAgentPolicy(schema)) as z.infer<S>;
+export function promptAgent<S extends z.ZodType>(schema: S): Promise<z.infer<S>> {
+  // Not async: the policy's own promise is the answer (an async wrapper adds three).
+  return promptAgentPolicy(schema) as Promise<z.infer<S>>;
 }

@@ -2,6 +2,7 @@ import { addUsage, type Message, type TokenUsage } from '@flotilla/ir';
 import type { z } from 'zod';
 import type { AgentContext } from '../context/agent-context.js';
 import { ConversationLog } from '../engine/conversation-log.js';
+import { SETTLED } from '../shared/settled.js';
 import { zodToJsonSchema } from '../tools/zod-to-json-schema.js';
 import { createAgentPolicy } from './create-agent-policy.js';
 import { createJsonOutputParser } from './json-output-parser.js';
@@ -32,7 +33,8 @@ const promptChatPolicy = createAgentPolicy({
   policyId: 'promptChat',
   handler: async (runtime, options: PromptChatOptions<z.ZodType | undefined>) => {
     const context = agentContextOf(runtime);
-    const log = await openConversation(context);
+    const opening = openConversation(context);
+    const log = opening && (await opening);
     const input = toMessages(options.message);
     const messages = [...runtime.messages, ...(log?.history ?? []), ...input];
     assertValidHistory(messages);
@@ -43,7 +45,8 @@ const promptChatPolicy = createAgentPolicy({
       ? { name: 'result', jsonSchema: zodToJsonSchema(options.schema, 'promptChat') }
       : undefined;
     const loop = { runtime, messages, parser, ...(schema ? { schema } : {}) };
-    if (!log) return runToolCallLoop(loop);
+    // `return await`: adopting a returned promise costs an async function two more.
+    if (!log) return await runToolCallLoop(loop);
     const turn = new Turn(input);
     const { services } = context.run;
     const stored = services.unfinishedTurns?.open(() =>
@@ -68,20 +71,22 @@ const promptChatPolicy = createAgentPolicy({
  * @throws PromptAgentAlreadyCalledError, ModelNotFoundError, InvalidMessageHistoryError,
  *   AttemptsExhaustedError, ToolLoopExceededError, model errors
  */
-export async function promptChat(options?: {
+export function promptChat(options?: {
   message?: string | Message | Message[];
 }): Promise<PromptChatResult<string>>;
-export async function promptChat<S extends z.ZodType>(options: {
+export function promptChat<S extends z.ZodType>(options: {
   message?: string | Message | Message[];
   schema: S;
 }): Promise<PromptChatResult<z.infer<S>>>;
-export async function promptChat(
+export function promptChat(
   options: PromptChatOptions<z.ZodType | undefined> = {},
 ): Promise<PromptChatResult<unknown>> {
+  // Not async: the policy's own promise is the answer (an async wrapper adds three).
   return promptChatPolicy(options);
 }
 
-async function openConversation(context: AgentContext): Promise<ConversationLog | undefined> {
+/** `undefined` at once (no promise) when the call speaks for no stored conversation. */
+function openConversation(context: AgentContext): Promise<ConversationLog> | undefined {
   const conversationId = context.run.services.conversationId;
   // Only the run's root agent speaks for the stored conversation; children chat privately.
   if (conversationId === undefined || context.parent) return undefined;
@@ -98,10 +103,11 @@ class Turn {
     this.messages = [...input];
   }
 
-  readonly collect: LoopMessageSink = async (messages, usage) => {
+  readonly collect: LoopMessageSink = (messages, usage) => {
     this.messages.push(...messages);
     if (usage) this.#usage = this.#usage ? addUsage(this.#usage, usage) : usage;
     if (usage) this.#lastPromptTokens = usage.promptTokens;
+    return SETTLED;
   };
 
   details(runtime: PromptContext) {

@@ -8,11 +8,12 @@ import type { Message, TokenUsage } from '@flotilla/ir';
 import type { ConversationLog } from '../engine/conversation-log.js';
 import { AttemptsExhaustedError, ToolLoopExceededError } from '../errors/policy-errors.js';
 import type { OutputSchema } from '../model/model-adapter.js';
+import { SETTLED } from '../shared/settled.js';
 import type { ToolTurn } from '../tools/tool-call-loop-middleware.js';
 import { ContextWindow } from './context-window.js';
 import { executeTools } from './execute-tools.js';
 import { executeTurn } from './execute-turn.js';
-import { executeValidation } from './execute-validation.js';
+import { validateOutput } from './execute-validation.js';
 import type { OutputParser } from './output-parser.js';
 import type { PromptContext } from './prompt-context.js';
 
@@ -47,9 +48,10 @@ export async function runToolCallLoop<T>(options: ToolCallLoopOptions<T>): Promi
   const window = ContextWindow.open(runtime, options.conversationLog);
   const delta: Message[] = [];
   const toolTurns: ToolTurn[] = [];
-  const emit = async (messages: Message[], usage?: TokenUsage) => {
+  // Not async: without a sink (promptAgent, a chat without a conversation) nothing waits.
+  const emit = (messages: Message[], usage?: TokenUsage): Promise<void> => {
     delta.push(...messages);
-    await options.onMessages?.(messages, usage);
+    return options.onMessages?.(messages, usage) ?? SETTLED;
   };
   for (let step = 0; step < runtime.maxTurnSteps; step++) {
     const turn = await validatedTurn(options, [...options.messages, ...delta], emit, window);
@@ -94,7 +96,8 @@ async function validatedTurn<T>(
       return { kind: 'tool-calls', message };
     }
     const text = typeof message.content === 'string' ? message.content : '';
-    const outcome = await executeValidation(text, { runtime, parser });
+    const validating = validateOutput(text, { runtime, parser });
+    const outcome = validating instanceof Promise ? await validating : validating;
     if (outcome.ok) {
       await emit([message], usage);
       return { kind: 'content', data: outcome.data };

@@ -61,9 +61,16 @@ export function emptyUsageStats(): UsageStats {
   return { costs: {}, promptTokens: 0, completionTokens: 0, totalTokens: 0, callCount: 0, items: [] };
 }
 
-/** A deep copy (stats are plain JSON). */
+/** A deep copy (stats are plain JSON: copied by shape, several times cheaper than `structuredClone`). */
 export function cloneUsageStats(stats: UsageStats): UsageStats {
-  return structuredClone(stats);
+  const copy: UsageStats = { ...stats, costs: { ...stats.costs }, items: stats.items.map(cloneUsageItem) };
+  if (stats.details) copy.details = { ...stats.details };
+  return copy;
+}
+
+/** A deep copy of one item (its only nested value is `costs`). */
+function cloneUsageItem(item: UsageItem): UsageItem {
+  return { ...item, costs: { ...item.costs } };
 }
 
 /**
@@ -153,7 +160,7 @@ export function addUsageStats(into: UsageStats, delta: UsageStats): void {
       into.items.find((candidate) => candidate.key === item.key) ??
       (into.items.length >= MAX_USAGE_ITEMS ? into.items[into.items.length - 1] : undefined);
     if (!existing) {
-      into.items.push(structuredClone(item));
+      into.items.push(cloneUsageItem(item));
       continue;
     }
     existing.callCount += item.callCount;

@@ -12,7 +12,10 @@ import { AttemptSupersededError } from '../errors/run-errors.js';
 export class RunAttempt {
   readonly runId: string;
   readonly token: string = randomUUID();
-  readonly #superseded = new AbortController();
+  /** Set once superseded; no AbortController per attempt (one per run is CPU the worker pays). */
+  #reason: AttemptSupersededError | undefined;
+  #controller: AbortController | undefined;
+  #listener: ((reason: AttemptSupersededError) => void) | undefined;
 
   constructor(runId: string) {
     this.runId = runId;
@@ -20,16 +23,43 @@ export class RunAttempt {
 
   /** Aborted, with the {@link AttemptSupersededError}, once the attempt was superseded. */
   get signal(): AbortSignal {
-    return this.#superseded.signal;
+    this.#controller ??= new AbortController();
+    if (this.#reason && !this.#controller.signal.aborted) this.#controller.abort(this.#reason);
+    return this.#controller.signal;
   }
 
   get superseded(): boolean {
-    return this.#superseded.signal.aborted;
+    return this.#reason !== undefined;
+  }
+
+  /** Why the attempt was superseded (the first reason), once it was. */
+  get reason(): AttemptSupersededError | undefined {
+    return this.#reason;
+  }
+
+  /**
+   * Calls `listener` once when the attempt is superseded (at once when it already was); one
+   * listener at a time. Returns the function that removes it.
+   */
+  onSuperseded(listener: (reason: AttemptSupersededError) => void): () => void {
+    if (this.#reason) {
+      listener(this.#reason);
+      return () => {};
+    }
+    this.#listener = listener;
+    return () => {
+      if (this.#listener === listener) this.#listener = undefined;
+    };
   }
 
   /** Marks the attempt superseded (the first reason is kept). */
   supersede(reason: AttemptSupersededError): void {
-    if (!this.superseded) this.#superseded.abort(reason);
+    if (this.#reason) return;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+    const listener = this.#listener;
+    this.#listener = undefined;
+    listener?.(reason);
   }
 
   /** Marks the attempt superseded when `error` says so (a write a Lua fence refused). */

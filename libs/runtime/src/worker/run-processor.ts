@@ -1,5 +1,5 @@
 import { emptyUsage } from '@flotilla/ir';
-import { context, trace } from '@opentelemetry/api';
+import { context, type Span, trace } from '@opentelemetry/api';
 import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError, WaitingError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -10,7 +10,6 @@ import { RedisChildRunner } from '../children/redis-child-runner.js';
 import { cancelRunTree } from '../client/cancel-run-tree.js';
 import type { EnqueueServices } from '../client/enqueue-run.js';
 import { type FlotillaConfig, jsonLimitsOf } from '../config/flotilla-config.js';
-import { linkSignal } from '../context/agent-context.js';
 import type { AnyAgent } from '../context/agent-definition.js';
 import { currentAgentContext } from '../context/context-store.js';
 import { exposedDescriptors } from '../context/exposed-descriptors.js';
@@ -62,7 +61,7 @@ import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import type { PriceTable } from '../usage/budget-options.js';
 import { RedisTreeUsage } from '../usage/redis-tree-usage.js';
 import { RedisRunWaits } from '../waits/redis-run-waits.js';
-import { traceAttempt } from './attempt-trace.js';
+import { type TracedAttempt, traceAttempt } from './attempt-trace.js';
 import type { CancelListener } from './cancel-listener.js';
 import { type CapHold, ConcurrencyCaps } from './concurrency-caps.js';
 import { ConversationWriters, conversationOf } from './conversation-writers.js';
@@ -74,7 +73,7 @@ import { parkUntilWoken } from './park-until-woken.js';
 import { hasAttemptsLeft, retryDelayMs } from './root-run-retry.js';
 import { RunAttempt } from './run-attempt.js';
 import { RunEndCapturingSink } from './run-end-capturing-sink.js';
-import { RunHandedBackError, superviseExecution } from './supervise-execution.js';
+import { HandBack, RunHandedBackError, superviseExecution } from './supervise-execution.js';
 import { UnfinishedTurnKeeper } from './unfinished-turn-keeper.js';
 import type { WorkerRunEndInfo, WorkerRunHooks } from './worker-run-hooks.js';
 
@@ -121,13 +120,14 @@ export interface RunProcessorDependencies {
  */
 function markingReplays(journal: RunJournal): RunJournal {
   return {
-    load: async () => {
-      const entries = await journal.load();
-      // A run suspended on its first step has no entry yet, but it resumes all the same.
-      const replayed = entries.size > 0 || (entries.pendingSteps?.size ?? 0) > 0;
-      trace.getActiveSpan()?.setAttribute(SpanAttribute.replayed, replayed);
-      return entries;
-    },
+    // One `.then`, not an async function awaiting (two promises fewer per execution).
+    load: () =>
+      journal.load().then((entries) => {
+        // A run suspended on its first step has no entry yet, but it resumes all the same.
+        const replayed = entries.size > 0 || (entries.pendingSteps?.size ?? 0) > 0;
+        trace.getActiveSpan()?.setAttribute(SpanAttribute.replayed, replayed);
+        return entries;
+      }),
     record: (position, entry) => journal.record(position, entry),
   };
 }
@@ -177,7 +177,7 @@ const START_PRELOAD_MAX_FIELDS = 64;
 export class RunProcessor {
   readonly #deps: RunProcessorDependencies;
   /** Hand-back switches of the executions in progress, by run id. */
-  readonly #handBacks = new Map<string, AbortController>();
+  readonly #handBacks = new Map<string, HandBack>();
   /** One writer per conversation: the gate runs with a conversationId pass before they execute. */
   readonly #writers: ConversationWriters;
   /** The fleet-wide model budgets (every run's model calls draw on them). */
@@ -242,15 +242,17 @@ export class RunProcessor {
     // An invalid agent id (job name) fails the run below; the record must not hold it.
     const agentId = isValidId(job.name) ? job.name : '';
     const logger = this.#deps.logger.child({ runId, agentId, jobId: job.id });
-    if (await this.#movedToBuildQueue(job, logger)) return;
+    // Most workers do not pin, most runs have no conversation and no cap: no awaits for those.
+    if (this.#deps.pinnedBuild !== undefined && (await this.#movedToBuildQueue(job, logger))) return;
     const attempt = new RunAttempt(runId);
-    const admitted = await this.#admit({ job, token, attempt: attempt.token, logger });
+    const admitting = this.#admit({ job, token, attempt: attempt.token, logger });
+    const admitted = admitting === ADMITTED ? admitting : await admitting;
     if (admitted === 'ended') return;
     try {
       await this.#processAdmitted(job, token, attempt, logger);
     } finally {
       // Another attempt owns the run (and its place) once this one is superseded.
-      if (!attempt.superseded) await admitted.cap?.release();
+      if (admitted.cap && !attempt.superseded) await admitted.cap.release();
     }
   }
 
@@ -291,16 +293,17 @@ export class RunProcessor {
     // The run's own cancel flag is read by the start script; a child's parent's and root's flags
     // in the same round trip: Redis runs both in the order sent, so the read still sees every
     // flag set before the run was marked running.
-    const [start, treeCancelled] = await Promise.all([
-      this.#deps.records.start({
-        runId,
-        agentId,
-        attempt: attempt.token,
-        buildId: this.#deps.config.buildId,
-        preload: { callPath: callPathOf(job), maxFields: START_PRELOAD_MAX_FIELDS },
-      }),
-      this.#ancestorCancelFlagSet(job.data),
-    ]);
+    const starting = this.#deps.records.start({
+      runId,
+      agentId,
+      attempt: attempt.token,
+      buildId: this.#deps.config.buildId,
+      preload: { callPath: callPathOf(job), maxFields: START_PRELOAD_MAX_FIELDS },
+    });
+    const ancestorFlags = this.#ancestorCancelFlagSet(job.data);
+    // A root run has no ancestor flag to read: no `Promise.all` (its promises) for it.
+    const [start, treeCancelled] =
+      ancestorFlags === false ? [await starting, false] : await Promise.all([starting, ancestorFlags]);
     if (!start.started) {
       logger.info({ status: start.status }, 'run already ended; job skipped');
       await this.#writers.release(job);
@@ -339,15 +342,13 @@ export class RunProcessor {
       await inSpan(
         `flotilla.run ${agentId}`,
         attributes,
-        async (span) => {
-          // A takeover shows the attempt that died before it (its run span was never exported).
-          const untrace = await traceAttempt(this.#deps.records, span, traced, logger);
-          try {
-            return await this.#execute(job, token, attempt, state, logger);
-          } finally {
-            await untrace();
-          }
-        },
+        // Without a recording span there is no trace mark to leave or clear: no wrapper for it.
+        (span) =>
+          span.isRecording()
+            ? this.#tracedExecute(span, traced, logger, () =>
+                this.#execute(job, token, attempt, state, logger),
+              )
+            : this.#execute(job, token, attempt, state, logger),
         {
           // Suspending on child runs, parking at the gate and a newer attempt are not failures.
           expected: (error) =>
@@ -360,14 +361,27 @@ export class RunProcessor {
       if (!attempt.superseded && !AttemptSupersededError.is(error)) throw error;
       // The job and the run belong to the newer attempt: BullMQ must not move or fail the job
       // (WaitingError: it leaves it as it is; its lock holds the newer attempt's token).
-      logger.warn(
-        { err: attempt.signal.reason ?? error },
-        'attempt superseded: it stops, a newer one owns the run',
-      );
+      logger.warn({ err: attempt.reason ?? error }, 'attempt superseded: it stops, a newer one owns the run');
       throw new WaitingError();
     } finally {
       releaseLease?.();
       this.#deps.cancels.release(runId, controller);
+    }
+  }
+
+  /** `execute` under a recorded run span, its trace mark left on the record meanwhile. */
+  async #tracedExecute(
+    span: Span,
+    traced: TracedAttempt,
+    logger: Logger,
+    execute: () => Promise<void>,
+  ): Promise<void> {
+    // A takeover shows the attempt that died before it (its run span was never exported).
+    const untrace = await traceAttempt(this.#deps.records, span, traced, logger);
+    try {
+      await execute();
+    } finally {
+      await untrace();
     }
   }
 
@@ -378,16 +392,25 @@ export class RunProcessor {
    * deadline job while it waits.
    * @throws DelayedError when the job was parked
    */
-  async #admit(at: {
+  #admit(at: {
     job: Job;
     token: string | undefined;
     attempt: string;
     logger: Logger;
-  }): Promise<'ended' | { cap: CapHold | undefined }> {
+  }): typeof ADMITTED | Promise<'ended' | { cap: CapHold | undefined }> {
     const conversation = conversationOf(at.job);
     const agent = this.#deps.agents.get(at.job.name);
     // An unknown agent fails at once below, without touching the conversation or a cap.
-    if (!agent) return { cap: undefined };
+    if (!agent) return ADMITTED;
+    if (!conversation && !agentDefinitionOf(agent).concurrency) return ADMITTED;
+    return this.#admitAtGates(at, agent, conversation);
+  }
+
+  async #admitAtGates(
+    at: { job: Job; token: string | undefined; attempt: string; logger: Logger },
+    agent: AnyAgent,
+    conversation: ReturnType<typeof conversationOf>,
+  ): Promise<'ended' | { cap: CapHold | undefined }> {
     const onParked = async () => {
       const raw = (at.job.data as { deadline?: unknown } | undefined)?.deadline;
       const deadline = deadlineOf(at.job, agent, {
@@ -409,7 +432,7 @@ export class RunProcessor {
    * replay (the end of a shutdown grace period). Their records stay `running`.
    */
   handBackAll(): void {
-    for (const [runId, controller] of this.#handBacks) controller.abort(new RunHandedBackError(runId));
+    for (const [runId, handBack] of this.#handBacks) handBack.fire(new RunHandedBackError(runId));
   }
 
   /**
@@ -624,11 +647,11 @@ export class RunProcessor {
     const services = fenceServices(this.#services(run, preloaded?.journal), fence);
     services.resources = resources;
     let outcome: RunOutcome;
-    const handBack = new AbortController();
+    const handBack = new HandBack();
     this.#handBacks.set(run.runId, handBack);
     // Superseded: stopped as at once as a hand-back, but its job is left alone. A listener, not
     // `AbortSignal.any` (a dependent signal per execution, ~1% of a worker's CPU per run).
-    const unlinkAttempt = linkSignal(run.attempt.signal, handBack);
+    const unlinkAttempt = run.attempt.onSuperseded((reason) => handBack.fire(reason));
     try {
       // The root invocation's memory is read alongside the journal that executeRun loads first
       // (or was, by the start).
@@ -642,7 +665,7 @@ export class RunProcessor {
           onDeadline: () => timeoutError(run.job, run.deadline ?? Date.now()),
           graceMs: this.#deps.abandonGraceMs ?? DEFAULT_ABANDON_GRACE_MS,
           fence,
-          handBack: handBack.signal,
+          handBack,
         },
       );
     } catch (error) {
@@ -815,7 +838,7 @@ export class RunProcessor {
    * both (one per flag on a cluster), none for a root run. Read from the raw job data (not yet
    * validated): an id that is not a valid run id is simply not checked, decoding rejects the job.
    */
-  async #ancestorCancelFlagSet(data: unknown): Promise<boolean> {
+  #ancestorCancelFlagSet(data: unknown): false | Promise<boolean> {
     const { redis, config } = this.#deps;
     const child = (data as { child?: { parentRunId?: unknown; rootRunId?: unknown } } | undefined)?.child;
     if (child === undefined) return false;
@@ -852,9 +875,9 @@ export class RunProcessor {
       true,
     );
     // Whoever ended the run (this worker, a cancel), the next run on its conversation goes now.
-    await this.#writers.release(job);
+    if (conversationOf(job)) await this.#writers.release(job);
     this.#log(logger, ending);
-    if (ended) await this.#reportEnd(runId, logger);
+    if (ended && this.#deps.hooks?.onRunEnd) await this.#reportEnd(runId, logger);
     // Ended for good: BullMQ must not retry it (a retry would find the record ended anyway).
     if (ending.status !== 'succeeded') {
       await this.#trimKeptJob(job, logger);
@@ -926,6 +949,9 @@ function keepingConversation(suspension: RunSuspension, conversationId: string |
   }));
   return { ...suspension, waits };
 }
+
+/** Admitted without a gate: no conversation, no concurrency cap (or an unknown agent). */
+const ADMITTED: { readonly cap: undefined } = Object.freeze({ cap: undefined });
 
 /** How long after a suspended run's deadline its deadline job fires (see `#expire`). */
 const DEADLINE_JOB_MARGIN_MS = 1000;

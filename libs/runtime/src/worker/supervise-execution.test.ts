@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AbortError, RunTimeoutError } from '../errors/run-errors.js';
 import { ExecutionFence } from './execution-fence.js';
-import { RunHandedBackError, type Supervision, superviseExecution } from './supervise-execution.js';
+import { HandBack, RunHandedBackError, type Supervision, superviseExecution } from './supervise-execution.js';
 
 const never = new Promise<never>(() => {});
 
@@ -51,10 +51,10 @@ describe('superviseExecution', () => {
   });
 
   it('abandons at once when the execution is handed back', async () => {
-    const handBack = new AbortController();
-    const watched = supervision({ graceMs: 60_000, handBack: handBack.signal });
+    const handBack = new HandBack();
+    const watched = supervision({ graceMs: 60_000, handBack });
     const settled = superviseExecution(never, watched);
-    handBack.abort(new RunHandedBackError('r-1'));
+    handBack.fire(new RunHandedBackError('r-1'));
     await expect(settled).rejects.toMatchObject({ name: 'RunHandedBackError' });
     expect(watched.fence.abandoned).toBe(true);
     expect(watched.controller.signal.aborted).toBe(true);

@@ -18,6 +18,33 @@ export class RunHandedBackError extends FlotillaError {
   }
 }
 
+/**
+ * The switch that abandons one execution at once (the worker's shutdown, a superseded attempt):
+ * one listener, not an AbortController and its signal and event per execution.
+ */
+export class HandBack {
+  #fired = false;
+  #listener: ((reason: Error) => void) | undefined;
+
+  /** Abandons the execution with `reason` (the first call only). */
+  fire(reason: Error): void {
+    if (this.#fired) return;
+    this.#fired = true;
+    const listener = this.#listener;
+    this.#listener = undefined;
+    listener?.(reason);
+  }
+
+  /** Calls `listener` at the next {@link fire}, as an abort listener would (one at a time). */
+  listen(listener: (reason: Error) => void): () => void {
+    if (this.#fired) return () => {};
+    this.#listener = listener;
+    return () => {
+      if (this.#listener === listener) this.#listener = undefined;
+    };
+  }
+}
+
 /** What {@link superviseExecution} watches besides the execution. */
 export interface Supervision {
   /** Aborted by a cancel, or by the deadline timer here (with the reason `onDeadline` gives). */
@@ -28,8 +55,8 @@ export interface Supervision {
   /** How long an aborted execution may take to end by itself before it is abandoned. */
   graceMs: number;
   fence: ExecutionFence;
-  /** Aborted (with a {@link RunHandedBackError}) to abandon the execution at once. @default never */
-  handBack?: AbortSignal;
+  /** Fired (with a {@link RunHandedBackError}) to abandon the execution at once. @default never */
+  handBack?: HandBack;
 }
 
 /**
@@ -37,48 +64,58 @@ export interface Supervision {
  * or the deadline): past that the execution is abandoned (its writes refused from then on, see
  * {@link ExecutionFence}) and this rejects with the abort reason, so the worker ends the run and
  * frees its slot even when the code never returns.
+ *
+ * One promise settled by callbacks, not an async function racing a second promise: every
+ * promise pays the async-context hooks, and this runs once per execution.
  */
-export async function superviseExecution<T>(execution: Promise<T>, supervision: Supervision): Promise<T> {
-  const { controller, deadline, graceMs, fence } = supervision;
+export function superviseExecution<T>(execution: Promise<T>, supervision: Supervision): Promise<T> {
+  const { controller, deadline, graceMs, fence, handBack } = supervision;
   const { signal } = controller;
-  // Whatever the abandoned execution does later is not ours to handle.
-  execution.catch(() => {});
-  const timers: { clear(): void }[] = [];
-  let onAbort: (() => void) | undefined;
-  const abandoned = new Promise<never>((_, reject) => {
-    const handBack = supervision.handBack;
-    handBack?.addEventListener(
-      'abort',
-      () => {
-        fence.abandon();
-        // Code that still checks its signal stops at its next step.
-        controller.abort(handBack.reason);
-        reject(handBack.reason);
-      },
-      { once: true },
-    );
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    let graceTimer: { clear(): void } | undefined;
+    let deadlineTimer: { clear(): void } | undefined;
+    let unlisten: (() => void) | undefined;
     const abandonLater = () => {
-      timers.push(
-        setLongTimer(() => {
-          fence.abandon();
-          reject(signal.reason);
-        }, graceMs),
-      );
+      graceTimer = setLongTimer(() => {
+        if (!finish()) return;
+        fence.abandon();
+        reject(signal.reason);
+      }, graceMs);
     };
+    const onHandBack = (reason: Error) => {
+      if (!finish()) return;
+      fence.abandon();
+      // Code that still checks its signal stops at its next step.
+      controller.abort(reason);
+      reject(reason);
+    };
+    /** Stops watching; `false` when the supervision had already settled. */
+    const finish = (): boolean => {
+      if (settled) return false;
+      settled = true;
+      graceTimer?.clear();
+      deadlineTimer?.clear();
+      signal.removeEventListener('abort', abandonLater);
+      unlisten?.();
+      return true;
+    };
+    // Whatever the abandoned execution does later is not ours to handle (the rejection
+    // handler here also keeps it from being unhandled).
+    execution.then(
+      (value) => {
+        if (finish()) resolve(value);
+      },
+      (error: unknown) => {
+        if (finish()) reject(error);
+      },
+    );
+    unlisten = handBack?.listen(onHandBack);
     if (signal.aborted) abandonLater();
     else {
-      onAbort = abandonLater;
-      signal.addEventListener('abort', onAbort, { once: true });
+      signal.addEventListener('abort', abandonLater, { once: true });
+      if (deadline !== undefined)
+        deadlineTimer = setLongTimer(() => controller.abort(supervision.onDeadline()), deadline - Date.now());
     }
   });
-  abandoned.catch(() => {}); // settles only while raced below; never unhandled
-  if (deadline !== undefined && !signal.aborted) {
-    timers.push(setLongTimer(() => controller.abort(supervision.onDeadline()), deadline - Date.now()));
-  }
-  try {
-    return await Promise.race([execution, abandoned]);
-  } finally {
-    for (const timer of timers) timer.clear();
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-  }
 }
