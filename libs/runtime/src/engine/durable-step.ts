@@ -29,6 +29,13 @@ export interface DurableStep<T> {
   olderFingerprints?: readonly string[];
   /** Does the work; its value must be JSON (it is stored). */
   execute: () => Promise<T>;
+  /**
+   * Whether a success may be recorded with the run's next write instead of before the step
+   * returns (`RunJournal.record`'s `deferred`): only for work that may safely run again when the
+   * record is lost in a crash (a model turn). Every other step settles such records before its
+   * work starts. @default false
+   */
+  deferRecord?: boolean;
   /** Whether a failure is recorded (replayed as the same error) or left for a retry. @default never */
   recordFailure?: (error: unknown) => boolean;
   /** The usage the step spent, stored with its outcome (success or recorded failure). @default none */
@@ -108,6 +115,8 @@ async function executeAndRecord<T>(
   step: DurableStep<T>,
   inFlight: InFlightStep,
 ): Promise<DurableResult<T>> {
+  // The model turns recorded lazily before this must be stored before work that must not run twice.
+  if (!step.deferRecord) await run.settleRecords();
   let value: T;
   try {
     value = await run.steps.run(inFlight, step.execute);
@@ -121,9 +130,15 @@ async function executeAndRecord<T>(
   // Memory written during the step must be stored before the step counts as done.
   await run.flushWrites();
   const stored = toJson(value);
-  await run.record(step.position, entry(step, { ok: true, value: stored }));
+  await run.record(
+    step.position,
+    entry(step, { ok: true, value: stored }),
+    step.deferRecord ? DEFERRED : undefined,
+  );
   return { value: stored as T, replayed: false };
 }
+
+const DEFERRED = { deferred: true } as const;
 
 /**
  * The recorded outcome of `step` (its value, or its error thrown).
