@@ -8,7 +8,6 @@ import type { Attributes } from '@opentelemetry/api';
 import type { AgentContext } from '../context/agent-context.js';
 import type { InFlightStep } from '../context/in-flight-steps.js';
 import type { JournalEntry, JournalEntryKind } from '../context/run-services.js';
-import type { RunState } from '../context/run-state.js';
 import { NonDeterminismError } from '../errors/run-errors.js';
 import { deserializeError, serializeError } from '../errors/serialize-error.js';
 import { inSpan, SpanAttribute } from '../shared/tracing.js';
@@ -103,7 +102,7 @@ async function serveStep<T>(
   if (replayOnly) return { value: (await replayOnly.unrecorded(context, step)) as T, replayed: true };
   const inFlight = run.steps.begin(step.position);
   try {
-    return await executeAndRecord(run, step, inFlight);
+    return await executeAndRecord(context, step, inFlight);
   } finally {
     // Only after the outcome is recorded: a run must not suspend with a record in flight.
     run.steps.end(inFlight);
@@ -111,12 +110,17 @@ async function serveStep<T>(
 }
 
 async function executeAndRecord<T>(
-  run: RunState,
+  context: AgentContext,
   step: DurableStep<T>,
   inFlight: InFlightStep,
 ): Promise<DurableResult<T>> {
-  // The model turns recorded lazily before this must be stored before work that must not run twice.
-  if (!step.deferRecord) await run.settleRecords();
+  const { run } = context;
+  if (!step.deferRecord) {
+    // The model turns recorded lazily before this must be stored before work that must not run
+    // twice; a cancel (or a takeover) that came while they were written stops it, as before.
+    await run.settleRecords();
+    context.throwIfAborted();
+  }
   let value: T;
   try {
     value = await run.steps.run(inFlight, step.execute);

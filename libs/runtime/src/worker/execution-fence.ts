@@ -69,7 +69,12 @@ export function fenceServices(services: RunServices, fence: ExecutionFence): Run
       load: () => journal.load(),
       record: (position, entry, options) =>
         fence.write('a journal record', () => journal.record(position, entry, options)),
-      settle: () => fence.write('a journal record', settle),
+      // Checked again once settled: an attempt superseded meanwhile (its lease lapsed while Redis
+      // did not answer) must not go on to the effect that waited.
+      settle: async () => {
+        await fence.write('a journal record', settle);
+        fence.check('a journal record');
+      },
     },
     memory: {
       load: (callPath) => memory.load(callPath),
