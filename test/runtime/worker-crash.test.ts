@@ -5,6 +5,7 @@
  * no completed model turn and no completed tool execution ran twice: only the tool that was
  * mid-execution at the kill ran again (at-least-once, ARCHITECTURE.md §2).
  */
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { RunStalledError } from '@flotilla/runtime';
 import { createClient, type FlotillaClient, type RunEvent } from '@flotilla/runtime/client';
@@ -70,6 +71,45 @@ describe('when a worker is killed in the middle of a run', () => {
     expect(turnEnds.filter((event) => event.replayed)).toHaveLength(2);
     expect(events.filter((event) => event.type === 'run-start')).toHaveLength(2);
     expect(events.filter((event) => event.type === 'run-end')).toHaveLength(1);
+  });
+});
+
+describe('when a worker dies right after a model turn, before its record was written', () => {
+  it('replays the run elsewhere: the model is asked again, the tool does not run twice, the events tell one story', async () => {
+    // A prefix of its own, so the dying worker surely gets the run.
+    const prefix = `${redis.prefix}-answer`;
+    const keys = stepperKeys(prefix);
+    const dying = await workers.start({ FLOTILLA_PREFIX: prefix, STEPS: '1', EXIT_AFTER_ANSWER: '1' });
+    const answerClient = createClient({ connection: redis.url, prefix });
+    try {
+      const exited = once(dying, 'exit');
+      const run = await answerClient.submit('stepper', { steps: 1 });
+      await exited;
+      await workers.start({ FLOTILLA_PREFIX: prefix, STEPS: '1' });
+      expect(await run.result()).toBe('done after 1 steps');
+
+      // The first turn (asking for the tool) was stored before the tool ran: replayed. The last
+      // one rode with the run's next write, lost with the process: asked again.
+      expect(Number(await redis.redis.get(keys.modelCalls))).toBe(3);
+      expect(Number(await redis.redis.get(keys.started(1)))).toBe(1);
+      expect(Number(await redis.redis.get(keys.completed(1)))).toBe(1);
+      expect(await answerClient.getRun(run.id)).toMatchObject({ status: 'succeeded', attempts: 2 });
+
+      const events: RunEvent[] = [];
+      for await (const event of run.events()) events.push(event);
+      // No event claims the lost answer: each turn's live answer is told once, the first turn's
+      // replay is marked, and run-end comes last.
+      const answers = events.flatMap((event) =>
+        event.type === 'model-turn-end' && !event.replayed ? [event.position] : [],
+      );
+      expect(new Set(answers).size).toBe(2);
+      expect(answers).toHaveLength(2);
+      expect(events.filter((event) => event.type === 'model-turn-end' && event.replayed)).toHaveLength(1);
+      expect(events.filter((event) => event.type === 'run-start')).toHaveLength(2);
+      expect(events.map((event) => event.type).indexOf('run-end')).toBe(events.length - 1);
+    } finally {
+      await answerClient.close();
+    }
   });
 });
 

@@ -68,6 +68,16 @@ export type LoadedJournal = Map<string, JournalEntry> & {
 export interface RunJournal {
   /** The whole journal of the run (all generations), keyed by position, with its pending steps. */
   load(): Promise<LoadedJournal>;
-  /** Records an entry; the first write at a position wins (HSETNX semantics). */
-  record(position: string, entry: JournalEntry): Promise<void>;
+  /**
+   * Records an entry; the first write at a position wins (HSETNX semantics). `deferred`: the
+   * entry may reach storage with the run's next write instead of before this resolves (a model
+   * turn's: lost in a crash, it is called again on replay); a journal that cannot defer writes
+   * it now.
+   */
+  record(position: string, entry: JournalEntry, options?: { deferred?: boolean }): Promise<void>;
+  /**
+   * Resolves once every deferred entry is stored: called before an effect that must not run
+   * twice. @default none: nothing is ever deferred
+   */
+  settle?(): Promise<void>;
 }

@@ -106,10 +106,21 @@ export class RunState {
     this.services.events.emit({ ...event, runId: this.runId, at: Date.now() } as RunEvent);
   }
 
-  /** Records an entry in the durable journal and in this execution's view of it. */
-  async record(position: string, entry: JournalEntry): Promise<void> {
-    await this.services.journal.record(position, entry);
+  /**
+   * Records an entry in the durable journal and in this execution's view of it (`deferred`: see
+   * `RunJournal.record`).
+   */
+  async record(position: string, entry: JournalEntry, options?: { deferred?: boolean }): Promise<void> {
+    await this.services.journal.record(position, entry, options);
     if (!this.journal.has(position)) this.journal.set(position, entry);
+  }
+
+  /**
+   * Resolves once the deferred journal entries are stored (`RunJournal.settle`): before an effect
+   * that must not run twice, so a replay never does it again after calling a model again.
+   */
+  settleRecords(): Promise<void> {
+    return this.services.journal.settle?.() ?? Promise.resolve();
   }
 
   /**

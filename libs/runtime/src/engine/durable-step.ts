@@ -8,7 +8,6 @@ import type { Attributes } from '@opentelemetry/api';
 import type { AgentContext } from '../context/agent-context.js';
 import type { InFlightStep } from '../context/in-flight-steps.js';
 import type { JournalEntry, JournalEntryKind } from '../context/run-services.js';
-import type { RunState } from '../context/run-state.js';
 import { NonDeterminismError } from '../errors/run-errors.js';
 import { deserializeError, serializeError } from '../errors/serialize-error.js';
 import { inSpan, SpanAttribute } from '../shared/tracing.js';
@@ -29,6 +28,13 @@ export interface DurableStep<T> {
   olderFingerprints?: readonly string[];
   /** Does the work; its value must be JSON (it is stored). */
   execute: () => Promise<T>;
+  /**
+   * Whether a success may be recorded with the run's next write instead of before the step
+   * returns (`RunJournal.record`'s `deferred`): only for work that may safely run again when the
+   * record is lost in a crash (a model turn). Every other step settles such records before its
+   * work starts. @default false
+   */
+  deferRecord?: boolean;
   /** Whether a failure is recorded (replayed as the same error) or left for a retry. @default never */
   recordFailure?: (error: unknown) => boolean;
   /** The usage the step spent, stored with its outcome (success or recorded failure). @default none */
@@ -96,7 +102,7 @@ async function serveStep<T>(
   if (replayOnly) return { value: (await replayOnly.unrecorded(context, step)) as T, replayed: true };
   const inFlight = run.steps.begin(step.position);
   try {
-    return await executeAndRecord(run, step, inFlight);
+    return await executeAndRecord(context, step, inFlight);
   } finally {
     // Only after the outcome is recorded: a run must not suspend with a record in flight.
     run.steps.end(inFlight);
@@ -104,10 +110,17 @@ async function serveStep<T>(
 }
 
 async function executeAndRecord<T>(
-  run: RunState,
+  context: AgentContext,
   step: DurableStep<T>,
   inFlight: InFlightStep,
 ): Promise<DurableResult<T>> {
+  const { run } = context;
+  if (!step.deferRecord) {
+    // The model turns recorded lazily before this must be stored before work that must not run
+    // twice; a cancel (or a takeover) that came while they were written stops it, as before.
+    await run.settleRecords();
+    context.throwIfAborted();
+  }
   let value: T;
   try {
     value = await run.steps.run(inFlight, step.execute);
@@ -121,9 +134,15 @@ async function executeAndRecord<T>(
   // Memory written during the step must be stored before the step counts as done.
   await run.flushWrites();
   const stored = toJson(value);
-  await run.record(step.position, entry(step, { ok: true, value: stored }));
+  await run.record(
+    step.position,
+    entry(step, { ok: true, value: stored }),
+    step.deferRecord ? DEFERRED : undefined,
+  );
   return { value: stored as T, replayed: false };
 }
+
+const DEFERRED = { deferred: true } as const;
 
 /**
  * The recorded outcome of `step` (its value, or its error thrown).

@@ -91,6 +91,8 @@ export async function modelTurnDurably(
     execute: () =>
       callWithinUsageBudget(context, turn.model, turn.request, () => callModel(context, turn), spent),
     recordFailure: (error) => BudgetExceededError.is(error),
+    // A lost answer is asked again on replay; the next effect that must not run twice waits for it.
+    deferRecord: true,
     // Its tokens are in the response: the costs are all a replay needs besides.
     costs: () => spent.stats?.costs,
     onReplay: (recorded) => replayModelUsage(context, turn.model, recorded),

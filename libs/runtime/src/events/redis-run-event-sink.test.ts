@@ -41,10 +41,10 @@ describe('RedisRunEventSink', () => {
     await sink.flush();
     sink.emit(toolCall(runId, 1));
     sink.emit(toolCall(runId, 2));
-    const pending = await sink.drain();
+    const pending = (await sink.drain()).events;
     expect(pending.map((text) => JSON.parse(text).args.index)).toEqual([1, 2]);
     // Drained: nothing is left for the sink to write by itself.
-    expect(await sink.drain()).toEqual([]);
+    expect(await sink.drain()).toEqual({ records: [], events: [] });
     const ending = { status: 'succeeded' as const, output: 1, usage: emptyUsage(), modelCalls: 0 };
     expect(await records.finish(runId, 'root/agent:a:0', ending, undefined, undefined, pending)).toBe(true);
     const events = await records.compactedEvents(runId);

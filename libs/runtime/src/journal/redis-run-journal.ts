@@ -1,29 +1,29 @@
 import type { Redis } from 'ioredis';
 import type { JournalEntry, LoadedJournal, RunJournal } from '../context/run-services.js';
-import { AttemptSupersededError } from '../errors/run-errors.js';
+import { DEFAULT_EVENT_STREAM_MAX_LENGTH } from '../events/redis-run-event-sink.js';
+import { RunWriteBatch } from '../events/run-write-batch.js';
 import { runKeys } from '../keys.js';
 import { PENDING_STEPS_FIELD, parsePendingSteps } from '../runs/pending-steps.js';
-import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
 import { parseJournalEntry } from './journal-entry-schema.js';
-import { recordJournalScript } from './lua/record-journal-3.lua.js';
 
 /**
  * The {@link RunJournal} of one run in Redis: one hash (`runKeys(…).journal`), field =
- * position, value = entry JSON. `record` writes a position once (`record-journal-3`), so when
+ * position, value = entry JSON. `record` writes a position once (`write-run-1`), so when
  * a crashed worker's replacement and a late original race on a position, the first write wins
  * and both read the same outcome on the next replay; given an `attempt`, a superseded
- * attempt's records are refused. Records made in the same tick go in one script call (a
- * parent replayed after its ten children ended records their ten outcomes together). Entries are validated on load, with the positions the run
- * last suspended on (kept on its record: `runs/pending-steps.ts`) as `pendingSteps`.
+ * attempt's records are refused. Records go through the run's {@link RunWriteBatch} (the one
+ * of its event sink on a worker): made in the same tick, they go in one script call with the
+ * events waiting (a parent replayed after its ten children ended records their ten outcomes
+ * together); a deferred record (a model turn's) waits for the run's next write. Entries are
+ * validated on load, with the positions the run last suspended on (kept on its record:
+ * `runs/pending-steps.ts`) as `pendingSteps`.
  */
 export class RedisRunJournal implements RunJournal {
   readonly #redis: Redis;
   readonly #runId: string;
   readonly #key: string;
   readonly #recordKey: string;
-  readonly #attempt: string;
-  /** Records of this tick not sent yet. */
-  #batch: PendingRecord[] | undefined;
+  readonly #batch: RunWriteBatch;
   /** What the run's start read for the first load (`start-run-3`), used once. */
   #preloaded: { fields: Record<string, string>; pendingSteps: string | null } | undefined;
 
@@ -38,13 +38,23 @@ export class RedisRunJournal implements RunJournal {
      * (`RunStart.preloaded`): the first load parses them instead of reading. @default none
      */
     preloaded?: { fields: Record<string, string>; pendingSteps: string | null } | undefined;
+    /** The run's writes, shared with its event sink (`RedisRunEventSink.batch`). @default its own */
+    batch?: RunWriteBatch;
   }) {
     this.#redis = options.redis;
     this.#runId = options.runId;
     const keys = runKeys(options.prefix, options.runId);
     this.#key = keys.journal;
     this.#recordKey = keys.record;
-    this.#attempt = options.attempt ?? '';
+    this.#batch =
+      options.batch ??
+      new RunWriteBatch({
+        redis: options.redis,
+        prefix: options.prefix,
+        runId: options.runId,
+        maxLength: DEFAULT_EVENT_STREAM_MAX_LENGTH,
+        ...(options.attempt !== undefined && { attempt: options.attempt }),
+      });
     this.#preloaded = options.preloaded;
   }
 
@@ -66,45 +76,20 @@ export class RedisRunJournal implements RunJournal {
     return pendingSteps ? Object.assign(journal, { pendingSteps }) : journal;
   }
 
-  /** @throws AttemptSupersededError when a newer attempt owns the run */
-  record(position: string, entry: JournalEntry): Promise<void> {
-    const text = JSON.stringify(entry);
-    return new Promise((resolve, reject) => {
-      if (this.#batch === undefined) {
-        this.#batch = [];
-        // After the microtasks of this tick, as ioredis' auto-pipelining flushes: steps settled by
-        // one batch of replies are all in.
-        process.nextTick(() => this.#send());
-      }
-      this.#batch.push({ position, text, resolve, reject });
-    });
+  /**
+   * Deferred (`options.deferred`): resolves at once, the entry rides with the run's next write
+   * (see {@link RunWriteBatch}); {@link settle} before an effect that must not run twice.
+   * @throws AttemptSupersededError when a newer attempt owns the run
+   */
+  record(position: string, entry: JournalEntry, options?: { deferred?: boolean }): Promise<void> {
+    return this.#batch.record(position, JSON.stringify(entry), options?.deferred === true);
   }
 
-  async #send(): Promise<void> {
-    const batch = this.#batch ?? [];
-    this.#batch = undefined;
-    const args = [this.#attempt];
-    for (const { position, text } of batch) args.push(position, text);
-    try {
-      const reply = await recordJournalScript.run(this.#redis, [this.#recordKey, this.#key], args);
-      const error =
-        reply === ATTEMPT_SUPERSEDED
-          ? new AttemptSupersededError(this.#runId, 'a journal record')
-          : undefined;
-      for (const pending of batch) {
-        if (error) pending.reject(error);
-        else pending.resolve();
-      }
-    } catch (error) {
-      for (const pending of batch) pending.reject(error);
-    }
+  /**
+   * Resolves once every deferred record is in Redis.
+   * @throws why one was lost (a failed write, AttemptSupersededError)
+   */
+  settle(): Promise<void> {
+    return this.#batch.settle();
   }
-}
-
-/** A record waiting for its tick's script call. */
-interface PendingRecord {
-  position: string;
-  text: string;
-  resolve: () => void;
-  reject: (error: unknown) => void;
 }

@@ -22,6 +22,7 @@ export class RedisRunMemoryStore implements RunMemoryStore {
   readonly #keys: RunKeys;
   readonly #runId: string;
   readonly #attempt: string;
+  readonly #beforeWrite: (() => Promise<void>) | undefined;
   /** Reads started by {@link prefetch}, each handed to the next `load` of its callPath. */
   readonly #prefetched = new Map<string, Promise<Record<string, string>>>();
   /** CallPaths loaded empty and not written since: `clear` has nothing to delete. */
@@ -33,11 +34,17 @@ export class RedisRunMemoryStore implements RunMemoryStore {
     runId: string;
     /** The writing attempt's token (the attempt fence). @default none: not fenced */
     attempt?: string;
+    /**
+     * Awaited before each write (the worker: the journal's deferred model turns are stored first,
+     * so a replay never finds memory made from an answer it asks again). @default none
+     */
+    beforeWrite?: () => Promise<void>;
   }) {
     this.#redis = options.redis;
     this.#keys = runKeys(options.prefix, options.runId);
     this.#runId = options.runId;
     this.#attempt = options.attempt ?? '';
+    this.#beforeWrite = options.beforeWrite;
   }
 
   /**
@@ -84,6 +91,7 @@ export class RedisRunMemoryStore implements RunMemoryStore {
 
   /** @throws AttemptSupersededError when a newer attempt owns the run */
   async #write(callPath: string, args: string[]): Promise<void> {
+    if (this.#beforeWrite) await this.#beforeWrite();
     const keys = [this.#keys.record, this.#keys.memoryOf(callPath), this.#keys.memoryIndex];
     const reply = await writeMemoryScript.run(this.#redis, keys, [this.#attempt, ...args]);
     if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(this.#runId, 'a memory write');

@@ -28,7 +28,7 @@ import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
 import { clearAttemptTraceScript } from './lua/clear-attempt-trace-1.lua.js';
 import { compactEventsScript } from './lua/compact-events-2.lua.js';
 import { createRunScript } from './lua/create-run-1.lua.js';
-import { finishRunScript } from './lua/finish-run-6.lua.js';
+import { finishRunScript } from './lua/finish-run-7.lua.js';
 import { markUnservedScript } from './lua/mark-unserved-1.lua.js';
 import { markWaitingScript } from './lua/mark-waiting-1.lua.js';
 import { parkRunScript } from './lua/park-run-1.lua.js';
@@ -332,6 +332,8 @@ export class RedisRunRecords {
    * `cleanUp`: also delete the run's memory and give its children set the record's retention,
    * in the same script, even when the run had ended already (a worker ending its own run);
    * @default false
+   * `records`: the attempt's journal entries not written yet (`RunWriteBatch.drain`: position,
+   * entry JSON, …), recorded in the same script (even when the run had ended). @default none
    * @throws AttemptSupersededError when a newer attempt than `attempt` owns the run
    */
   async finish(
@@ -343,6 +345,7 @@ export class RedisRunRecords {
     events?: readonly string[],
     written?: WrittenEvents,
     cleanUp?: boolean,
+    records?: readonly string[],
   ): Promise<boolean> {
     // Earlier executions that suspended carried their usage in the record.
     const prior = carried ?? (await this.#totals(runKeys(this.#prefix, runId).record));
@@ -370,6 +373,7 @@ export class RedisRunRecords {
       ...(events !== undefined && { events }),
       ...(timeline !== undefined && { timeline }),
       ...(cleanUp && { cleanUp }),
+      ...(records !== undefined && records.length > 0 && { records }),
     });
     const reply = await finishRunScript.run(this.#redis, call.keys, call.args);
     if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, "the run's end");
@@ -383,7 +387,7 @@ export class RedisRunRecords {
   }
 
   /**
-   * The timeline of a run whose stream holds `written` only, split for `finish-run-6` to
+   * The timeline of a run whose stream holds `written` only, split for `finish-run-7` to
    * complete with the ids of the events it appends (`pending`, then `run-end`); `undefined`
    * when it cannot be (an event not JSON, or its `at` not an integer): compacted from the stream.
    */
@@ -567,7 +571,7 @@ function totalsOf(usage: string | null | undefined, modelCalls: string | null | 
   };
 }
 
-/** The record `finish-run-6` writes for `ending`, as `get` reads it back. */
+/** The record `finish-run-7` writes for `ending`, as `get` reads it back. */
 function recordOf(runId: string, ending: RunEnding): RunRecord {
   const fields: Record<string, string> = {
     status: ending.status,

@@ -105,7 +105,7 @@ describe('run script argument builders', () => {
     });
   });
 
-  it('lays out finish-run-6: seven keys of one hash tag, output only for a success', () => {
+  it('lays out finish-run-7: seven keys of one hash tag, output only for a success', () => {
     const call = finishRunArgs(
       keys,
       { status: 'failed', output: 'ignored', error: { name: 'E', message: 'm' }, usage, modelCalls: 1 },
@@ -135,11 +135,22 @@ describe('run script argument builders', () => {
       '',
       '',
       '0',
+      '0',
       '',
     ]);
   });
 
-  it('passes the memory key prefix to finish-run-6 only for a clean-up', () => {
+  it('lays out the journal entries finish-run-7 records ahead of the events it appends', () => {
+    const call = finishRunArgs(keys, { status: 'succeeded', usage, modelCalls: 0 }, event, {
+      eventStreamMaxLength: 1,
+      retention: { recordSeconds: 1, journalSeconds: 1 },
+      records: ['g0/model:0', '{"a":1}'],
+      events: ['{"e":1}'],
+    });
+    expect(call.args.slice(12)).toEqual(['1', 'g0/model:0', '{"a":1}', '1', '{"e":1}', '']);
+  });
+
+  it('passes the memory key prefix to finish-run-7 only for a clean-up', () => {
     const ending = { status: 'succeeded' as const, usage, modelCalls: 0 };
     const retention = { recordSeconds: 1, journalSeconds: 1 };
     const plain = finishRunArgs(keys, ending, event, { eventStreamMaxLength: 1, retention });

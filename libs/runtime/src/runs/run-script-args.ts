@@ -1,6 +1,6 @@
 /**
  * Pure argument builders of the run record scripts (`create-run-1`, `start-run-3`,
- * `finish-run-6`), testable without Redis.
+ * `finish-run-7`), testable without Redis.
  */
 import type { TokenUsage } from '@flotilla/ir';
 import type { SerializedError } from '../errors/serialize-error.js';
@@ -150,6 +150,8 @@ export function finishRunArgs(
     attempt?: string;
     /** The attempt's events not written yet (serialized), appended ahead of `run-end`. @default none */
     events?: readonly string[];
+    /** The attempt's journal entries not written yet: position, entry JSON, … @default none */
+    records?: readonly string[];
     /** `run-end` as JSON (when the caller has it already). @default `JSON.stringify(event)` */
     eventText?: string;
     /** The timeline to complete and store in the script (see its header). @default none */
@@ -173,6 +175,8 @@ export function finishRunArgs(
     String(options.retention.journalSeconds),
     options.attempt ?? '',
     options.cleanUp ? keys.memoryOf('') : '',
+    String((options.records?.length ?? 0) / 2),
+    ...(options.records ?? []),
     String(events.length),
     ...events,
   ];
@@ -204,7 +208,7 @@ export function finishRunArgs(
 
 /**
  * A run's timeline split where the stream ids the worker does not know yet begin, for
- * `finish-run-6` to complete (`events/run-timeline.ts`, `encodeSplitRunTimeline`).
+ * `finish-run-7` to complete (`events/run-timeline.ts`, `encodeSplitRunTimeline`).
  */
 export interface FinishTimeline {
   head: string;

@@ -69,4 +69,17 @@ describe('fenceServices', () => {
     services.events.emit(event);
     expect(inner.events.events).toEqual([]);
   });
+
+  it('refuses to go on from a settle of the journal that was waiting when the attempt was superseded', async () => {
+    const inner = createEmbeddedServices({ runId: 'r-1' });
+    const attempt = new RunAttempt('r-1');
+    let release: () => void = () => {};
+    inner.journal.settle = () => new Promise<void>((resolve) => (release = resolve));
+    const services = fenceServices(inner, new ExecutionFence('r-1', attempt));
+    const settled = services.journal.settle?.();
+    // Its lease lapsed while Redis did not answer; the deferred records then landed all the same.
+    attempt.supersede(new AttemptSupersededError('r-1', 'further writes (its job lock lapsed)'));
+    release();
+    await expect(settled).rejects.toSatisfy(AttemptSupersededError.is);
+  });
 });

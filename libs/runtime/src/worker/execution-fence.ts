@@ -61,14 +61,28 @@ export class ExecutionFence {
   }
 }
 
-/** `services` whose writes pass through `fence` (events are dropped once abandoned, not thrown). */
+/**
+ * `services` whose writes pass through `fence` (events are dropped once abandoned, not thrown).
+ * A progress report, a signal take and an approval request first wait for the journal's
+ * deferred records (`RunJournal.settle`): they are effects a replay must not see without the
+ * model turns before them (memory: `RedisRunMemoryStore`'s `beforeWrite`; durable steps settle
+ * themselves).
+ */
 export function fenceServices(services: RunServices, fence: ExecutionFence): RunServices {
   const { journal, memory, conversations, events, children, progress } = services;
+  const settle = () => journal.settle?.() ?? Promise.resolve();
   const fenced: RunServices = {
     ...services,
     journal: {
       load: () => journal.load(),
-      record: (position, entry) => fence.write('a journal record', () => journal.record(position, entry)),
+      record: (position, entry, options) =>
+        fence.write('a journal record', () => journal.record(position, entry, options)),
+      // Checked again once settled: an attempt superseded meanwhile (its lease lapsed while Redis
+      // did not answer) must not go on to the effect that waited.
+      settle: async () => {
+        await fence.write('a journal record', settle);
+        fence.check('a journal record');
+      },
     },
     memory: {
       load: (callPath) => memory.load(callPath),
@@ -88,16 +102,20 @@ export function fenceServices(services: RunServices, fence: ExecutionFence): Run
     },
   };
   if (progress)
-    fenced.progress = { record: (value) => fence.write('a progress report', () => progress.record(value)) };
+    fenced.progress = {
+      record: (value) => fence.write('a progress report', () => settle().then(() => progress.record(value))),
+    };
   const { waits } = services;
   if (waits) {
     fenced.waits = {
       takeSignal: (name, position, fingerprint) =>
-        fence.write('a signal take', () => waits.takeSignal(name, position, fingerprint)),
+        fence.write('a signal take', () =>
+          settle().then(() => waits.takeSignal(name, position, fingerprint)),
+        ),
       expectSignal: (name, schema) => fence.write('a signal schema', () => waits.expectSignal(name, schema)),
       approvalOf: (callId) => waits.approvalOf(callId),
       requestApproval: (callId, request) =>
-        fence.write('an approval request', () => waits.requestApproval(callId, request)),
+        fence.write('an approval request', () => settle().then(() => waits.requestApproval(callId, request))),
     };
   }
   if (children) {

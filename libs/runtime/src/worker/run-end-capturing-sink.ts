@@ -1,10 +1,11 @@
 import type { RedisRunEventSink, WrittenEvents } from '../events/redis-run-event-sink.js';
 import type { RunEndEvent, RunEvent, RunEventSink } from '../events/run-event.js';
+import type { DrainedWrites, RunWriteBatch } from '../events/run-write-batch.js';
 
 /**
  * Wraps the run's event sink for the worker: every event passes through except the engine's
  * `run-end`, which is held back and kept. The worker writes the one authoritative `run-end`
- * together with the run record (`finish-run-6`), so a run has exactly one `run-end` even
+ * together with the run record (`finish-run-7`), so a run has exactly one `run-end` even
  * when a cancel or a crash ends it from elsewhere. Once the engine's `run-end` is in, the events
  * still buffered wait for the worker (`write` before a retry, `drain` into the finish script):
  * the engine's own closing `flush` writes nothing then, which saves the run a script call and a
@@ -16,6 +17,11 @@ export class RunEndCapturingSink implements RunEventSink {
 
   constructor(inner: RedisRunEventSink) {
     this.#inner = inner;
+  }
+
+  /** The run's writes, shared with its journal. */
+  get batch(): RunWriteBatch {
+    return this.#inner.batch;
   }
 
   /** The engine's `run-end`, when it emitted one (it carries usage even for failed runs). */
@@ -35,13 +41,13 @@ export class RunEndCapturingSink implements RunEventSink {
     return this.#runEnd ? Promise.resolve() : this.#inner.flush();
   }
 
-  /** Writes every event emitted so far (before a suspension, a retry or a hand-back). */
+  /** Writes every event emitted (and record made) so far (before a suspension, a retry or a hand-back). */
   write(): Promise<void> {
     return this.#inner.flush();
   }
 
-  /** The events not written yet, for the finish script (see {@link RedisRunEventSink.drain}). */
-  drain(): Promise<string[]> {
+  /** The events and records not written yet, for the finish script (see {@link RedisRunEventSink.drain}). */
+  drain(): Promise<DrainedWrites> {
     return this.#inner.drain();
   }
 

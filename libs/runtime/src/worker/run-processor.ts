@@ -128,7 +128,8 @@ function markingReplays(journal: RunJournal): RunJournal {
         trace.getActiveSpan()?.setAttribute(SpanAttribute.replayed, replayed);
         return entries;
       }),
-    record: (position, entry) => journal.record(position, entry),
+    record: (position, entry, options) => journal.record(position, entry, options),
+    ...(journal.settle && { settle: () => journal.settle?.() ?? Promise.resolve() }),
   };
 }
 
@@ -468,7 +469,6 @@ export class RunProcessor {
     const { controller } = cancel;
     const runId = job.id ?? '';
     const { redis, config } = this.#deps;
-    const memory = new RedisRunMemoryStore({ redis, prefix: config.prefix, runId, attempt: attempt.token });
     const sink = new RunEndCapturingSink(
       new RedisRunEventSink({
         redis,
@@ -483,6 +483,13 @@ export class RunProcessor {
           logger.warn(info, 'run event payload left out (too deep, too large or not JSON)'),
       }),
     );
+    const memory = new RedisRunMemoryStore({
+      redis,
+      prefix: config.prefix,
+      runId,
+      attempt: attempt.token,
+      beforeWrite: () => sink.batch.settle(),
+    });
     let ending: RunEnding;
     const turns = new UnfinishedTurnKeeper();
     /** Set once the job is known good: bad input is not worth another attempt. */
@@ -728,6 +735,8 @@ export class RunProcessor {
           runId,
           attempt: run.attempt.token,
           preloaded: journal,
+          // One write per step: its records go with the events in one script.
+          batch: run.sink.batch,
         }),
       ),
       memory: run.memory,
@@ -863,16 +872,18 @@ export class RunProcessor {
     // when a cancel ended the run first): only once the record ended, as a retry needs the memory.
     // The events not written yet go ahead of run-end in the finish script.
     // Knowing the events it wrote (and their ids), the finish script compacts the stream itself.
-    const events = await sink.drain();
+    // So do the journal records not written yet (the last model turn's): one script for the end.
+    const pending = await sink.drain();
     const ended = await records.finish(
       runId,
       callPathOf(job),
       ending,
       carried,
       attempt.token,
-      events,
+      pending.events,
       sink.written(),
       true,
+      pending.records,
     );
     // Whoever ended the run (this worker, a cancel), the next run on its conversation goes now.
     if (conversationOf(job)) await this.#writers.release(job);

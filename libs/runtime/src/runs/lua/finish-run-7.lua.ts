@@ -3,16 +3,17 @@ import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Argument builder: `finishRunArgs`. */
 export const finishRunScript = new LuaScript(
-  'finish-run-6',
+  'finish-run-7',
   7,
   `--[[
   Ends a run exactly once: writes the terminal status and result, appends the run-end event,
   and starts the retention clocks. Whoever ends the run first (the worker, a cancel, the
   stalled-job handler) wins; later callers change nothing and emit no second run-end. A worker
   ending its own attempt passes its token: a superseded attempt is refused (attempt-fence.lua.ts).
-  The attempt's events not written yet come along and are appended ahead of run-end (what
-  append-events-3 would have done in a round trip of its own; dropped with the rest when the
-  run had already ended).
+  The attempt's writes not made yet come along (what write-run-1 would have done in a round trip
+  of its own): its journal entries, recorded like write-run-1 does (first write of a position
+  wins; even when the run had already ended), and its events, appended ahead of run-end (dropped
+  with the rest when the run had already ended). (finish-run-6 took no journal entries.)
 
   Clean-up (a worker ending its own run, ARGV[12] given): the run's memory is deleted (the
   hashes its index set lists, then the index) and its children set gets the record's retention,
@@ -20,7 +21,7 @@ export const finishRunScript = new LuaScript(
   the ended check: a run a cancel ended first is cleaned up too, as before. The memory hash keys
   are built from the index's members and ARGV[12] (they share the run's hash tag, like KEYS).
 
-  Compaction: a worker that knows every event in the stream (it wrote them all, append-events-3
+  Compaction: a worker that knows every event in the stream (it wrote them all, write-run-1
   gave it their ids) passes the run's timeline split where the stream ids it does not know yet
   begin (run-timeline.ts, encodeSplitRunTimeline). When the stream holds exactly those events
   (its length, and its last id, are what the worker says), the script completes the timeline
@@ -50,14 +51,17 @@ export const finishRunScript = new LuaScript(
     ARGV[11] attempt token ('' = not an attempt: a cancel, the stalled-job handler, a deadline)
     ARGV[12] prefix of the run's memory hash keys (+ callPath = key), or '' = no clean-up (a
              cancel, the stalled-job handler, a deadline: they leave memory and children alone)
-    ARGV[13] n: how many of the ending attempt's events were not written yet
-    ARGV[14 .. 13+n] those events, one event JSON each, in order
-    ARGV[14+n] the timeline's head ('' = no timeline: reply with the stream); when given:
-    ARGV[15+n] the stream's length the head was encoded for
-    ARGV[16+n] the stream's last id the head was encoded for ('' when empty)
-    ARGV[17+n] the ms part of that id (0 when empty)
-    ARGV[18+n] milliseconds the stream stays readable once compacted (the grace)
-    ARGV[19+n ..] for each of the n events, then run-end: its at (epoch ms), its entry's tail
+    ARGV[13] r: how many of the ending attempt's journal entries were not written yet
+    ARGV[14 .. 13+2r] position, entry JSON of each
+    then, from b = 14+2r:
+    ARGV[b] n: how many of the ending attempt's events were not written yet
+    ARGV[b+1 .. b+n] those events, one event JSON each, in order
+    ARGV[b+n+1] the timeline's head ('' = no timeline: reply with the stream); when given:
+    ARGV[b+n+2] the stream's length the head was encoded for
+    ARGV[b+n+3] the stream's last id the head was encoded for ('' when empty)
+    ARGV[b+n+4] the ms part of that id (0 when empty)
+    ARGV[b+n+5] milliseconds the stream stays readable once compacted (the grace)
+    ARGV[b+n+6 ..] for each of the n events, then run-end: its at (epoch ms), its entry's tail
 
   Output:
     1  ended now and compacted
@@ -75,10 +79,14 @@ if ARGV[12] ~= '' then
   end
   if #callPaths > 0 then redis.call('UNLINK', KEYS[7]) end
 end
+local base = 14 + 2 * tonumber(ARGV[13])
+for i = 14, base - 1, 2 do
+  redis.call('HSETNX', KEYS[3], ARGV[i], ARGV[i + 1])
+end
 local status = redis.call('HGET', KEYS[1], 'status')
 if status == 'succeeded' or status == 'failed' or status == 'cancelled' then return 0 end
-local pending = tonumber(ARGV[13])
-local at = 14 + pending
+local pending = tonumber(ARGV[base])
+local at = base + 1 + pending
 local head = ARGV[at]
 local compact = false
 if head ~= '' then
@@ -98,7 +106,7 @@ redis.call('HDEL', KEYS[1], 'waitingFor', 'waits', 'pendingSteps')
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'output', ARGV[3]) end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'error', ARGV[4]) end
 local ids = {}
-for index = 14, 13 + pending do
+for index = base + 1, base + pending do
   ids[#ids + 1] = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'event', ARGV[index])
 end
 ids[#ids + 1] = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'event', ARGV[7])

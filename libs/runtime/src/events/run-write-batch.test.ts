@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { emptyUsage } from '@flotilla/ir';
+import { describe, expect, it, vi } from 'vitest';
+import { useRedis } from '../../../../test/support/redis.js';
+import type { JournalEntry } from '../context/run-services.js';
+import { AttemptSupersededError } from '../errors/run-errors.js';
+import { RedisRunJournal } from '../journal/redis-run-journal.js';
+import { runKeys } from '../keys.js';
+import { RedisRunRecords } from '../runs/redis-run-records.js';
+import { RunWriteBatch } from './run-write-batch.js';
+
+const fixture = useRedis(import.meta.filename);
+const records = () => new RedisRunRecords({ redis: fixture.redis, prefix: fixture.prefix });
+const entry = (value: unknown): JournalEntry => ({
+  kind: 'model-turn',
+  fingerprint: 'm',
+  outcome: { ok: true, value },
+  at: 1,
+});
+const event = (note: string) => JSON.stringify({ type: 'progress', at: 1, callPath: 'root', data: { note } });
+
+/** A started run with a batch and a journal writing through it for `attempt`. */
+async function startedRun(attempt = randomUUID()) {
+  const runId = randomUUID();
+  await records().create({ runId, agentId: 'a' });
+  await records().start({ runId, agentId: 'a', attempt });
+  return { runId, ...writers(runId, attempt) };
+}
+
+function writers(runId: string, attempt: string, onSuperseded?: () => void) {
+  const batch = new RunWriteBatch({
+    redis: fixture.redis,
+    prefix: fixture.prefix,
+    runId,
+    attempt,
+    maxLength: 1000,
+    ...(onSuperseded && { onSuperseded }),
+  });
+  const journal = new RedisRunJournal({
+    redis: fixture.redis,
+    prefix: fixture.prefix,
+    runId,
+    attempt,
+    batch,
+  });
+  return { batch, journal };
+}
+
+async function streamOf(runId: string): Promise<string[]> {
+  const entries = await fixture.redis.xrange(runKeys(fixture.prefix, runId).events, '-', '+');
+  return entries.map(([, fields]) => JSON.parse(fields[1] ?? '{}').data?.note);
+}
+
+describe('RunWriteBatch', () => {
+  it("sends a step's records and the events around them in one script call, events in emit order", async () => {
+    const { runId, batch, journal } = await startedRun();
+    const calls = vi.spyOn(fixture.redis, 'evalsha');
+    try {
+      batch.event(event('before'));
+      const deferred = journal.record('g0/model:0', entry('answer'), { deferred: true });
+      batch.event(event('after the turn'));
+      const durable = journal.record('g0/tool:0', entry('result'));
+      batch.event(event('after the tool'));
+      await Promise.all([deferred, durable]);
+      expect(calls).toHaveBeenCalledTimes(1);
+    } finally {
+      calls.mockRestore();
+    }
+    expect(await streamOf(runId)).toEqual(['before', 'after the turn', 'after the tool']);
+    expect([...(await journal.load()).keys()].sort()).toEqual(['g0/model:0', 'g0/tool:0']);
+    expect(batch.written()?.texts).toHaveLength(3);
+  });
+
+  it('keeps a deferred record out of Redis until the next write, and settle writes it', async () => {
+    const { runId, batch, journal } = await startedRun();
+    batch.hold();
+    await journal.record('g0/model:0', entry('answer'), { deferred: true });
+    batch.event(event('turn ended'));
+    await new Promise((resolve) => setImmediate(resolve));
+    // Held (as at a run's end): nothing was written by itself.
+    expect(await fixture.redis.hlen(runKeys(fixture.prefix, runId).journal)).toBe(0);
+    await journal.settle();
+    expect([...(await journal.load()).keys()]).toEqual(['g0/model:0']);
+    expect(await streamOf(runId)).toEqual(['turn ended']);
+  });
+
+  it('writes a deferred record with the events of the next turn of the event loop', async () => {
+    const { runId, batch, journal } = await startedRun();
+    await journal.record('g0/model:0', entry('answer'), { deferred: true });
+    batch.event(event('turn ended'));
+    await new Promise((resolve) => setImmediate(resolve));
+    await batch.flush();
+    expect([...(await journal.load()).keys()]).toEqual(['g0/model:0']);
+    expect(await streamOf(runId)).toEqual(['turn ended']);
+  });
+
+  it('hands what waits to the run end, which records and appends it in its own script', async () => {
+    const attempt = randomUUID();
+    const { runId, batch, journal } = await startedRun(attempt);
+    batch.event(event('first'));
+    await batch.flush();
+    batch.hold();
+    await journal.record('g0/model:0', entry('answer'), { deferred: true });
+    batch.event(event('turn ended'));
+    const pending = await batch.drain();
+    expect(pending.records).toEqual(['g0/model:0', JSON.stringify(entry('answer'))]);
+    expect(await batch.drain()).toEqual({ records: [], events: [] });
+    const ending = { status: 'succeeded' as const, output: 'answer', usage: emptyUsage(), modelCalls: 1 };
+    const ended = await records().finish(
+      runId,
+      'root/agent:a:0',
+      ending,
+      undefined,
+      attempt,
+      pending.events,
+      batch.written(),
+      true,
+      pending.records,
+    );
+    expect(ended).toBe(true);
+    expect((await journal.load()).get('g0/model:0')).toEqual(entry('answer'));
+    const events = await records().compactedEvents(runId);
+    expect(events?.map((streamed) => streamed.type)).toEqual(['progress', 'progress', 'run-end']);
+  });
+
+  it('records the first write of a position only, deferred or not', async () => {
+    const { journal } = await startedRun();
+    await journal.record('g0/model:0', entry('first'));
+    await journal.record('g0/model:0', entry('second'), { deferred: true });
+    await journal.settle();
+    expect((await journal.load()).get('g0/model:0')).toEqual(entry('first'));
+  });
+
+  it('writes nothing for a superseded attempt: settle throws, and the run end gets nothing', async () => {
+    const old = randomUUID();
+    const { runId } = await startedRun(old);
+    await records().start({ runId, agentId: 'a', attempt: randomUUID() });
+    let superseded = 0;
+    const { batch, journal } = writers(runId, old, () => superseded++);
+    await journal.record('g0/model:0', entry('stale'), { deferred: true });
+    batch.event(event('stale'));
+    await expect(journal.settle()).rejects.toSatisfy(AttemptSupersededError.is);
+    await expect(journal.record('g0/tool:0', entry('stale'))).rejects.toSatisfy(AttemptSupersededError.is);
+    expect(await batch.drain()).toEqual({ records: [], events: [] });
+    expect(superseded).toBe(1);
+    expect(await fixture.redis.hlen(runKeys(fixture.prefix, runId).journal)).toBe(0);
+    expect(await streamOf(runId)).toEqual([]);
+  });
+
+  it("drops the events of a run that has ended but records its journal entries (record-journal's rule)", async () => {
+    const { runId, batch, journal } = await startedRun();
+    const ending = { status: 'cancelled' as const, usage: emptyUsage(), modelCalls: 0 };
+    await records().finish(runId, 'root/agent:a:0', ending);
+    batch.event(event('late'));
+    await journal.record('g0/tool:0', entry('late'));
+    expect([...(await journal.load()).keys()]).toEqual(['g0/tool:0']);
+    expect((await streamOf(runId)).filter((note) => note === 'late')).toEqual([]);
+  });
+});
