@@ -61,6 +61,7 @@ export async function startWorkerApp(
     // Runs still active near the shutdown timeout are handed back before the process exits.
     shutdownGraceMs: Math.max(0, config.shutdownTimeoutMs - SHUTDOWN_HAND_BACK_MARGIN_MS),
     conversationRetentionSeconds: runtime.conversationRetentionSeconds,
+    conversationChunkBytes: runtime.conversationChunkBytes,
     env: {}, // resolved above, once; nothing is read again
     ...metrics.hooks(),
     // Jobs carry the trace context; spans are recorded only once an OpenTelemetry SDK is registered.

@@ -380,7 +380,11 @@ function openConnections(
     },
     eventStreamMaxLength: config.eventStreamMaxLength,
   });
-  const conversations = new RedisConversationStore({ redis, prefix: config.prefix });
+  const conversations = new RedisConversationStore({
+    redis,
+    prefix: config.prefix,
+    chunkBytes: config.conversationChunkBytes,
+  });
   const findJob = runJobFinder(records, queues);
   const gate = new ConversationGate({
     redis,

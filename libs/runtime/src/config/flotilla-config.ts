@@ -10,6 +10,7 @@ import {
   type JsonLimits,
   MAX_JSON_DEPTH_CEILING,
 } from '../json/json-bounds.js';
+import { DEFAULT_CHUNK_BYTES, MAX_CONVERSATION_CHUNK_BYTES } from '../store/append-conversation-args.js';
 import { buildLabel, buildList, filePath, keyName, oneOf, redisUrl, wholeNumber } from './config-rules.js';
 import { configSchema, setting } from './config-setting.js';
 
@@ -89,6 +90,17 @@ export const flotillaSettings = {
   journalRetentionSeconds: setting('FLOTILLA_JOURNAL_RETENTION_SECONDS', wholeNumber({ min: 1 }), 604_800),
   /** `FLOTILLA_CONVERSATION_RETENTION_SECONDS`: how long a conversation stays after its last turn; 0 keeps it forever. @default 0 */
   conversationRetentionSeconds: setting('FLOTILLA_CONVERSATION_RETENTION_SECONDS', wholeNumber(), 0),
+  /**
+   * `FLOTILLA_CONVERSATION_CHUNK_BYTES`: conversation messages are stored in list entries of up
+   * to this many bytes (a load is then a few large replies). 0 stores one message per entry, as
+   * versions before `append-conversation-7` did and can read: set it on every process of a
+   * rolling deploy while processes of such a version still load conversations. @default 16384
+   */
+  conversationChunkBytes: setting(
+    'FLOTILLA_CONVERSATION_CHUNK_BYTES',
+    wholeNumber({ max: MAX_CONVERSATION_CHUNK_BYTES }),
+    DEFAULT_CHUNK_BYTES,
+  ),
   /**
    * `FLOTILLA_CONVERSATION_RECHECK_MS`: how often a run parked behind another run on its
    * conversation looks again by itself. It is woken as soon as the run ahead ends; this bounds

@@ -16,6 +16,7 @@ describe('resolveConfig', () => {
       runRetentionSeconds: 604_800,
       journalRetentionSeconds: 604_800,
       conversationRetentionSeconds: 0,
+      conversationChunkBytes: 16_384,
       conversationRecheckMs: 10_000,
       lockDurationMs: 5000,
       stalledIntervalMs: 2500,
@@ -70,6 +71,7 @@ describe('resolveConfig', () => {
     ['FLOTILLA_COMPATIBLE_WITH', 'v1,has space'],
     ['FLOTILLA_COMPATIBLE_WITH', 'v1,v1'],
     ['FLOTILLA_COMPATIBLE_WITH', Array.from({ length: 33 }, (_, n) => `v${n}`).join(',')],
+    ['FLOTILLA_CONVERSATION_CHUNK_BYTES', '2000000'],
   ])('fails with InvalidConfigError naming %s when it is %j', (variable, value) => {
     let caught: unknown;
     try {

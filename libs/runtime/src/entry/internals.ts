@@ -35,6 +35,7 @@ export {
   bullmqPrefix,
   type ConversationGateKeys,
   conversationGateKeys,
+  conversationKeys,
   type RunKeys,
   runKeys,
   waitingRunsKeys,

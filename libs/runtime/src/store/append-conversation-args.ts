@@ -31,6 +31,9 @@ export interface AppendRetention {
  */
 export const DEFAULT_CHUNK_BYTES = 16_384;
 
+/** The largest chunk bound a setting may ask for: an append reads and rewrites the last chunk inside Redis. */
+export const MAX_CONVERSATION_CHUNK_BYTES = 1_048_576;
+
 /** Builds KEYS and ARGV; `change.messages` must already have their large media moved to blobs. */
 export function appendConversationArgs(
   keys: ConversationKeys & Pick<ConversationGateKeys, 'lease'>,

@@ -79,6 +79,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
       runRetentionSeconds: options.runRetentionSeconds,
       journalRetentionSeconds: options.journalRetentionSeconds,
       conversationRetentionSeconds: options.conversationRetentionSeconds,
+      conversationChunkBytes: options.conversationChunkBytes,
       conversationRecheckMs: options.conversationRecheckMs,
       maxChildrenPerRun: options.maxChildrenPerRun,
       redisUrl: typeof options.connection === 'string' ? options.connection : undefined,

@@ -188,7 +188,11 @@ export class RunProcessor {
   /** What a schedule's firing needs to enqueue its run. */
   readonly #enqueueServices: EnqueueServices;
   /** The run services that are the same for every run (built once, not per execution). */
-  readonly #shared: { outputs: RedisOffloadedOutputs; limits: JsonLimits };
+  readonly #shared: {
+    outputs: RedisOffloadedOutputs;
+    limits: JsonLimits;
+    conversations: RedisConversationStore;
+  };
 
   constructor(dependencies: RunProcessorDependencies) {
     this.#deps = dependencies;
@@ -225,6 +229,14 @@ export class RunProcessor {
         retentionSeconds: config.conversationRetentionSeconds,
       }),
       limits: jsonLimitsOf(config),
+      // Stateless but for the compacted starts it remembers: one per worker, so every run's load
+      // finds what an earlier run on its conversation learned.
+      conversations: new RedisConversationStore({
+        redis,
+        prefix: config.prefix,
+        retentionSeconds: config.conversationRetentionSeconds,
+        chunkBytes: config.conversationChunkBytes,
+      }),
     };
   }
 
@@ -740,11 +752,7 @@ export class RunProcessor {
         }),
       ),
       memory: run.memory,
-      conversations: new RedisConversationStore({
-        redis,
-        prefix: config.prefix,
-        retentionSeconds: config.conversationRetentionSeconds,
-      }),
+      conversations: this.#shared.conversations,
       events: run.sink,
       outputs: this.#shared.outputs,
       progress: {

@@ -98,6 +98,12 @@ export interface CreateWorkerOptions extends WorkerRunHooks {
   /** How long a conversation (and the blobs it references) stays after its last turn; 0 keeps it. @default FLOTILLA_CONVERSATION_RETENTION_SECONDS, else 0 */
   conversationRetentionSeconds?: number;
   /**
+   * Conversation messages are stored in list entries of up to this many bytes; 0 = one message per
+   * entry, readable by versions before `append-conversation-7` (for a rolling deploy).
+   * @default FLOTILLA_CONVERSATION_CHUNK_BYTES, else 16384
+   */
+  conversationChunkBytes?: number;
+  /**
    * How often a run parked behind another run on its conversation looks again by itself (it is
    * woken at once when the run ahead ends; this bounds a lost wake-up).
    * @default FLOTILLA_CONVERSATION_RECHECK_MS, else 10000
