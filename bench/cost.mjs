@@ -34,9 +34,10 @@ class WorkerProcess {
   #replies = [];
 
   constructor() {
-    // BENCH_WORKER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the worker
-    // process alone: NODE_OPTIONS refuses --cpu-prof.
-    const execArgv = process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    // The worker inherits the bench's node flags (`node --cpu-prof bench/run.mjs` profiles both);
+    // BENCH_WORKER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") gives it its own, to
+    // profile the worker alone (NODE_OPTIONS refuses --cpu-prof).
+    const execArgv = process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? process.execArgv;
     this.#child = fork(WORKER_SCRIPT, { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.#child.on('message', (message) => this.#replies.shift()?.resolve(message));
     this.#child.on('exit', (code) => {

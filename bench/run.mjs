@@ -11,7 +11,8 @@
  * BENCH_CONVERSATION_RUNS (default 400), BENCH_TREES (default 100), BENCH_WINDOW (runs the client
  * awaits at once, default twice the concurrency), BENCH_TIMEOUT_MS (per phase, default 120000), BENCH_REDIS_URL
  * (default: a private `redis-server` on PATH, so Redis' CPU and commands are the bench's alone),
- * BENCH_WORKER_NODE_ARGS (extra node flags for the worker processes, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"),
+ * BENCH_WORKER_NODE_ARGS (node flags for the worker processes instead of the bench's own, e.g.
+ * "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the worker alone),
  * REDIS_URL (the storage measurement's Redis, default redis://127.0.0.1:6379).
  */
 import { benchCosts, costOptionsFromEnv } from './cost.mjs';
