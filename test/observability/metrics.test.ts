@@ -100,14 +100,21 @@ describe('the worker process /metrics', () => {
     expect(families.get('process_cpu_seconds_total')?.type).toBe('counter');
   });
 
-  it('counts every start of a parent run: its first start and its resume after its child runs', async () => {
-    const run = await client.submit('research', { question: 'How do child agents work?' });
-    await run.result();
-    const families = await workerMetrics();
-    // The research tree ran its children: the runs started include the parent's resume.
-    expect(
-      sampleValue(families, 'flotilla_runs_started_total', { agent: 'research' }),
-    ).toBeGreaterThanOrEqual(2);
+  it('counts every start of a parent run: its first start and its resume after its child run', async () => {
+    const counted = (families: Map<string, MetricFamily>) =>
+      sampleValue(families, 'flotilla_runs_started_total', { agent: 'gated-tree' });
+    const before = counted(await workerMetrics());
+    const gate = `${redis.prefix}:gate:metrics-tree`;
+    const run = await client.submit('gated-tree', { gate });
+    // Its child holds until the gate opens, so the parent suspends (a child that ended first
+    // would be served in the same execution, with no resume to count).
+    await vi.waitFor(async () => expect((await client.getRun(run.id))?.status).toBe('waiting'), {
+      timeout: 30_000,
+      interval: 50,
+    });
+    await redis.redis.set(gate, 'open');
+    expect(await run.result()).toMatch(/^tree: /);
+    expect(counted(await workerMetrics()) - before).toBe(2);
   });
 });
 
