@@ -247,7 +247,11 @@ describe('promptAgent', () => {
           handler: async ({ readFirst }, context) => {
             const early = readFirst ? context.signal : undefined;
             if (!readFirst) cancel.abort(new Error('cancelled by the test'));
-            await new Promise((resolve) => setTimeout(resolve, 0));
+            // The early call waits for the late one's cancel (the signal the test controls).
+            if (!cancel.signal.aborted)
+              await new Promise((resolve) =>
+                cancel.signal.addEventListener('abort', resolve, { once: true }),
+              );
             seen.push((early ?? context.signal).aborted);
             return 'ok';
           },
