@@ -6,14 +6,12 @@
  * `finish-run-8` these runs kept their memory and children set forever.
  */
 import { createAgent, equipMemory, RunTimeoutError, waitForSignal } from '@flotilla/runtime';
-import { createClient, type FlotillaClient } from '@flotilla/runtime/client';
-import { createWorker, type FlotillaWorker } from '@flotilla/runtime/worker';
-import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { failureOf } from '../support/failure-of.js';
 import { useRedis } from '../support/redis.js';
 import { expectRunKeysToExpire } from '../support/run-key-expiry.js';
 import { waitUntil } from '../support/wait-until.js';
+import { useWorker } from './fixtures/in-process-worker.js';
 
 const redis = useRedis(import.meta.filename);
 
@@ -37,26 +35,7 @@ const KeeperParent = createAgent({
   },
 });
 
-let worker: FlotillaWorker;
-let client: FlotillaClient;
-
-beforeAll(async () => {
-  worker = createWorker({
-    agents: [Keeper, KeeperParent],
-    models: {},
-    connection: redis.url,
-    prefix: redis.prefix,
-    concurrency: 2,
-    logger: pino({ level: 'silent' }),
-  });
-  await worker.waitUntilReady();
-  client = createClient({ connection: redis.url, prefix: redis.prefix });
-});
-
-afterAll(async () => {
-  await client?.close();
-  await worker?.close();
-});
+const fixture = useWorker(redis, { agents: [Keeper, KeeperParent] });
 
 const runKeyPattern = (runId: string) => `${redis.prefix}:run:{r:${runId}}:`;
 const memoryKeysOf = (runId: string) => redis.redis.keys(`${runKeyPattern(runId)}memory*`);
@@ -65,7 +44,7 @@ const memoryKeysOf = (runId: string) => redis.redis.keys(`${runKeyPattern(runId)
 async function waitingWithMemory(runId: string): Promise<void> {
   await waitUntil(
     async () => {
-      const record = await client.getRun(runId);
+      const record = await fixture.client.getRun(runId);
       return record?.status === 'waiting' && (await memoryKeysOf(runId)).length > 0 ? true : undefined;
     },
     { what: `run ${runId} waiting with its memory stored` },
@@ -82,20 +61,20 @@ async function treeOf(rootRunId: string): Promise<string[]> {
 
 describe('a run waiting for a signal', () => {
   it('cancelled: its memory is deleted and every other key of it expires', async () => {
-    const run = await client.submit('keeper', { name: 'never' });
+    const run = await fixture.client.submit('keeper', { name: 'never' });
     await waitingWithMemory(run.id);
-    await client.cancel(run.id);
+    await fixture.client.cancel(run.id);
     expect(await failureOf(run)).toMatchObject({ name: 'AbortError' });
-    expect((await client.getRun(run.id))?.status).toBe('cancelled');
+    expect((await fixture.client.getRun(run.id))?.status).toBe('cancelled');
     expect(await memoryKeysOf(run.id)).toEqual([]);
     await expectRunKeysToExpire(redis.redis, redis.prefix, [run.id]);
   });
 
   it('past its deadline: its memory is deleted and every other key of it expires', async () => {
-    const run = await client.submit('keeper', { name: 'never' }, { timeoutMs: 1500 });
+    const run = await fixture.client.submit('keeper', { name: 'never' }, { timeoutMs: 1500 });
     await waitingWithMemory(run.id);
     expect(RunTimeoutError.is(await failureOf(run))).toBe(true);
-    expect((await client.getRun(run.id))?.status).toBe('failed');
+    expect((await fixture.client.getRun(run.id))?.status).toBe('failed');
     expect(await memoryKeysOf(run.id)).toEqual([]);
     await expectRunKeysToExpire(redis.redis, redis.prefix, [run.id]);
   });
@@ -103,7 +82,7 @@ describe('a run waiting for a signal', () => {
 
 describe('a suspended tree', () => {
   it('cancelled: every run of it keeps no key without an expiry; the children sets stay readable', async () => {
-    const run = await client.submit('keeper-parent', { name: 'never' });
+    const run = await fixture.client.submit('keeper-parent', { name: 'never' });
     const tree = await waitUntil(
       async () => {
         const ids = await treeOf(run.id);
@@ -112,9 +91,9 @@ describe('a suspended tree', () => {
       { what: 'the child run to be enqueued' },
     );
     await Promise.all(tree.map((runId) => waitingWithMemory(runId)));
-    await client.cancel(run.id);
+    await fixture.client.cancel(run.id);
     expect(await failureOf(run)).toMatchObject({ name: 'AbortError' });
-    const records = await Promise.all(tree.map((runId) => client.getRun(runId)));
+    const records = await Promise.all(tree.map((runId) => fixture.client.getRun(runId)));
     expect(records.map((record) => record?.status)).toEqual(['cancelled', 'cancelled']);
     for (const runId of tree) expect(await memoryKeysOf(runId)).toEqual([]);
     await expectRunKeysToExpire(redis.redis, redis.prefix, tree);
