@@ -9,6 +9,7 @@ import { RunTimeoutError } from '@flotilla/runtime';
 import { createClient, type FlotillaClient } from '@flotilla/runtime/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
+import { expectRunKeysToExpire } from '../support/run-key-expiry.js';
 import { waitForKey } from '../support/wait-for-key.js';
 import { WorkerProcesses } from '../support/worker-processes.js';
 import { faultKeys } from './fixtures/fault-agents.js';
@@ -48,6 +49,8 @@ describe('a run suspended on a child past its deadline', () => {
       // Not the child's failure that ended it: the frozen worker still holds the child.
       const [childId = ''] = await redis.redis.smembers(`${redis.prefix}:run:{r:${run.id}}:children`);
       expect(await client.getRun(childId)).toMatchObject({ status: 'running' });
+      // The parent was ended by its deadline job, not by an attempt: no key of it lives forever.
+      await expectRunKeysToExpire(redis.redis, redis.prefix, [run.id]);
     } finally {
       await workers.kill(frozen);
     }

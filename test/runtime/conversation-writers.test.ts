@@ -13,6 +13,7 @@ import { conversationGateKeys, runKeys } from '@flotilla/runtime/internals';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failureOf } from '../support/failure-of.js';
 import { useRedis } from '../support/redis.js';
+import { expectRunKeysToExpire } from '../support/run-key-expiry.js';
 import { waitForKey } from '../support/wait-for-key.js';
 import { waitUntil } from '../support/wait-until.js';
 import { WorkerProcesses } from '../support/worker-processes.js';
@@ -185,6 +186,7 @@ describe('onConflict', () => {
     expect(await failureOf(rejected)).toMatchObject({ name: 'ConversationBusyError' });
     expect(await main.clients[1]!.getRun(rejected.id)).toMatchObject({ status: 'failed', modelCalls: 0 });
     expect(await modelCalls(main)).toBe(before);
+    await expectRunKeysToExpire(redis.redis, main.prefix, [rejected.id]);
 
     await redis.redis.set(main.keys.release, '1');
     await holder.result();
@@ -211,6 +213,8 @@ describe('onConflict', () => {
     expect(await interrupting.result()).toBe('reply to "stop, do this instead" (user messages seen: 2)');
     expect(await main.clients[0]!.getRun(holder.id)).toMatchObject({ status: 'cancelled' });
     expect(await main.clients[0]!.getRun(waiting.id)).toMatchObject({ status: 'cancelled', modelCalls: 0 });
+    // The waiting run was ended by the interrupt itself (no attempt of its own ever ran).
+    await expectRunKeysToExpire(redis.redis, main.prefix, [holder.id, waiting.id]);
 
     const turns = await turnsOf(main.clients[0]!, conversationId);
     expect(turns.map((turn) => turn[0]?.content)).toEqual(['hold:h', 'stop, do this instead']);
@@ -278,6 +282,7 @@ describe('while a run waits for its conversation', () => {
 
     await client.cancel(first.id);
     expect(await client.getRun(first.id)).toMatchObject({ status: 'cancelled', modelCalls: 0 });
+    await expectRunKeysToExpire(redis.redis, fleet.prefix, [first.id]);
     await redis.redis.set(fleet.keys.release, '1');
     await Promise.all([holder, ...waiters.slice(1)].map((run) => run.result()));
     const turns = await turnsOf(client, busy);

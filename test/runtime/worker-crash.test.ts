@@ -9,8 +9,10 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { RunStalledError } from '@flotilla/runtime';
 import { createClient, type FlotillaClient, type RunEvent } from '@flotilla/runtime/client';
+import { runKeys } from '@flotilla/runtime/internals';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
+import { expectRunKeysToExpire } from '../support/run-key-expiry.js';
 import { waitForKey } from '../support/wait-for-key.js';
 import { WorkerProcesses } from '../support/worker-processes.js';
 import { stepperKeys } from './fixtures/stepper-agent.js';
@@ -22,10 +24,10 @@ let workers: WorkerProcesses;
 let client: FlotillaClient;
 
 /** Arms the step-2 hang, submits a stepper run, and SIGKILLs the worker that hangs. */
-async function submitAndKillMidRun(runClient: FlotillaClient, prefix: string) {
+async function submitAndKillMidRun(runClient: FlotillaClient, prefix: string, remember = false) {
   const keys = stepperKeys(prefix);
   await redis.redis.set(keys.hangArmed, '1');
-  const run = await runClient.submit('stepper', { steps: STEPS });
+  const run = await runClient.submit('stepper', { steps: STEPS, remember });
   await workers.kill(Number(await waitForKey(redis.redis, keys.hungProcess)));
   return run;
 }
@@ -120,13 +122,19 @@ describe('when a run stalls more often than maxStalledCount allows', () => {
     await Promise.all([workers.start(env), workers.start(env)]);
     const stallClient = createClient({ connection: redis.url, prefix });
     try {
-      const run = await submitAndKillMidRun(stallClient, prefix);
+      const run = await submitAndKillMidRun(stallClient, prefix, true);
+      // The killed attempt stored memory before it hung.
+      expect(await redis.redis.exists(runKeys(prefix, run.id).memoryIndex)).toBe(1);
       const error = await run.result().catch((caught: unknown) => caught);
       expect(RunStalledError.is(error)).toBe(true);
       expect(await stallClient.getRun(run.id)).toMatchObject({
         status: 'failed',
         error: { name: 'RunStalledError' },
       });
+      // Ended by the stalled-job handler, not by an attempt: its memory is deleted all the same
+      // and no key of it is left without an expiry.
+      expect(await redis.redis.keys(`${prefix}:run:{r:${run.id}}:memory*`)).toEqual([]);
+      await expectRunKeysToExpire(redis.redis, prefix, [run.id]);
     } finally {
       await stallClient.close();
     }

@@ -7,6 +7,7 @@
 import type { RunRecord } from '@flotilla/runtime/client';
 import { describe, expect, it } from 'vitest';
 import { useRedis } from '../support/redis.js';
+import { expectRunKeysToExpire } from '../support/run-key-expiry.js';
 import { cancelKeys } from './fixtures/cancel-agents.js';
 import { allZero, until } from './fixtures/until.js';
 import { useTreeWorkers } from './fixtures/use-tree-workers.js';
@@ -59,5 +60,8 @@ describe('when a three-level tree is cancelled mid-flight', () => {
     );
     expect(counts).toEqual({ active: 0, wait: 0, delayed: 0, 'waiting-children': 0, prioritized: 0 });
     await expect(run.result()).rejects.toMatchObject({ name: 'AbortError' });
+    // Root and mids were suspended (ended by the cancel, not by an attempt), leaves ran: either
+    // way no key of any run of the tree is left without an expiry.
+    await expectRunKeysToExpire(redis.redis, redis.prefix, tree);
   });
 });

@@ -9,6 +9,7 @@ import { runFlotilla } from '../apps/support/run-flotilla.js';
 import { useScheduler } from '../apps/support/use-scheduler.js';
 import { failureOf } from '../support/failure-of.js';
 import { useRedis } from '../support/redis.js';
+import { expectRunKeysToExpire } from '../support/run-key-expiry.js';
 import { useWaitFleet } from './fixtures/use-wait-fleet.js';
 
 const redis = useRedis(import.meta.filename);
@@ -84,6 +85,7 @@ describe('cancel and deadlines of waiting runs', () => {
     await expect(fleet.client.signal(run.id, 'forever', { value: 1 })).rejects.toMatchObject({
       name: 'RunEndedError',
     });
+    await expectRunKeysToExpire(redis.redis, redis.prefix, [run.id]);
   });
 
   it('fails a run whose deadline passes while it waits for approval', async () => {
@@ -91,5 +93,6 @@ describe('cancel and deadlines of waiting runs', () => {
     await fleet.waitingOn(run.id, 'approval');
     expect(await failureOf(run)).toMatchObject({ name: 'RunTimeoutError' });
     expect((await fleet.client.getRun(run.id))?.status).toBe('failed');
+    await expectRunKeysToExpire(redis.redis, redis.prefix, [run.id]);
   });
 });

@@ -6,8 +6,9 @@
  *    (or picks up a child enqueued after this walk: children check their parent's and root's
  *    flags) ends it without running it;
  *  - its job is removed when no worker holds it (waiting, delayed, waiting-children), and its
- *    record ends `cancelled` with its memory deleted, and it leaves its conversation's line of
- *    writers (the next run on it is woken). Removing parents before children means no parent is
+ *    record ends `cancelled` (`finish-run-8` also deletes its memory and gives its children set
+ *    the record's retention, so no key of it is left without an expiry), and it leaves its
+ *    conversation's line of writers (the next run on it is woken). Removing parents before children means no parent is
  *    woken by the removal of its last child.
  */
 import { emptyUsage } from '@flotilla/ir';
@@ -18,7 +19,6 @@ import { type SerializedError, serializeError } from '../errors/serialize-error.
 import { ConversationGate } from '../gate/conversation-gate.js';
 import { type AgentQueues, runJobFinder } from '../jobs/agent-queues.js';
 import { cancelChannel, runKeys } from '../keys.js';
-import { RedisRunMemoryStore } from '../memory/redis-run-memory-store.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
 import { runHasEnded } from '../runs/run-has-ended.js';
 import type { RunRecord } from '../runs/run-record.js';
@@ -109,11 +109,6 @@ async function cancelOne(
     modelCalls: 0,
   });
   if (!ended) return;
-  await new RedisRunMemoryStore({
-    redis: options.redis,
-    prefix: options.prefix,
-    runId: record.runId,
-  }).deleteAll();
   if (record.conversationId !== undefined && record.parentRunId === undefined) {
     const { redis, prefix, queues, records } = options;
     const findJob = runJobFinder(records, queues);

@@ -28,7 +28,7 @@ import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
 import { clearAttemptTraceScript } from './lua/clear-attempt-trace-1.lua.js';
 import { compactEventsScript } from './lua/compact-events-2.lua.js';
 import { createRunScript } from './lua/create-run-1.lua.js';
-import { finishRunScript } from './lua/finish-run-7.lua.js';
+import { finishRunScript } from './lua/finish-run-8.lua.js';
 import { markUnservedScript } from './lua/mark-unserved-1.lua.js';
 import { markWaitingScript } from './lua/mark-waiting-1.lua.js';
 import { parkRunScript } from './lua/park-run-1.lua.js';
@@ -329,9 +329,9 @@ export class RedisRunRecords {
    * `written`: every event already in the stream, with their ids (`RedisRunEventSink.written`):
    * the script then stores the timeline itself, without sending the stream back (one round trip
    * and the stream's read saved); @default none: the stream is read back and compacted after
-   * `cleanUp`: also delete the run's memory and give its children set the record's retention,
-   * in the same script, even when the run had ended already (a worker ending its own run);
-   * @default false
+   * The run's memory is deleted and its children set gets the record's retention in the same
+   * script when this call ends the run (ARCHITECTURE.md §5); `cleanUp`: even when the run had
+   * ended already (a worker ending its own run, after a cancel ended it). @default false
    * `records`: the attempt's journal entries not written yet (`RunWriteBatch.drain`: position,
    * entry JSON, …), recorded in the same script (even when the run had ended). @default none
    * @throws AttemptSupersededError when a newer attempt than `attempt` owns the run
@@ -387,7 +387,7 @@ export class RedisRunRecords {
   }
 
   /**
-   * The timeline of a run whose stream holds `written` only, split for `finish-run-7` to
+   * The timeline of a run whose stream holds `written` only, split for `finish-run-8` to
    * complete with the ids of the events it appends (`pending`, then `run-end`); `undefined`
    * when it cannot be (an event not JSON, or its `at` not an integer): compacted from the stream.
    */
@@ -571,7 +571,7 @@ function totalsOf(usage: string | null | undefined, modelCalls: string | null | 
   };
 }
 
-/** The record `finish-run-7` writes for `ending`, as `get` reads it back. */
+/** The record `finish-run-8` writes for `ending`, as `get` reads it back. */
 function recordOf(runId: string, ending: RunEnding): RunRecord {
   const fields: Record<string, string> = {
     status: ending.status,

@@ -105,7 +105,7 @@ describe('run script argument builders', () => {
     });
   });
 
-  it('lays out finish-run-7: seven keys of one hash tag, output only for a success', () => {
+  it('lays out finish-run-8: seven keys of one hash tag, output only for a success', () => {
     const call = finishRunArgs(
       keys,
       { status: 'failed', output: 'ignored', error: { name: 'E', message: 'm' }, usage, modelCalls: 1 },
@@ -133,24 +133,25 @@ describe('run script argument builders', () => {
       '60',
       '30',
       '',
-      '',
+      'p:run:{r:r1}:memory:',
+      '0',
       '0',
       '0',
       '',
     ]);
   });
 
-  it('lays out the journal entries finish-run-7 records ahead of the events it appends', () => {
+  it('lays out the journal entries finish-run-8 records ahead of the events it appends', () => {
     const call = finishRunArgs(keys, { status: 'succeeded', usage, modelCalls: 0 }, event, {
       eventStreamMaxLength: 1,
       retention: { recordSeconds: 1, journalSeconds: 1 },
       records: ['g0/model:0', '{"a":1}'],
       events: ['{"e":1}'],
     });
-    expect(call.args.slice(12)).toEqual(['1', 'g0/model:0', '{"a":1}', '1', '{"e":1}', '']);
+    expect(call.args.slice(13)).toEqual(['1', 'g0/model:0', '{"a":1}', '1', '{"e":1}', '']);
   });
 
-  it('passes the memory key prefix to finish-run-7 only for a clean-up', () => {
+  it('passes the memory key prefix to finish-run-8 always, and whether to clean up an ended run', () => {
     const ending = { status: 'succeeded' as const, usage, modelCalls: 0 };
     const retention = { recordSeconds: 1, journalSeconds: 1 };
     const plain = finishRunArgs(keys, ending, event, { eventStreamMaxLength: 1, retention });
@@ -159,8 +160,8 @@ describe('run script argument builders', () => {
       retention,
       cleanUp: true,
     });
-    expect(plain.args[11]).toBe('');
-    expect(cleaning.args[11]).toBe('p:run:{r:r1}:memory:');
+    expect(plain.args.slice(11, 13)).toEqual(['p:run:{r:r1}:memory:', '0']);
+    expect(cleaning.args.slice(11, 13)).toEqual(['p:run:{r:r1}:memory:', '1']);
     expect(keys.memoryOf('root')).toBe(`${cleaning.args[11]}root`);
   });
 

@@ -1,6 +1,6 @@
 /**
  * Pure argument builders of the run record scripts (`create-run-1`, `start-run-3`,
- * `finish-run-7`), testable without Redis.
+ * `finish-run-8`), testable without Redis.
  */
 import type { TokenUsage } from '@flotilla/ir';
 import type { SerializedError } from '../errors/serialize-error.js';
@@ -156,7 +156,11 @@ export function finishRunArgs(
     eventText?: string;
     /** The timeline to complete and store in the script (see its header). @default none */
     timeline?: FinishTimeline;
-    /** Delete the run's memory and give its children set retention (a worker's own end). @default false */
+    /**
+     * Delete the run's memory and give its children set retention even when the run had ended
+     * already (a worker's own end). Without it the script cleans up only when this call ends
+     * the run (a cancel, a deadline, the stalled-job handler). @default false
+     */
     cleanUp?: boolean;
   },
 ): RunScriptCall {
@@ -174,7 +178,8 @@ export function finishRunArgs(
     String(options.retention.recordSeconds),
     String(options.retention.journalSeconds),
     options.attempt ?? '',
-    options.cleanUp ? keys.memoryOf('') : '',
+    keys.memoryOf(''),
+    options.cleanUp ? '1' : '0',
     String((options.records?.length ?? 0) / 2),
     ...(options.records ?? []),
     String(events.length),
@@ -208,7 +213,7 @@ export function finishRunArgs(
 
 /**
  * A run's timeline split where the stream ids the worker does not know yet begin, for
- * `finish-run-7` to complete (`events/run-timeline.ts`, `encodeSplitRunTimeline`).
+ * `finish-run-8` to complete (`events/run-timeline.ts`, `encodeSplitRunTimeline`).
  */
 export interface FinishTimeline {
   head: string;

@@ -69,7 +69,7 @@ describe('the attempt fence', () => {
     expect(await memoryOf(runId, current).load('root')).toEqual({});
   });
 
-  it('suspend-run-1 and finish-run-7 refuse a superseded attempt; a cancel (no attempt) still ends the run', async () => {
+  it('suspend-run-1 and finish-run-8 refuse a superseded attempt; a cancel (no attempt) still ends the run', async () => {
     const { runId, old, current } = await supersededRun();
     await expect(records().suspend(runId, ending, undefined, old)).rejects.toSatisfy(
       AttemptSupersededError.is,
@@ -84,13 +84,13 @@ describe('the attempt fence', () => {
     expect(await records().get(runId)).toMatchObject({ status: 'cancelled' });
   });
 
-  it('finish-run-7 ends the run for the current attempt', async () => {
+  it('finish-run-8 ends the run for the current attempt', async () => {
     const { runId, current } = await supersededRun();
     expect(await records().finish(runId, 'root', ending, undefined, current)).toBe(true);
     expect(await records().get(runId)).toMatchObject({ status: 'succeeded', output: 'done' });
   });
 
-  it("finish-run-7's clean-up deletes memory and keeps the children set for the retention; a cancel's and a superseded attempt's do not", async () => {
+  it("finish-run-8 deletes memory and keeps the children set for the retention whoever ends the run; a superseded attempt's does not", async () => {
     const { redis } = fixture;
     const { runId, old, current } = await supersededRun();
     const keys = runKeys(fixture.prefix, runId);
@@ -104,18 +104,22 @@ describe('the attempt fence', () => {
       records().finish(runId, 'root', ending, undefined, old, undefined, undefined, true),
     ).rejects.toSatisfy(AttemptSupersededError.is);
     expect(await redis.exists(...memoryKeys)).toBe(3);
-    // A cancel ends the run and leaves memory and children alone.
+    // A cancel (no attempt) ends the run and cleans up in the same script.
     const cancelled = { status: 'cancelled', usage: emptyUsage(), modelCalls: 0 } as const;
     expect(await records().finish(runId, 'root', cancelled)).toBe(true);
-    expect(await redis.exists(...memoryKeys)).toBe(3);
-    expect(await redis.ttl(keys.children)).toBe(-1);
-    // The attempt's own end, after the cancel ended the run, still cleans up.
+    expect(await redis.exists(...memoryKeys)).toBe(0);
+    expect(await redis.smembers(keys.children)).toEqual(['child-1']);
+    expect(await redis.ttl(keys.children)).toBeGreaterThan(0);
+    // The attempt, still executing, writes memory and a journal entry after the cancel ended the
+    // run; its own end cleans up all the same, and its journal expires.
+    await memoryOf(runId, current).set('root', 'late', 3);
+    await journalOf(runId, current).record('p1', entry);
+    expect(await redis.ttl(keys.journal)).toBe(-1);
     expect(
       await records().finish(runId, 'root', ending, undefined, current, undefined, undefined, true),
     ).toBe(false);
     expect(await redis.exists(...memoryKeys)).toBe(0);
-    expect(await redis.smembers(keys.children)).toEqual(['child-1']);
-    expect(await redis.ttl(keys.children)).toBeGreaterThan(0);
+    expect(await redis.ttl(keys.journal)).toBeGreaterThan(0);
     expect(await records().get(runId)).toMatchObject({ status: 'cancelled' });
   });
 

@@ -3,7 +3,7 @@ import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Argument builder: `finishRunArgs`. */
 export const finishRunScript = new LuaScript(
-  'finish-run-7',
+  'finish-run-8',
   7,
   `--[[
   Ends a run exactly once: writes the terminal status and result, appends the run-end event,
@@ -15,11 +15,16 @@ export const finishRunScript = new LuaScript(
   wins; even when the run had already ended), and its events, appended ahead of run-end (dropped
   with the rest when the run had already ended). (finish-run-6 took no journal entries.)
 
-  Clean-up (a worker ending its own run, ARGV[12] given): the run's memory is deleted (the
-  hashes its index set lists, then the index) and its children set gets the record's retention,
-  what the worker did in commands of its own after the finish. Done after the fence but before
-  the ended check: a run a cancel ended first is cleaned up too, as before. The memory hash keys
-  are built from the index's members and ARGV[12] (they share the run's hash tag, like KEYS).
+  Clean-up: the run's memory is deleted (the hashes its index set lists, then the index) and its
+  children set gets the record's retention (ARCHITECTURE.md §5: memory is deleted when the run
+  ends). A worker ending its own attempt (ARGV[13] = '1') cleans up after the fence but before
+  the ended check: a run a cancel ended first is cleaned up too, and a journal its attempt wrote
+  after that end gets the retention. Every other caller (a cancel, a deadline, the stalled-job
+  handler, a rejection at a gate; ARGV[13] = '0') cleans up only when it ends the run itself, so
+  no key of a run ended without an attempt is left without an expiry. The memory hash keys are
+  built from the index's members and ARGV[12] (they share the run's hash tag, like KEYS).
+  (finish-run-7 cleaned up for the worker only: a run ended without an attempt kept its memory
+  and children set forever.)
 
   Compaction: a worker that knows every event in the stream (it wrote them all, write-run-1
   gave it their ids) passes the run's timeline split where the stream ids it does not know yet
@@ -49,11 +54,12 @@ export const finishRunScript = new LuaScript(
     ARGV[9] seconds to keep record, events (until compacted), timeline and cancel flag
     ARGV[10] seconds to keep the journal
     ARGV[11] attempt token ('' = not an attempt: a cancel, the stalled-job handler, a deadline)
-    ARGV[12] prefix of the run's memory hash keys (+ callPath = key), or '' = no clean-up (a
-             cancel, the stalled-job handler, a deadline: they leave memory and children alone)
-    ARGV[13] r: how many of the ending attempt's journal entries were not written yet
-    ARGV[14 .. 13+2r] position, entry JSON of each
-    then, from b = 14+2r:
+    ARGV[12] prefix of the run's memory hash keys (+ callPath = key)
+    ARGV[13] '1': clean up even when the run had ended already (a worker ending its own run);
+             '0': only when this call ends it
+    ARGV[14] r: how many of the ending attempt's journal entries were not written yet
+    ARGV[15 .. 14+2r] position, entry JSON of each
+    then, from b = 15+2r:
     ARGV[b] n: how many of the ending attempt's events were not written yet
     ARGV[b+1 .. b+n] those events, one event JSON each, in order
     ARGV[b+n+1] the timeline's head ('' = no timeline: reply with the stream); when given:
@@ -70,7 +76,7 @@ export const finishRunScript = new LuaScript(
     ${ATTEMPT_SUPERSEDED} a newer attempt owns the run; nothing written
 ]]
 ${refuseSupersededAttempt('KEYS[1]', 'ARGV[11]')}
-if ARGV[12] ~= '' then
+local function cleanUp()
   redis.call('EXPIRE', KEYS[6], ARGV[9])
   -- An index without members does not exist: nothing to delete then.
   local callPaths = redis.call('SMEMBERS', KEYS[7])
@@ -79,12 +85,19 @@ if ARGV[12] ~= '' then
   end
   if #callPaths > 0 then redis.call('UNLINK', KEYS[7]) end
 end
-local base = 14 + 2 * tonumber(ARGV[13])
-for i = 14, base - 1, 2 do
+local own = ARGV[13] == '1'
+if own then cleanUp() end
+local base = 15 + 2 * tonumber(ARGV[14])
+for i = 15, base - 1, 2 do
   redis.call('HSETNX', KEYS[3], ARGV[i], ARGV[i + 1])
 end
 local status = redis.call('HGET', KEYS[1], 'status')
-if status == 'succeeded' or status == 'failed' or status == 'cancelled' then return 0 end
+if status == 'succeeded' or status == 'failed' or status == 'cancelled' then
+  -- Entries this attempt wrote after another caller ended the run expire with the rest.
+  if own then redis.call('EXPIRE', KEYS[3], ARGV[10]) end
+  return 0
+end
+if not own then cleanUp() end
 local pending = tonumber(ARGV[base])
 local at = base + 1 + pending
 local head = ARGV[at]
