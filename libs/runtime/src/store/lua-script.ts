@@ -34,4 +34,21 @@ export class LuaScript {
       return redis.eval(this.source, keys.length, ...keys, ...args);
     }
   }
+
+  /** {@link run}, with every string of the reply as a Buffer (binary list entries). */
+  async runBuffer(
+    redis: Redis,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+  ): Promise<unknown> {
+    if (keys.length !== this.keyCount) {
+      throw new Error(`Lua script ${this.name} takes ${this.keyCount} keys, got ${keys.length}`);
+    }
+    try {
+      return await redis.callBuffer('evalsha', this.sha1, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return redis.callBuffer('eval', this.source, keys.length, ...keys, ...args);
+    }
+  }
 }
