@@ -85,6 +85,26 @@ describe('the line of writers', () => {
     expect(await gate().isRolledBack(id, 'r3')).toBe(true);
   });
 
+  it('leaves for an ending attempt only while no newer attempt of the run holds the lease', async () => {
+    const id = `c-${randomUUID()}`;
+    await gate().register(id, 'r1', 'enqueue');
+    await gate().register(id, 'r2', 'enqueue');
+    await gate().enter(id, 'r1', 'attempt-1');
+    // Taken over: the old attempt's leave (sent with its finish, which is refused) does nothing.
+    await gate().enter(id, 'r1', 'attempt-2');
+    await gate().leave(id, 'r1', 'attempt-1');
+    expect(await gate().isFirst(id, 'r1')).toBe(true);
+    expect(await gate().enter(id, 'r2', 'b')).toEqual({ entered: false, headRunId: 'r1' });
+    await store().append(id, turn('t1', 0, { runId: 'r1', attempt: 'attempt-2' }));
+    // The attempt that holds it leaves; the next run goes.
+    await gate().leave(id, 'r1', 'attempt-2');
+    expect(await gate().enter(id, 'r2', 'b')).toEqual({ entered: true });
+    // An attempt of a run that already left (or another run's lease) leaves idempotently.
+    await gate().leave(id, 'r1', 'attempt-1');
+    expect(await gate().isFirst(id, 'r2')).toBe(true);
+    await store().append(id, turn('t2', 1, { runId: 'r2', attempt: 'b' }));
+  });
+
   it('clears a head whose run ended without leaving (a lost wake-up), never a live one', async () => {
     const id = `c-${randomUUID()}`;
     await gate().register(id, 'live', 'enqueue');

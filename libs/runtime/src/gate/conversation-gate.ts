@@ -19,7 +19,7 @@ import type { Redis } from 'ioredis';
 import { conversationGateKeys, conversationKeys } from '../keys.js';
 import type { LatestRead } from '../store/redis-conversation-store.js';
 import { enterWriterScript } from './lua/enter-writer-4.lua.js';
-import { leaveWriterScript } from './lua/leave-writer-4.lua.js';
+import { leaveWriterScript } from './lua/leave-writer-5.lua.js';
 import { registerWriterScript } from './lua/register-writer-3.lua.js';
 import type { OnConflict } from './waiting-for.js';
 
@@ -100,15 +100,18 @@ export class ConversationGate {
     return { entered: true, read: { from: readFrom, fields: hashOf(head), list } };
   }
 
-  /** Leaves the line (idempotent) and wakes the run now first in line. */
-  async leave(conversationId: string, runId: string): Promise<void> {
+  /**
+   * Leaves the line (idempotent) and wakes the run now first in line. With `attempt` (the
+   * ending attempt's token), nothing is done while another attempt of the run holds the lease.
+   */
+  async leave(conversationId: string, runId: string, attempt?: string): Promise<void> {
     const keys = this.#keys(conversationId);
     const head = (await leaveWriterScript.run(
       this.#options.redis,
       [keys.writers, keys.sequence, keys.lease, keys.rollbacks],
-      [runId],
-    )) as string;
-    if (head !== '' && head !== runId) await this.wake(head);
+      [runId, attempt ?? ''],
+    )) as string | null;
+    if (head !== null && head !== '' && head !== runId) await this.wake(head);
   }
 
   /** Moves a parked run's job from delayed to wait; a job in any other state is left alone. */

@@ -109,10 +109,15 @@ export class ConversationWriters {
     return 'ended';
   }
 
-  /** The run ended (or will never run): it leaves its conversation's line, and the next is woken. */
-  async release(job: Job | undefined): Promise<void> {
+  /**
+   * The run ended (or will never run): it leaves its conversation's line, and the next is woken.
+   * With `attempt` (the ending attempt's token), only while no other attempt of the run holds
+   * the lease: sent in the same tick as that attempt's finish, a finish refused (a newer attempt
+   * owns the run) leaves nothing.
+   */
+  async release(job: Job | undefined, attempt?: string): Promise<void> {
     const conversation = conversationOf(job);
-    if (conversation && job?.id) await this.#options.gate.leave(conversation.conversationId, job.id);
+    if (conversation && job?.id) await this.#options.gate.leave(conversation.conversationId, job.id, attempt);
   }
 
   /**

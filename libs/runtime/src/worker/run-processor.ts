@@ -905,7 +905,7 @@ export class RunProcessor {
     // Knowing the events it wrote (and their ids), the finish script compacts the stream itself.
     // So do the journal records not written yet (the last model turn's): one script for the end.
     const pending = await sink.drain();
-    const ended = await records.finish(
+    const finishing = records.finish(
       runId,
       callPathOf(job),
       ending,
@@ -916,8 +916,11 @@ export class RunProcessor {
       true,
       pending.records,
     );
-    // Whoever ended the run (this worker, a cancel), the next run on its conversation goes now.
-    if (conversationOf(job)) await this.#writers.release(job);
+    // Whoever ended the run (this worker, a cancel), the next run on its conversation goes now:
+    // its leave is sent in the same tick as the finish, so Redis runs it just after (one round
+    // trip); fenced by this attempt, it leaves nothing when a newer attempt owns the run.
+    const leaving = conversationOf(job) ? this.#writers.release(job, attempt.token) : undefined;
+    const [ended] = await Promise.all([finishing, leaving]);
     this.#log(logger, ending);
     if (ended && this.#deps.hooks?.onRunEnd) await this.#reportEnd(runId, logger);
     // Ended for good: BullMQ must not retry it (a retry would find the record ended anyway).
