@@ -156,13 +156,8 @@ describe('the lease fences appends', () => {
 });
 
 describe('entering with a read of the conversation', () => {
-  const provenance = {
-    reason: 'compaction' as const,
-    turnsSummarised: 1,
-    messagesSummarised: 2,
-    tokensBefore: 100,
-    tokensAfter: 10,
-  };
+  const summarised = { turnsSummarised: 1, messagesSummarised: 2, tokensBefore: 100, tokensAfter: 10 };
+  const provenance = { reason: 'compaction' as const, ...summarised };
   const holder = { runId: 'r1', attempt: 'a' };
   const user = (content: string) => ({ role: 'user' as const, content });
 
