@@ -53,14 +53,17 @@ describe('when two runs share a conversationId', () => {
     const conversationId = `conv-${randomUUID()}`;
     await (await fixture.client.submit('chat', { message: 'one' }, { conversationId })).result();
     const load = vi.spyOn(RedisConversationStore.prototype, 'load');
+    const fromGate = vi.spyOn(RedisConversationStore.prototype, 'loadLatestRead');
     try {
       const second = await fixture.client.submit('chat', { message: 'two' }, { conversationId });
       expect(await second.result()).toBe('reply to "two" (user messages seen: 2)');
-      // One load of the latest version (no options), not a second one of the version it read.
-      const loads = load.mock.calls.filter(([id]) => id.includes(conversationId));
-      expect(loads.map(([, options]) => options)).toEqual([undefined]);
+      // The latest version as the run read it entering the gate, not a load of its own, nor a
+      // second one of the version it read.
+      expect(load.mock.calls.filter(([id]) => id.includes(conversationId))).toEqual([]);
+      expect(fromGate.mock.calls.filter(([id]) => id.includes(conversationId))).toHaveLength(1);
     } finally {
       load.mockRestore();
+      fromGate.mockRestore();
     }
   });
 });

@@ -342,3 +342,38 @@ describe('when the wake-up is lost or the holder dies', () => {
     expect((await modelCalls(fleet)) - before).toBe(3);
   });
 });
+
+describe('when the worker dies just after it stored a turn, before the turn is journaled', () => {
+  let fleet: Fleet;
+  beforeAll(async () => {
+    fleet = await startFleet('append-crash', 2, {
+      CONCURRENCY: '2',
+      FLOTILLA_CONVERSATION_RECHECK_MS: '300',
+    });
+  });
+
+  it('the replay stores the turn once, as the run answered, without asking the model again', async () => {
+    const [client] = fleet.clients as [FlotillaClient];
+    const conversationId = newConversation();
+    await (await client.submit('turn-chat', { message: 'first' }, { conversationId })).result();
+    const before = await modelCalls(fleet);
+    await redis.redis.set(fleet.keys.crashAfterAppend, '1');
+    const crashed = await client.submit('turn-chat', { message: 'tool:crash' }, { conversationId });
+    const next = await client.submit('turn-chat', { message: 'next' }, { conversationId });
+
+    expect(await crashed.result()).toBe('reply to "tool:crash" (user messages seen: 2)');
+    expect(await next.result()).toBe('reply to "next" (user messages seen: 3)');
+    // It did die there, and another worker took the run over.
+    expect(await redis.redis.get(fleet.keys.crashedProcess)).not.toBeNull();
+    expect((await client.getRun(crashed.id))?.attempts).toBe(2);
+    const turns = await turnsOf(client, conversationId);
+    expect(turns.map((turn) => turn.map((message) => message.role))).toEqual([
+      ['user', 'assistant'],
+      ['user', 'assistant', 'tool', 'assistant'],
+      ['user', 'assistant'],
+    ]);
+    expect(turns[1]?.at(-1)?.content).toBe('reply to "tool:crash" (user messages seen: 2)');
+    // Its two model turns were journaled before the append: the replay asked the model nothing.
+    expect((await modelCalls(fleet)) - before).toBe(3);
+  });
+});

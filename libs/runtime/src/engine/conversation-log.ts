@@ -67,6 +67,8 @@ export class ConversationLog {
       kind: 'conversation-load',
       position: context.nextPosition('conversation-load'),
       fingerprint: `conversation:${conversationId}`,
+      // Its record rides with the run's next write (see appendStep).
+      deferRecord: true,
       execute: async () => {
         loaded = await store.load(conversationId);
         return { version: loaded?.header.version ?? 0 };
@@ -92,7 +94,7 @@ export class ConversationLog {
       kind: 'conversation-append',
       position,
       fingerprint: `conversation:${this.conversationId}`,
-      execute: async () => ({ version: (await store.append(this.conversationId, change)).version }),
+      ...appendStep(this.context, () => store.append(this.conversationId, change)),
     });
     this.#appended(value.version, details);
   }
@@ -113,7 +115,7 @@ export class ConversationLog {
       kind: 'conversation-append',
       position,
       fingerprint: `conversation-base:${this.conversationId}`,
-      execute: async () => ({ version: (await store.append(this.conversationId, change)).version }),
+      ...appendStep(this.context, () => store.append(this.conversationId, change)),
     });
     this.#appended(value.version, details);
     return value.version;
@@ -158,4 +160,33 @@ export class ConversationLog {
       ...(attempt === undefined ? {} : { holder: { runId, attempt } }),
     };
   }
+}
+
+/**
+ * The records of a conversation's load and appends ride with the run's
+ * next write (a model turn's, a tool's, the run's end: `deferRecord`) instead of going alone.
+ * - A load lost in a crash is done again by the replay: under the same gate lease nothing
+ *   appended in between (this run's own appends come after the load record is stored, below),
+ *   so it reads the same version; nothing written after it claims otherwise (the run's later
+ *   writes carry the load record or come after it, in order).
+ * - An append first stores every record before it (`settleRecords`, as a step that is not
+ *   deferred does): a replay then serves the same messages from the journal, never calling a
+ *   model again for a turn already stored. Its own record lost in a crash, the replay appends
+ *   the same turn again under the same `appendId`: the store applies it once (the applied
+ *   marker) and returns the current version, the one it made (no other run appends while this
+ *   one holds the lease), so the conversation matches the run's output.
+ */
+function appendStep(
+  context: AgentContext,
+  append: () => Promise<{ version: number }>,
+): { deferRecord: true; execute: () => Promise<{ version: number }> } {
+  return {
+    deferRecord: true,
+    execute: async () => {
+      await context.run.settleRecords();
+      // A cancel (or a takeover) that came while they were written stops the append.
+      context.throwIfAborted();
+      return { version: (await append()).version };
+    },
+  };
 }

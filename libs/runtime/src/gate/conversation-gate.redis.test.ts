@@ -1,12 +1,14 @@
 /**
  * The conversation gate's scripts against a real Redis: the line of writers (submission order,
  * idempotent, onConflict), the lease (first in line only, replaced by a newer attempt) and the
- * fence it puts on appends (`append-conversation-6` refuses any writer that does not hold it).
+ * fence it puts on appends (`append-conversation-7` refuses any writer that does not hold it),
+ * and the read of the conversation an attempt that enters makes in the same call.
  */
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../../../../test/support/redis.js';
+import { conversationKeys } from '../keys.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import { ConversationGate } from './conversation-gate.js';
 
@@ -83,6 +85,26 @@ describe('the line of writers', () => {
     expect(await gate().isRolledBack(id, 'r3')).toBe(true);
   });
 
+  it('leaves for an ending attempt only while no newer attempt of the run holds the lease', async () => {
+    const id = `c-${randomUUID()}`;
+    await gate().register(id, 'r1', 'enqueue');
+    await gate().register(id, 'r2', 'enqueue');
+    await gate().enter(id, 'r1', 'attempt-1');
+    // Taken over: the old attempt's leave (sent with its finish, which is refused) does nothing.
+    await gate().enter(id, 'r1', 'attempt-2');
+    await gate().leave(id, 'r1', 'attempt-1');
+    expect(await gate().isFirst(id, 'r1')).toBe(true);
+    expect(await gate().enter(id, 'r2', 'b')).toEqual({ entered: false, headRunId: 'r1' });
+    await store().append(id, turn('t1', 0, { runId: 'r1', attempt: 'attempt-2' }));
+    // The attempt that holds it leaves; the next run goes.
+    await gate().leave(id, 'r1', 'attempt-2');
+    expect(await gate().enter(id, 'r2', 'b')).toEqual({ entered: true });
+    // An attempt of a run that already left (or another run's lease) leaves idempotently.
+    await gate().leave(id, 'r1', 'attempt-1');
+    expect(await gate().isFirst(id, 'r2')).toBe(true);
+    await store().append(id, turn('t2', 1, { runId: 'r2', attempt: 'b' }));
+  });
+
   it('clears a head whose run ended without leaving (a lost wake-up), never a live one', async () => {
     const id = `c-${randomUUID()}`;
     await gate().register(id, 'live', 'enqueue');
@@ -131,4 +153,64 @@ describe('the lease fences appends', () => {
     await store().append(id, turn('t1', 0));
     expect((await store().load(id))?.header.version).toBe(1);
   });
+});
+
+describe('entering with a read of the conversation', () => {
+  const summarised = { turnsSummarised: 1, messagesSummarised: 2, tokensBefore: 100, tokensAfter: 10 };
+  const provenance = { reason: 'compaction' as const, ...summarised };
+  const holder = { runId: 'r1', attempt: 'a' };
+  const user = (content: string) => ({ role: 'user' as const, content });
+
+  for (const chunkBytes of [16_384, 0]) {
+    it(`reads what a load of the latest version reads, only when it enters (chunkBytes ${chunkBytes})`, async () => {
+      const id = `c-${randomUUID()}`;
+      const writer = new RedisConversationStore({ redis: fixture.redis, prefix: fixture.prefix, chunkBytes });
+      await gate().register(id, 'r1', 'enqueue');
+      await gate().register(id, 'r2', 'enqueue');
+      // Nothing stored yet: an empty read, which loads as no conversation.
+      const empty = await gate().enter(id, 'r1', 'a', writer.latestReadFrom(id));
+      expect(empty).toMatchObject({ entered: true, read: { from: 0, fields: {}, list: [] } });
+      if (!empty.entered || !empty.read) throw new Error('not entered');
+      expect(await writer.loadLatestRead(id, empty.read)).toBeUndefined();
+      expect(writer.versionOfRead(id, empty.read)).toBe(0);
+
+      const turns = [['a1', 'a2'], ['b1'], ['summary', 'b1'], ['c1']];
+      for (const [index, messages] of turns.entries()) {
+        await writer.append(id, {
+          expectedVersion: index,
+          appendId: `t${index}`,
+          messages: (messages ?? []).map(user),
+          holder,
+          ...(index === 2 ? { base: provenance } : {}),
+        });
+      }
+      // A reader that never saw the conversation reads the whole list; one that did, from its base.
+      for (const reader of [
+        new RedisConversationStore({ redis: fixture.redis, prefix: fixture.prefix, chunkBytes }),
+        writer,
+      ]) {
+        await reader.load(id);
+        const entry = await gate().enter(id, 'r1', 'a', reader.latestReadFrom(id));
+        if (!entry.entered || !entry.read) throw new Error('not entered');
+        expect(reader.versionOfRead(id, entry.read)).toBe(4);
+        expect(await reader.loadLatestRead(id, entry.read)).toEqual(await store().load(id));
+      }
+      // A reader that remembers a later start than the version has (the conversation was
+      // deleted and written anew) reads again from the version's own start.
+      const stale = new RedisConversationStore({ redis: fixture.redis, prefix: fixture.prefix, chunkBytes });
+      await stale.load(id);
+      expect(stale.latestReadFrom(id)).toBeGreaterThan(0);
+      await fixture.redis.del(...Object.values(conversationKeys(fixture.prefix, id)));
+      await writer.append(id, { expectedVersion: 0, appendId: 'new', messages: [user('anew')], holder });
+      const anew = await gate().enter(id, 'r1', 'a', stale.latestReadFrom(id));
+      if (!anew.entered || !anew.read) throw new Error('not entered');
+      expect((await stale.loadLatestRead(id, anew.read))?.messages).toEqual([user('anew')]);
+
+      // A run that waits reads nothing.
+      expect(await gate().enter(id, 'r2', 'b', writer.latestReadFrom(id))).toEqual({
+        entered: false,
+        headRunId: 'r1',
+      });
+    });
+  }
 });

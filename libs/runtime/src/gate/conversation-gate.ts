@@ -2,7 +2,7 @@
  * One writer per conversation (ARCHITECTURE.md §9), the `conversation` kind of the waiting gate.
  * Under the conversation's hash tag (`conversationGateKeys`): a line of writers (run ids in
  * submission order) and a lease (the run at the head of the line and its execution attempt).
- * Only the lease holder may append (`append-conversation-6` checks it), so a stale execution
+ * Only the lease holder may append (`append-conversation-7` checks it), so a stale execution
  * of a run (crashed, handed back, abandoned) can never write again.
  *
  * - A client registers a run when it submits it (`register`), which decides `onConflict`.
@@ -16,9 +16,10 @@
  */
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { conversationGateKeys } from '../keys.js';
-import { enterWriterScript } from './lua/enter-writer-3.lua.js';
-import { leaveWriterScript } from './lua/leave-writer-4.lua.js';
+import { conversationGateKeys, conversationKeys } from '../keys.js';
+import type { LatestRead } from '../store/redis-conversation-store.js';
+import { enterWriterScript } from './lua/enter-writer-4.lua.js';
+import { leaveWriterScript } from './lua/leave-writer-5.lua.js';
 import { registerWriterScript } from './lua/register-writer-3.lua.js';
 import type { OnConflict } from './waiting-for.js';
 
@@ -34,8 +35,11 @@ export type Registration =
   /** `reject`: another run holds or waits for the conversation. */
   | { kind: 'busy'; holderRunId: string };
 
-/** What {@link ConversationGate.enter} decided. */
-export type Entry = { entered: true } | { entered: false; headRunId: string };
+/**
+ * What {@link ConversationGate.enter} decided; entered with `readFrom`, the conversation's latest
+ * version as the same call read it (`LatestRead`).
+ */
+export type Entry = { entered: true; read?: LatestRead } | { entered: false; headRunId: string };
 
 export interface ConversationGateOptions {
   redis: Redis;
@@ -78,25 +82,36 @@ export class ConversationGate {
     }
   }
 
-  async enter(conversationId: string, runId: string, attempt: string): Promise<Entry> {
+  /**
+   * Gives the lease to this attempt when `runId` is first in line. With `readFrom` (a list
+   * index, `RedisConversationStore.latestReadFrom`), an attempt that enters also reads the
+   * conversation's latest version in the same call: its load needs no round trip of its own.
+   */
+  async enter(conversationId: string, runId: string, attempt: string, readFrom?: number): Promise<Entry> {
     const keys = this.#keys(conversationId);
-    const [code, head] = (await enterWriterScript.run(
+    const stored = conversationKeys(this.#options.prefix, conversationId);
+    const [code, head, list] = (await enterWriterScript.runBuffer(
       this.#options.redis,
-      [keys.writers, keys.sequence, keys.lease],
-      [runId, attempt],
-    )) as [number, string?];
-    return code === 1 ? { entered: true } : { entered: false, headRunId: String(head) };
+      [keys.writers, keys.sequence, keys.lease, stored.header, stored.messages],
+      [runId, attempt, readFrom ?? ''],
+    )) as [number, (Buffer | Buffer[])?, Buffer[]?];
+    if (code !== 1) return { entered: false, headRunId: String(head) };
+    if (readFrom === undefined || !Array.isArray(head) || !Array.isArray(list)) return { entered: true };
+    return { entered: true, read: { from: readFrom, fields: hashOf(head), list } };
   }
 
-  /** Leaves the line (idempotent) and wakes the run now first in line. */
-  async leave(conversationId: string, runId: string): Promise<void> {
+  /**
+   * Leaves the line (idempotent) and wakes the run now first in line. With `attempt` (the
+   * ending attempt's token), nothing is done while another attempt of the run holds the lease.
+   */
+  async leave(conversationId: string, runId: string, attempt?: string): Promise<void> {
     const keys = this.#keys(conversationId);
     const head = (await leaveWriterScript.run(
       this.#options.redis,
       [keys.writers, keys.sequence, keys.lease, keys.rollbacks],
-      [runId],
-    )) as string;
-    if (head !== '' && head !== runId) await this.wake(head);
+      [runId, attempt ?? ''],
+    )) as string | null;
+    if (head !== null && head !== '' && head !== runId) await this.wake(head);
   }
 
   /** Moves a parked run's job from delayed to wait; a job in any other state is left alone. */
@@ -131,4 +146,12 @@ export class ConversationGate {
   #keys(conversationId: string) {
     return conversationGateKeys(this.#options.prefix, conversationId);
   }
+}
+
+/** HGETALL's flat field/value reply as a record. */
+function hashOf(flat: Buffer[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (let index = 0; index + 1 < flat.length; index += 2)
+    fields[String(flat[index])] = String(flat[index + 1]);
+  return fields;
 }

@@ -23,15 +23,33 @@ export class LuaScript {
    * Runs the script. Throws when `keys.length` is not `keyCount` (a bug in the argument
    * builder), or with Redis' error when the script fails.
    */
-  async run(redis: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  run(redis: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    return this.#run(redis, keys, args, false);
+  }
+
+  /** {@link run}, with every string of the reply as a Buffer (binary list entries). */
+  runBuffer(redis: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    return this.#run(redis, keys, args, true);
+  }
+
+  async #run(
+    redis: Redis,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+    buffers: boolean,
+  ): Promise<unknown> {
     if (keys.length !== this.keyCount) {
       throw new Error(`Lua script ${this.name} takes ${this.keyCount} keys, got ${keys.length}`);
     }
     try {
-      return await redis.evalsha(this.sha1, keys.length, ...keys, ...args);
+      return await (buffers
+        ? redis.callBuffer('evalsha', this.sha1, keys.length, ...keys, ...args)
+        : redis.evalsha(this.sha1, keys.length, ...keys, ...args));
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return redis.eval(this.source, keys.length, ...keys, ...args);
+      return buffers
+        ? redis.callBuffer('eval', this.source, keys.length, ...keys, ...args)
+        : redis.eval(this.source, keys.length, ...keys, ...args);
     }
   }
 }

@@ -125,10 +125,16 @@ export class RedisConversationStore implements ConversationStore {
    * start is 0 until a conversation is compacted; after that the last start seen is
    * remembered, and a conversation not seen yet reads its whole list once.
    */
-  async #loadLatest(keys: ConversationKeys, conversationId: string): Promise<StoredConversation | undefined> {
-    let from = this.#baseStarts.get(keys.header) ?? 0;
+  async #loadLatest(
+    keys: ConversationKeys,
+    conversationId: string,
+    first?: LatestRead,
+  ): Promise<StoredConversation | undefined> {
+    let from = first?.from ?? this.#baseStarts.get(keys.header) ?? 0;
+    let read: [Record<string, string>, Buffer[]] | undefined = first && [first.fields, first.list];
     for (;;) {
-      const [fields, list] = await this.#readLatest(keys, from);
+      const [fields, list] = read ?? (await this.#readLatest(keys, from));
+      read = undefined;
       if (Object.keys(fields).length === 0) return undefined;
       const latest = parseHeader(conversationId, fields);
       const at = { header: toHeader(latest), ...latestStart(latest) };
@@ -142,6 +148,29 @@ export class RedisConversationStore implements ConversationStore {
       const messages = await this.#parseMessages(conversationId, at, list.slice(at.baseChunk - from));
       return { header, messages };
     }
+  }
+
+  /**
+   * The list index a read of the latest version of `conversationId` starts at (for a read made
+   * elsewhere in the same way: `enter-writer-4`, then {@link loadLatestRead}).
+   */
+  latestReadFrom(conversationId: string): number {
+    return this.#baseStarts.get(conversationKeys(this.#prefix, conversationId).header) ?? 0;
+  }
+
+  /**
+   * The latest version from a read made elsewhere (`read`: the header's fields and the message
+   * list from `read.from`), validated as a load's own read; read again when the version starts
+   * before `read.from` (see {@link load}).
+   */
+  loadLatestRead(conversationId: string, read: LatestRead): Promise<StoredConversation | undefined> {
+    return this.#loadLatest(conversationKeys(this.#prefix, conversationId), conversationId, read);
+  }
+
+  /** The version `read` holds (0 when nothing is stored). @throws ConversationCorruptedError */
+  versionOfRead(conversationId: string, read: LatestRead): number {
+    if (Object.keys(read.fields).length === 0) return 0;
+    return parseHeader(conversationId, read.fields).version;
   }
 
   async #readLatest(keys: ConversationKeys, from: number): Promise<[Record<string, string>, Buffer[]]> {
@@ -287,6 +316,13 @@ export class RedisConversationStore implements ConversationStore {
       throw new ConversationCorruptedError(conversationId, position, (error as Error).message);
     }
   }
+}
+
+/** A read of a conversation's latest version: its header hash and its message list from `from`. */
+export interface LatestRead {
+  from: number;
+  fields: Record<string, string>;
+  list: Buffer[];
 }
 
 /** How many compacted conversations a store remembers the list start of (the oldest is forgotten). */

@@ -13,6 +13,8 @@ import type { ConversationGate } from '../gate/conversation-gate.js';
 import type { OnConflict } from '../gate/waiting-for.js';
 import { storedIdSchema } from '../jobs/id-rule.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
+import type { ConversationStore } from '../store/conversation-store.js';
+import type { LatestRead, RedisConversationStore } from '../store/redis-conversation-store.js';
 import { ConversationBusyError } from '../store/store-errors.js';
 import { parkAtGate } from './park-at-gate.js';
 import type { UnfinishedTurnKeeper } from './unfinished-turn-keeper.js';
@@ -38,10 +40,18 @@ export interface ConversationWritersOptions {
   records: RedisRunRecords;
   /** How long a parked run waits before it looks again by itself (`FLOTILLA_CONVERSATION_RECHECK_MS`). */
   recheckMs: number;
+  /**
+   * The store the run loads its conversation from: an attempt that enters reads the latest
+   * version in the same call (`ConversationGate.enter`). @default no read
+   */
+  conversations?: RedisConversationStore;
 }
 
-/** What the execution attempt may do. */
-export type Admission = 'entered' | 'ended';
+/**
+ * What the execution attempt may do: execute (`read`: the conversation's latest version as it
+ * entered, for its load: {@link preloadedConversations}), or skip the run (it ended meanwhile).
+ */
+export type Admission = { read: LatestRead | undefined } | 'ended';
 
 export class ConversationWriters {
   readonly #options: ConversationWritersOptions;
@@ -63,19 +73,20 @@ export class ConversationWriters {
     conversation: JobConversation,
     onParked: () => Promise<void>,
   ): Promise<Admission> {
-    const { gate, records, recheckMs } = this.#options;
+    const { gate, records, recheckMs, conversations } = this.#options;
     const { job, token, attempt, logger } = at;
     const runId = job.id ?? '';
     const { conversationId } = conversation;
-    let entry = await gate.enter(conversationId, runId, attempt);
+    const readFrom = conversations?.latestReadFrom(conversationId);
+    let entry = await gate.enter(conversationId, runId, attempt, readFrom);
     if (!entry.entered && (await gate.clearIfEnded(conversationId, entry.headRunId))) {
       logger.warn(
         { conversationId, staleRunId: entry.headRunId },
         'conversation held by an ended run; cleared',
       );
-      entry = await gate.enter(conversationId, runId, attempt);
+      entry = await gate.enter(conversationId, runId, attempt, readFrom);
     }
-    if (entry.entered) return 'entered';
+    if (entry.entered) return { read: entry.read };
     if (conversation.onConflict === 'reject') {
       await this.#reject(job, conversationId, entry.headRunId);
       throw new UnrecoverableError(
@@ -98,10 +109,15 @@ export class ConversationWriters {
     return 'ended';
   }
 
-  /** The run ended (or will never run): it leaves its conversation's line, and the next is woken. */
-  async release(job: Job | undefined): Promise<void> {
+  /**
+   * The run ended (or will never run): it leaves its conversation's line, and the next is woken.
+   * With `attempt` (the ending attempt's token), only while no other attempt of the run holds
+   * the lease: sent in the same tick as that attempt's finish, a finish refused (a newer attempt
+   * owns the run) leaves nothing.
+   */
+  async release(job: Job | undefined, attempt?: string): Promise<void> {
     const conversation = conversationOf(job);
-    if (conversation && job?.id) await this.#options.gate.leave(conversation.conversationId, job.id);
+    if (conversation && job?.id) await this.#options.gate.leave(conversation.conversationId, job.id, attempt);
   }
 
   /**
@@ -125,4 +141,35 @@ export class ConversationWriters {
     });
     await this.#options.gate.leave(conversationId, runId);
   }
+}
+
+/**
+ * The run's view of `store` that serves its first load of `conversationId`'s latest version (or
+ * of that same version, on a replay) from `read`, what its attempt read as it entered the gate,
+ * instead of reading it again. Under the lease nobody else appends, so it is what a load would
+ * read, until the run's own first append: from then on (and for every other load) the store is read.
+ */
+export function preloadedConversations(
+  store: RedisConversationStore,
+  conversationId: string,
+  read: LatestRead,
+): ConversationStore {
+  let unused: LatestRead | undefined = read;
+  return {
+    load(id, options) {
+      const preloaded = id === conversationId ? unused : undefined;
+      if (
+        preloaded &&
+        (options?.version === undefined || options.version === store.versionOfRead(id, preloaded))
+      ) {
+        unused = undefined;
+        return store.loadLatestRead(id, preloaded);
+      }
+      return store.load(id, options);
+    },
+    append(id, change) {
+      unused = undefined;
+      return store.append(id, change);
+    },
+  };
 }

@@ -57,14 +57,15 @@ import { isTerminalStatus } from '../runs/run-status.js';
 import { SCHEDULE_JOB_NAME } from '../schedules/schedule-job.js';
 import { anyKeyExists } from '../shared/any-key-exists.js';
 import { inSpan, SpanAttribute } from '../shared/tracing.js';
-import { RedisConversationStore } from '../store/redis-conversation-store.js';
+import type { ConversationStore } from '../store/conversation-store.js';
+import { type LatestRead, RedisConversationStore } from '../store/redis-conversation-store.js';
 import type { PriceTable } from '../usage/budget-options.js';
 import { RedisTreeUsage } from '../usage/redis-tree-usage.js';
 import { RedisRunWaits } from '../waits/redis-run-waits.js';
 import { type TracedAttempt, traceAttempt } from './attempt-trace.js';
 import type { CancelListener } from './cancel-listener.js';
 import { type CapHold, ConcurrencyCaps } from './concurrency-caps.js';
-import { ConversationWriters, conversationOf } from './conversation-writers.js';
+import { ConversationWriters, conversationOf, preloadedConversations } from './conversation-writers.js';
 import { ExecutionFence, fenceServices } from './execution-fence.js';
 import { fireSchedule } from './fire-schedule.js';
 import { callPathOf } from './job-call-path.js';
@@ -181,6 +182,11 @@ export class RunProcessor {
   readonly #handBacks = new Map<string, HandBack>();
   /** One writer per conversation: the gate runs with a conversationId pass before they execute. */
   readonly #writers: ConversationWriters;
+  /**
+   * By attempt token: the conversation as the attempt read it when it entered the gate, for its
+   * first execution's load (taken by `#services`; dropped when the attempt ends).
+   */
+  readonly #enteredReads = new Map<string, { conversationId: string; read: LatestRead }>();
   /** The fleet-wide model budgets (every run's model calls draw on them). */
   readonly #modelBudgets: { budgets: ModelBudgets; table: ReadonlyMap<string, ResolvedModelLimits> };
   /** Concurrency caps: a run of a capped agent executes only with a place under its cap. */
@@ -204,7 +210,6 @@ export class RunProcessor {
       findJob,
       hasEnded: runHasEnded(records),
     });
-    this.#writers = new ConversationWriters({ gate, records, recheckMs: config.conversationRecheckMs });
     this.#enqueueServices = { records, gate, queues, served: dependencies.served };
     this.#modelBudgets = dependencies.modelBudgets ?? {
       budgets: new ModelBudgets({ redis, prefix: config.prefix }),
@@ -238,6 +243,12 @@ export class RunProcessor {
         chunkBytes: config.conversationChunkBytes,
       }),
     };
+    this.#writers = new ConversationWriters({
+      gate,
+      records,
+      recheckMs: config.conversationRecheckMs,
+      conversations: this.#shared.conversations,
+    });
   }
 
   /** The BullMQ processor. Throws (so BullMQ marks the job failed) when the run failed. */
@@ -264,6 +275,7 @@ export class RunProcessor {
     try {
       await this.#processAdmitted(job, token, attempt, logger);
     } finally {
+      this.#enteredReads.delete(attempt.token);
       // Another attempt owns the run (and its place) once this one is superseded.
       if (admitted.cap && !attempt.superseded) await admitted.cap.release();
     }
@@ -431,12 +443,15 @@ export class RunProcessor {
       } as DecodedRunJob);
       if (deadline !== undefined) await this.#addDeadlineJob(at.job, deadline);
     };
-    if (conversation && (await this.#writers.admit(at, conversation, onParked)) === 'ended') return 'ended';
+    const entered = conversation && (await this.#writers.admit(at, conversation, onParked));
+    if (entered === 'ended') return 'ended';
     const cap = await this.#caps.admit(at, agent, onParked);
     if (cap === 'ended') {
       await this.#writers.release(at.job);
       return 'ended';
     }
+    if (conversation && entered?.read)
+      this.#enteredReads.set(at.attempt, { conversationId: conversation.conversationId, read: entered.read });
     return { cap };
   }
 
@@ -752,7 +767,7 @@ export class RunProcessor {
         }),
       ),
       memory: run.memory,
-      conversations: this.#shared.conversations,
+      conversations: this.#conversationsOf(run.attempt.token),
       events: run.sink,
       outputs: this.#shared.outputs,
       progress: {
@@ -801,6 +816,14 @@ export class RunProcessor {
     const budget = inheritedBudget(this.#deps.prices, decoded.budget);
     if (budget !== undefined) services.budget = budget;
     return services;
+  }
+
+  /** The conversation store of an execution: its attempt's first serves the read made at the gate. */
+  #conversationsOf(attempt: string): ConversationStore {
+    const entered = this.#enteredReads.get(attempt);
+    if (!entered) return this.#shared.conversations;
+    this.#enteredReads.delete(attempt);
+    return preloadedConversations(this.#shared.conversations, entered.conversationId, entered.read);
   }
 
   /** In the run's own queue: a worker serving its agent fires it. */
@@ -882,7 +905,7 @@ export class RunProcessor {
     // Knowing the events it wrote (and their ids), the finish script compacts the stream itself.
     // So do the journal records not written yet (the last model turn's): one script for the end.
     const pending = await sink.drain();
-    const ended = await records.finish(
+    const finishing = records.finish(
       runId,
       callPathOf(job),
       ending,
@@ -893,8 +916,11 @@ export class RunProcessor {
       true,
       pending.records,
     );
-    // Whoever ended the run (this worker, a cancel), the next run on its conversation goes now.
-    if (conversationOf(job)) await this.#writers.release(job);
+    // Whoever ended the run (this worker, a cancel), the next run on its conversation goes now:
+    // its leave is sent in the same tick as the finish, so Redis runs it just after (one round
+    // trip); fenced by this attempt, it leaves nothing when a newer attempt owns the run.
+    const leaving = conversationOf(job) ? this.#writers.release(job, attempt.token) : undefined;
+    const [ended] = await Promise.all([finishing, leaving]);
     this.#log(logger, ending);
     if (ended && this.#deps.hooks?.onRunEnd) await this.#reportEnd(runId, logger);
     // Ended for good: BullMQ must not retry it (a retry would find the record ended anyway).

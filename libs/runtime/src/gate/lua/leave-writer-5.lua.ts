@@ -2,11 +2,14 @@ import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Caller: `ConversationGate.leave`. */
 export const leaveWriterScript = new LuaScript(
-  'leave-writer-4',
+  'leave-writer-5',
   4,
   `--[[
   A run on a conversation ended (any terminal status, or cancelled while it waited): it leaves
-  the line of writers and gives up the lease if it held it. Idempotent.
+  the line of writers and gives up the lease if it held it. Idempotent. Given the ending
+  attempt's token, nothing is done while another attempt of the run holds the lease (a newer
+  attempt took the run over: it leaves when it ends), so the leave can be sent with the
+  attempt's finish without waiting for it.
 
   Input:
     KEYS[1] writers    sorted set: run id -> sequence
@@ -14,15 +17,19 @@ export const leaveWriterScript = new LuaScript(
     KEYS[3] lease      hash { runId, attempt }
     KEYS[4] rollbacks  set of run ids whose unfinished turn is to be discarded
     ARGV[1] runId
+    ARGV[2] the ending attempt's token, or '' (leave whatever attempt holds the lease)
 
   Output:
     the run id now first in line (to wake), or '' when nobody is in line
+    nil: not left, another attempt of the run holds the lease
 ]]
 local writers, sequence, lease, rollbacks = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local runId = ARGV[1]
+local runId, attempt = ARGV[1], ARGV[2]
+local leaseRun, leaseAttempt = unpack(redis.call('HMGET', lease, 'runId', 'attempt'))
+if leaseRun == runId and attempt ~= '' and leaseAttempt ~= attempt then return false end
 redis.call('ZREM', writers, runId)
 redis.call('SREM', rollbacks, runId)
-if redis.call('HGET', lease, 'runId') == runId then redis.call('DEL', lease) end
+if leaseRun == runId then redis.call('DEL', lease) end
 local head = redis.call('ZRANGE', writers, 0, 0)[1]
 if not head then
   redis.call('DEL', sequence)
