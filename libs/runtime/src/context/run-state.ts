@@ -12,7 +12,7 @@ import type { ParkedWait } from '../gate/waiting-for.js';
 import { SETTLED } from '../shared/settled.js';
 import { InMemoryTreeUsage, type TreeUsage } from '../usage/tree-usage.js';
 import { InFlightSteps } from './in-flight-steps.js';
-import type { JournalEntry, LoadedJournal, RunServices } from './run-services.js';
+import type { JournalEntry, LoadedJournal, RecordOptions, RunServices } from './run-services.js';
 
 /** Child calls one run may make when the services set no limit (`ChildRunner.maxChildrenPerRun`). */
 export const DEFAULT_MAX_CHILDREN_PER_RUN = 1000;
@@ -110,7 +110,7 @@ export class RunState {
    * Records an entry in the durable journal and in this execution's view of it (`deferred`: see
    * `RunJournal.record`).
    */
-  async record(position: string, entry: JournalEntry, options?: { deferred?: boolean }): Promise<void> {
+  async record(position: string, entry: JournalEntry, options?: RecordOptions): Promise<void> {
     await this.services.journal.record(position, entry, options);
     if (!this.journal.has(position)) this.journal.set(position, entry);
   }
