@@ -11,6 +11,7 @@ import type { JournalEntry, JournalEntryKind } from '../context/run-services.js'
 import { NonDeterminismError } from '../errors/run-errors.js';
 import { deserializeError, serializeError } from '../errors/serialize-error.js';
 import { journalEntryText } from '../journal/journal-entry-text.js';
+import { SETTLED } from '../shared/settled.js';
 import { inSpan, SpanAttribute, tracingOff } from '../shared/tracing.js';
 import type { UsageStats } from '../usage/usage-stats.js';
 import { changedParts, fingerprintInFormatOf } from './fingerprint.js';
@@ -126,7 +127,8 @@ async function executeAndRecord<T>(
   if (!step.deferRecord) {
     // The model turns recorded lazily before this must be stored before work that must not run
     // twice; a cancel (or a takeover) that came while they were written stops it, as before.
-    await run.settleRecords();
+    const settled = run.settleRecords();
+    if (settled !== SETTLED) await settled;
     context.throwIfAborted();
   }
   let value: T;
@@ -140,14 +142,16 @@ async function executeAndRecord<T>(
     throw error;
   }
   // Memory written during the step must be stored before the step counts as done.
-  await run.flushWrites();
+  const flushed = run.flushWrites();
+  if (flushed !== SETTLED) await flushed;
   // The value as it will read back from the journal, so a live run and its replay see the same
   // thing (`undefined` properties vanish, dates become strings); its text is what is stored.
   const text = value === undefined ? undefined : (step.jsonText?.(value) ?? JSON.stringify(value));
   const stored: unknown = value === undefined ? undefined : JSON.parse(text as string);
   const recorded = entry(step, { ok: true, value: stored });
   const entryText = journalEntryText(recorded, text);
-  await run.record(step.position, recorded, step.deferRecord ? { deferred: true, text: entryText } : { text: entryText });
+  const written = run.record(step.position, recorded, step.deferRecord ? { deferred: true, text: entryText } : { text: entryText });
+  if (written !== SETTLED) await written;
   return { value: stored as T, replayed: false };
 }
 

@@ -19,9 +19,21 @@ export interface SerializedRunEvent {
   omitted?: string;
 }
 
+/** The bounds of an event under `limits` (one object per limits object: a worker has one). */
+const eventBounds = new WeakMap<JsonLimits, JsonLimits>();
+
+function boundsOf(limits: JsonLimits): JsonLimits {
+  let bounds = eventBounds.get(limits);
+  if (bounds === undefined || bounds.maxDepth !== limits.maxDepth + ENVELOPE.depth || bounds.maxBytes !== limits.maxBytes + ENVELOPE.bytes) {
+    bounds = { maxDepth: limits.maxDepth + ENVELOPE.depth, maxBytes: limits.maxBytes + ENVELOPE.bytes };
+    eventBounds.set(limits, bounds);
+  }
+  return bounds;
+}
+
 /** Writes `event` as JSON within `limits` (plus the event's envelope); never throws. */
 export function serializeRunEvent(event: RunEvent, limits: JsonLimits): SerializedRunEvent {
-  const bounds = { maxDepth: limits.maxDepth + ENVELOPE.depth, maxBytes: limits.maxBytes + ENVELOPE.bytes };
+  const bounds = boundsOf(limits);
   // Stringify first and accept the text when it is within bounds (what JSON.stringify writes, the
   // lenient walk accepts but for depth and size): one native pass and a scan of the text instead
   // of walking the event and then stringifying it. Otherwise the walk decides, as before.
