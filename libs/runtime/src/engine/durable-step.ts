@@ -150,7 +150,11 @@ async function executeAndRecord<T>(
   const stored: unknown = value === undefined ? undefined : JSON.parse(text as string);
   const recorded = entry(step, { ok: true, value: stored });
   const entryText = journalEntryText(recorded, text);
-  const written = run.record(step.position, recorded, step.deferRecord ? { deferred: true, text: entryText } : { text: entryText });
+  const written = run.record(
+    step.position,
+    recorded,
+    step.deferRecord ? { deferred: true, text: entryText } : { text: entryText },
+  );
   if (written !== SETTLED) await written;
   return { value: stored as T, replayed: false };
 }

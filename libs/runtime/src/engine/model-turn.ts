@@ -104,7 +104,13 @@ export async function modelTurnDurably(
     // The answer is an outside value: checked before it is journaled or read (a replay reads a checked one).
     // Within the usage budget: a refusal is journaled, so a replay refuses it too.
     execute: () =>
-      callWithinUsageBudget(context, turn.model, turn.request, () => callModel(context, turn, checked), spent),
+      callWithinUsageBudget(
+        context,
+        turn.model,
+        turn.request,
+        () => callModel(context, turn, checked),
+        spent,
+      ),
     // The check wrote the answer's JSON: the journal stores that text.
     jsonText: (response) => (checked.answer?.response === response ? checked.answer.text : undefined),
     recordFailure: (error) => BudgetExceededError.is(error),

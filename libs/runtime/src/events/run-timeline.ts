@@ -155,7 +155,8 @@ class EntryEncoder {
         stored[name] = value;
       }
     }
-    for (const name in event) if (name !== 'type' && name !== 'at' && name !== 'eventId') sticky.set(name, event[name]);
+    for (const name in event)
+      if (name !== 'type' && name !== 'at' && name !== 'eventId') sticky.set(name, event[name]);
     return absent ? [type, stored, absent] : [type, stored];
   }
 }

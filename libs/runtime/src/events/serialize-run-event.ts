@@ -24,7 +24,11 @@ const eventBounds = new WeakMap<JsonLimits, JsonLimits>();
 
 function boundsOf(limits: JsonLimits): JsonLimits {
   let bounds = eventBounds.get(limits);
-  if (bounds === undefined || bounds.maxDepth !== limits.maxDepth + ENVELOPE.depth || bounds.maxBytes !== limits.maxBytes + ENVELOPE.bytes) {
+  if (
+    bounds === undefined ||
+    bounds.maxDepth !== limits.maxDepth + ENVELOPE.depth ||
+    bounds.maxBytes !== limits.maxBytes + ENVELOPE.bytes
+  ) {
     bounds = { maxDepth: limits.maxDepth + ENVELOPE.depth, maxBytes: limits.maxBytes + ENVELOPE.bytes };
     eventBounds.set(limits, bounds);
   }

@@ -7,7 +7,12 @@
  */
 import { z } from 'zod';
 import { describeIssue } from '../jobs/describe-issue.js';
-import { checkJsonBounds, type JsonLimits, jsonTextWithinBounds, parseBoundedJson } from '../json/json-bounds.js';
+import {
+  checkJsonBounds,
+  type JsonLimits,
+  jsonTextWithinBounds,
+  parseBoundedJson,
+} from '../json/json-bounds.js';
 import { InvalidModelResponseError } from './invalid-model-response-error.js';
 import type { ModelAdapter, ModelResponse } from './model-adapter.js';
 
@@ -103,7 +108,9 @@ export function checkModelResponseText(
       if (!(error instanceof SyntaxError)) throw error;
     }
   }
-  return text === undefined ? { response: response as ModelResponse } : { response: response as ModelResponse, text };
+  return text === undefined
+    ? { response: response as ModelResponse }
+    : { response: response as ModelResponse, text };
 }
 
 function stringify(value: unknown): string | undefined {
