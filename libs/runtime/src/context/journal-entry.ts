@@ -69,7 +69,7 @@ export interface RecordOptions {
   /** See {@link RunJournal.record}. @default false */
   deferred?: boolean;
   /**
-   * The entry's JSON text when the caller wrote it already (`journal/journal-entry-text.ts`:
+   * The entry's JSON text when the caller wrote it already (`context/journal-entry-text.ts`:
    * a durable step reuses its value's text); a journal that stores text stores this. @default none
    */
   text?: string;

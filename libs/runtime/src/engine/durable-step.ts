@@ -7,10 +7,10 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { AgentContext } from '../context/agent-context.js';
 import type { InFlightStep } from '../context/in-flight-steps.js';
+import { journalEntryText } from '../context/journal-entry-text.js';
 import type { JournalEntry, JournalEntryKind } from '../context/run-services.js';
 import { NonDeterminismError } from '../errors/run-errors.js';
 import { deserializeError, serializeError } from '../errors/serialize-error.js';
-import { journalEntryText } from '../journal/journal-entry-text.js';
 import { SETTLED } from '../shared/settled.js';
 import { inSpan, SpanAttribute, tracingOff } from '../shared/tracing.js';
 import type { UsageStats } from '../usage/usage-stats.js';

@@ -146,7 +146,11 @@ class EntryEncoder {
     const dropOutcome =
       type === 'run-end' && isDeepStrictEqual(pickOutcome(event), copyOutcome(this.#outcome, {}));
     let absent: string[] | undefined;
-    for (const name of inheritable) if (sticky.has(name) && !(name in event)) (absent ??= []).push(name);
+    for (const name of inheritable) {
+      if (!sticky.has(name) || name in event) continue;
+      if (absent) absent.push(name);
+      else absent = [name];
+    }
     for (const name in event) {
       if (name === 'type' || name === 'at' || name === 'eventId') continue;
       const value = event[name];

@@ -3,7 +3,7 @@
  * value's JSON already (it wrote it to give the live run what a replay reads): the value is not
  * written a second time. The same fields in the same order as `JSON.stringify(entry)` writes.
  */
-import type { JournalEntry } from '../context/journal-entry.js';
+import type { JournalEntry } from './journal-entry.js';
 
 /**
  * The text of `entry`, a success whose `outcome.value` is `JSON.parse(valueText)` (`undefined`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../context/journal-entry.js';
+import type { JournalEntry } from './journal-entry.js';
 import { journalEntryText } from './journal-entry-text.js';
 
 const usage = {
