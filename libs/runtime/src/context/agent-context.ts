@@ -51,6 +51,8 @@ export class AgentContext {
   readonly usage: BudgetState = { own: emptyUsageStats(), aggregate: emptyUsageStats() };
   /** Aborted when this agent ends or any ancestor (or the run) is cancelled. */
   readonly controller = new AbortController();
+  /** The controller's signal, read once (its getter is a brand-checked accessor; every step reads it). */
+  readonly #signal = this.controller.signal;
   private readonly ownModel: ModelAdapter | undefined;
   private readonly inheritedModel: ModelAdapter | undefined;
   private currentGeneration = 0;
@@ -78,7 +80,7 @@ export class AgentContext {
   }
 
   get signal(): AbortSignal {
-    return this.controller.signal;
+    return this.#signal;
   }
 
   get generation(): number {
@@ -113,7 +115,7 @@ export class AgentContext {
 
   /** @throws AbortError when this agent, an ancestor or the run was cancelled. */
   throwIfAborted(): void {
-    if (this.signal.aborted) throw new AbortError(abortReason(this.signal));
+    if (this.#signal.aborted) throw new AbortError(abortReason(this.#signal));
   }
 
   /** Ends the invocation: aborts what still runs under it and tears its resources down. */

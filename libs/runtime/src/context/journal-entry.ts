@@ -64,6 +64,17 @@ export type LoadedJournal = Map<string, JournalEntry> & {
   readonly pendingSteps?: ReadonlySet<string>;
 };
 
+/** Options of {@link RunJournal.record}. */
+export interface RecordOptions {
+  /** See {@link RunJournal.record}. @default false */
+  deferred?: boolean;
+  /**
+   * The entry's JSON text when the caller wrote it already (`context/journal-entry-text.ts`:
+   * a durable step reuses its value's text); a journal that stores text stores this. @default none
+   */
+  text?: string;
+}
+
 /** The durable log of one run. */
 export interface RunJournal {
   /** The whole journal of the run (all generations), keyed by position, with its pending steps. */
@@ -74,7 +85,7 @@ export interface RunJournal {
    * turn's: lost in a crash, it is called again on replay); a journal that cannot defer writes
    * it now.
    */
-  record(position: string, entry: JournalEntry, options?: { deferred?: boolean }): Promise<void>;
+  record(position: string, entry: JournalEntry, options?: RecordOptions): Promise<void>;
   /**
    * Resolves once every deferred entry is stored: called before an effect that must not run
    * twice. @default none: nothing is ever deferred

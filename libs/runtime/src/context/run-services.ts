@@ -23,7 +23,13 @@ import type { AgentContext } from './agent-context.js';
 import type { ChildRunner, RunPlacement } from './child-runner.js';
 import type { JournalEntry, JournalEntryKind, RunJournal } from './journal-entry.js';
 
-export type { JournalEntry, JournalEntryKind, LoadedJournal, RunJournal } from './journal-entry.js';
+export type {
+  JournalEntry,
+  JournalEntryKind,
+  LoadedJournal,
+  RecordOptions,
+  RunJournal,
+} from './journal-entry.js';
 
 /** `equipMemory` / `equipMemo` values of each agent invocation of the run, keyed by its callPath. */
 export interface RunMemoryStore {

@@ -12,7 +12,7 @@ import type { ParkedWait } from '../gate/waiting-for.js';
 import { SETTLED } from '../shared/settled.js';
 import { InMemoryTreeUsage, type TreeUsage } from '../usage/tree-usage.js';
 import { InFlightSteps } from './in-flight-steps.js';
-import type { JournalEntry, LoadedJournal, RunServices } from './run-services.js';
+import type { JournalEntry, LoadedJournal, RecordOptions, RunServices } from './run-services.js';
 
 /** Child calls one run may make when the services set no limit (`ChildRunner.maxChildrenPerRun`). */
 export const DEFAULT_MAX_CHILDREN_PER_RUN = 1000;
@@ -110,8 +110,22 @@ export class RunState {
    * Records an entry in the durable journal and in this execution's view of it (`deferred`: see
    * `RunJournal.record`).
    */
-  async record(position: string, entry: JournalEntry, options?: { deferred?: boolean }): Promise<void> {
-    await this.services.journal.record(position, entry, options);
+  record(position: string, entry: JournalEntry, options?: RecordOptions): Promise<void> {
+    // Not an async function; a record the journal took at once (a deferred one) costs no promise.
+    let written: Promise<void>;
+    try {
+      written = this.services.journal.record(position, entry, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (written === SETTLED) {
+      this.#remember(position, entry);
+      return SETTLED;
+    }
+    return written.then(() => this.#remember(position, entry));
+  }
+
+  #remember(position: string, entry: JournalEntry): void {
     if (!this.journal.has(position)) this.journal.set(position, entry);
   }
 
@@ -120,7 +134,7 @@ export class RunState {
    * that must not run twice, so a replay never does it again after calling a model again.
    */
   settleRecords(): Promise<void> {
-    return this.services.journal.settle?.() ?? Promise.resolve();
+    return this.services.journal.settle?.() ?? SETTLED;
   }
 
   /**

@@ -7,10 +7,12 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { AgentContext } from '../context/agent-context.js';
 import type { InFlightStep } from '../context/in-flight-steps.js';
+import { journalEntryText } from '../context/journal-entry-text.js';
 import type { JournalEntry, JournalEntryKind } from '../context/run-services.js';
 import { NonDeterminismError } from '../errors/run-errors.js';
 import { deserializeError, serializeError } from '../errors/serialize-error.js';
-import { inSpan, SpanAttribute } from '../shared/tracing.js';
+import { SETTLED } from '../shared/settled.js';
+import { inSpan, SpanAttribute, tracingOff } from '../shared/tracing.js';
 import type { UsageStats } from '../usage/usage-stats.js';
 import { changedParts, fingerprintInFormatOf } from './fingerprint.js';
 
@@ -43,6 +45,11 @@ export interface DurableStep<T> {
   costs?: () => Record<string, number> | undefined;
   /** With `usage`: the part of it that was the agent's own (a tool's `recordToolUsage` calls). @default none */
   ownUsage?: () => UsageStats | undefined;
+  /**
+   * `JSON.stringify(value)` when the step wrote it already (to check the value's bounds), else
+   * `undefined`; the live run then reads, and the journal stores, that text. @default none: written here
+   */
+  jsonText?: (value: T) => string | undefined;
   /** Called with the recorded entry before a replay serves it (to rebuild usage). @default none */
   onReplay?: (recorded: JournalEntry) => void;
   /** The step's span name and attributes. @default `flotilla.<kind>`, none */
@@ -61,16 +68,18 @@ export interface DurableResult<T> {
  * @throws the recorded error (rehydrated by name) on replay of a recorded failure
  * @throws AbortError when the agent is cancelled before the work starts
  */
-export async function durableStep<T>(context: AgentContext, step: DurableStep<T>): Promise<DurableResult<T>> {
+export function durableStep<T>(context: AgentContext, step: DurableStep<T>): Promise<DurableResult<T>> {
+  // Not an async function: the promise it returns is `serveStep`'s (or `inSpan`'s) own.
   const recorded = context.run.journal.get(step.position);
+  // A child call has no span of its own: a suspended run never ends it (the child run's job
+  // spans carry the tree); its run span is the parent of the child's job. Without a tracer
+  // provider a span is a no-op: no attributes, closure, async wrapper or span per step then.
+  if (step.kind === 'child' || tracingOff()) return serveStep(context, step, recorded);
   const attributes = {
     ...step.span?.attributes,
     [SpanAttribute.position]: step.position,
     [SpanAttribute.replayed]: recorded !== undefined,
   };
-  // A child call has no span of its own: a suspended run never ends it (the child run's job
-  // spans carry the tree); its run span is the parent of the child's job.
-  if (step.kind === 'child') return serveStep(context, step, recorded);
   // Replayed steps get a span too (marked), so a trace shows what each attempt went through.
   return inSpan(step.span?.name ?? `flotilla.${step.kind}`, attributes, async (span) => {
     const result = await serveStep(context, step, recorded);
@@ -118,7 +127,8 @@ async function executeAndRecord<T>(
   if (!step.deferRecord) {
     // The model turns recorded lazily before this must be stored before work that must not run
     // twice; a cancel (or a takeover) that came while they were written stops it, as before.
-    await run.settleRecords();
+    const settled = run.settleRecords();
+    if (settled !== SETTLED) await settled;
     context.throwIfAborted();
   }
   let value: T;
@@ -132,17 +142,22 @@ async function executeAndRecord<T>(
     throw error;
   }
   // Memory written during the step must be stored before the step counts as done.
-  await run.flushWrites();
-  const stored = toJson(value);
-  await run.record(
+  const flushed = run.flushWrites();
+  if (flushed !== SETTLED) await flushed;
+  // The value as it will read back from the journal, so a live run and its replay see the same
+  // thing (`undefined` properties vanish, dates become strings); its text is what is stored.
+  const text = value === undefined ? undefined : (step.jsonText?.(value) ?? JSON.stringify(value));
+  const stored: unknown = value === undefined ? undefined : JSON.parse(text as string);
+  const recorded = entry(step, { ok: true, value: stored });
+  const entryText = journalEntryText(recorded, text);
+  const written = run.record(
     step.position,
-    entry(step, { ok: true, value: stored }),
-    step.deferRecord ? DEFERRED : undefined,
+    recorded,
+    step.deferRecord ? { deferred: true, text: entryText } : { text: entryText },
   );
+  if (written !== SETTLED) await written;
   return { value: stored as T, replayed: false };
 }
-
-const DEFERRED = { deferred: true } as const;
 
 /**
  * The recorded outcome of `step` (its value, or its error thrown).
@@ -184,13 +199,4 @@ function entry(
     if (own !== undefined) recorded.ownUsage = own;
   }
   return recorded;
-}
-
-/**
- * The value as it will read back from the journal, so a live run and its replay see the same
- * thing (`undefined` properties vanish, dates become strings).
- */
-function toJson(value: unknown): unknown {
-  if (value === undefined) return undefined;
-  return JSON.parse(JSON.stringify(value));
 }

@@ -15,7 +15,7 @@ import type { AgentContext } from '../context/agent-context.js';
 import { BudgetExceededError } from '../errors/budget-errors.js';
 import { DEFAULT_JSON_LIMITS } from '../json/json-bounds.js';
 import type { BudgetWait } from '../limits/await-model-budget.js';
-import { checkModelResponse } from '../model/check-model-response.js';
+import { type CheckedModelResponse, checkModelResponseText } from '../model/check-model-response.js';
 import type { ModelAdapter, ModelRequest, ModelResponse } from '../model/model-adapter.js';
 import { ModelCallError } from '../model/model-call-error.js';
 import { observeModelCall } from '../shared/observation-channels.js';
@@ -41,14 +41,23 @@ export const MODEL_TURN_FINGERPRINT_FORMAT = 'model-turn/v2';
 
 /** The fingerprints of a model turn: the current one, then the first format's. */
 export function modelTurnFingerprints(callPath: string, turn: ModelTurn): [string, string] {
-  const current = partedFingerprint(MODEL_TURN_FINGERPRINT_FORMAT, {
+  return [modelTurnFingerprint(callPath, turn), firstFormatFingerprint(callPath, turn.turnIndex)];
+}
+
+/** The fingerprint of a model turn in the current format. */
+function modelTurnFingerprint(callPath: string, turn: ModelTurn): string {
+  return partedFingerprint(MODEL_TURN_FINGERPRINT_FORMAT, {
     position: [callPath, turn.turnIndex],
     model: [turn.model.provider, turn.model.id],
     tools: (turn.request.tools ?? []).map((tool) => tool.name).sort(),
     prompt: (turn.prompt ?? []).map((message) => [message.role, message.content]),
     output: turn.request.schema ?? null,
   });
-  return [current, `model-turn:${hashJson([callPath, turn.turnIndex])}`];
+}
+
+/** The first format's fingerprint: read only on a replay of a turn recorded in it. */
+function firstFormatFingerprint(callPath: string, turnIndex: number): string {
+  return `model-turn:${hashJson([callPath, turnIndex])}`;
 }
 
 /**
@@ -64,32 +73,46 @@ export async function modelTurnDurably(
   const position = context.nextPosition('model');
   const base = { callPath: context.callPath, position, turnIndex: turn.turnIndex };
   run.emit({ type: 'model-turn-start', ...base, modelId: turn.model.id, provider: turn.model.provider });
-  const [fingerprint, firstFormat] = modelTurnFingerprints(context.callPath, turn);
+  const fingerprint = modelTurnFingerprint(context.callPath, turn);
   const spent: { stats?: UsageStats } = {};
-  const result = await durableStep(context, {
+  const checked: { answer?: CheckedModelResponse } = {};
+  const result = await durableStep<ModelResponse>(context, {
     kind: 'model-turn',
     position,
     fingerprint,
-    olderFingerprints: [firstFormat],
+    // Read on a replay only (getters: a live turn makes neither).
+    get olderFingerprints() {
+      return [firstFormatFingerprint(context.callPath, turn.turnIndex)];
+    },
     // The OpenTelemetry GenAI semantic conventions: `chat <model>` with the system and usage.
-    span: {
-      name: `chat ${turn.model.id}`,
-      attributes: {
-        'gen_ai.operation.name': 'chat',
-        'gen_ai.system': turn.model.provider,
-        'gen_ai.request.model': turn.model.id,
-        [SpanAttribute.agentId]: context.definition.id,
-      },
-      describe: (response) => ({
-        'gen_ai.usage.input_tokens': response.usage.promptTokens,
-        'gen_ai.usage.output_tokens': response.usage.completionTokens,
-        'gen_ai.response.finish_reasons': [response.finishReason.raw ?? response.finishReason.unified],
-      }),
+    get span() {
+      return {
+        name: `chat ${turn.model.id}`,
+        attributes: {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.system': turn.model.provider,
+          'gen_ai.request.model': turn.model.id,
+          [SpanAttribute.agentId]: context.definition.id,
+        },
+        describe: (response: ModelResponse) => ({
+          'gen_ai.usage.input_tokens': response.usage.promptTokens,
+          'gen_ai.usage.output_tokens': response.usage.completionTokens,
+          'gen_ai.response.finish_reasons': [response.finishReason.raw ?? response.finishReason.unified],
+        }),
+      };
     },
     // The answer is an outside value: checked before it is journaled or read (a replay reads a checked one).
     // Within the usage budget: a refusal is journaled, so a replay refuses it too.
     execute: () =>
-      callWithinUsageBudget(context, turn.model, turn.request, () => callModel(context, turn), spent),
+      callWithinUsageBudget(
+        context,
+        turn.model,
+        turn.request,
+        () => callModel(context, turn, checked),
+        spent,
+      ),
+    // The check wrote the answer's JSON: the journal stores that text.
+    jsonText: (response) => (checked.answer?.response === response ? checked.answer.text : undefined),
     recordFailure: (error) => BudgetExceededError.is(error),
     // A lost answer is asked again on replay; the next effect that must not run twice waits for it.
     deferRecord: true,
@@ -103,15 +126,20 @@ export async function modelTurnDurably(
 }
 
 /** Calls the model once, checks its answer, and reports the call (`flotilla:model-call`). */
-async function callModel(context: AgentContext, turn: ModelTurn): Promise<ModelResponse> {
+async function callModel(
+  context: AgentContext,
+  turn: ModelTurn,
+  checked: { answer?: CheckedModelResponse },
+): Promise<ModelResponse> {
   const startedAt = performance.now();
   const observed = { agentId: context.definition.id, provider: turn.model.provider, model: turn.model.id };
   try {
-    const response = checkModelResponse(
+    checked.answer = checkModelResponseText(
       await generateWithinBudget(context, turn.model, { ...turn.request, signal: context.signal }),
       turn.model,
       context.run.services.limits ?? DEFAULT_JSON_LIMITS,
     );
+    const { response } = checked.answer;
     observeModelCall({
       ...observed,
       durationMs: performance.now() - startedAt,

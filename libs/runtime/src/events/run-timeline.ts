@@ -50,6 +50,7 @@ const FIELDS: Record<string, readonly string[]> = {
 };
 const COMMON = ['runId', 'callPath'];
 const OUTCOME = ['status', 'output', 'error', 'usage', 'modelCalls'] as const;
+const OUTCOME_FIELDS: ReadonlySet<string> = new Set(OUTCOME);
 
 /**
  * Encodes a finished run's events (as read from its stream, `run-end` last). `outcome` is what
@@ -123,37 +124,44 @@ class EntryEncoder {
 
   /** The entry of `event`, read from the stream (with its `eventId`). */
   entry(event: StreamedRunEvent): Entry {
-    const { eventId, ...rest } = event as unknown as Fields & { eventId: string };
-    const [ms, seq] = eventId.split('-').map(Number) as [number, number];
-    const at = rest.at as number;
-    const entry = [ms - this.#previousMs, seq, ms - at, ...this.body(rest)] as Entry;
+    const fields = event as unknown as Fields & { eventId: string; at: number };
+    const [msText, seqText] = fields.eventId.split('-');
+    const ms = Number(msText);
+    const entry = [ms - this.#previousMs, Number(seqText), ms - fields.at, ...this.body(fields)] as Entry;
     this.#previousMs = ms;
     return entry;
   }
 
   /**
    * What an entry holds after its stream id and time (`[type, fields, absent?]`), for an event
-   * whose stream id is not known yet. Takes the event apart (it must be the caller's own copy).
+   * (its `type`, `at` and `eventId` are not fields). Reads the event without copying it.
    */
   body(event: Fields): [string, Fields, string[]?] {
-    const { type, at: _at, ...fields } = event as Fields & { type: string; at: number };
+    const type = event.type as string;
     const stored: Fields = {};
     const sticky = this.#sticky;
     const inheritable = inheritableOf(type);
-    // What the event says, before the outcome fields of a run-end are dropped, is what sticks.
-    const said = type === 'run-end' ? { ...fields } : fields;
-    if (type === 'run-end' && isDeepStrictEqual(pickOutcome(fields), copyOutcome(this.#outcome, {}))) {
-      for (const name of OUTCOME) delete fields[name];
+    // A run-end that says what the record says leaves its outcome fields to the record; what the
+    // event says, outcome included, is what sticks.
+    const dropOutcome =
+      type === 'run-end' && isDeepStrictEqual(pickOutcome(event), copyOutcome(this.#outcome, {}));
+    let absent: string[] | undefined;
+    for (const name of inheritable) {
+      if (!sticky.has(name) || name in event) continue;
+      if (absent) absent.push(name);
+      else absent = [name];
     }
-    const absent = inheritable.filter((name) => sticky.has(name) && !(name in fields));
-    for (const name in fields) {
-      const value = fields[name];
+    for (const name in event) {
+      if (name === 'type' || name === 'at' || name === 'eventId') continue;
+      const value = event[name];
+      if (dropOutcome && OUTCOME_FIELDS.has(name)) continue;
       if (!inheritable.includes(name) || !sticky.has(name) || !sameValue(sticky.get(name), value)) {
         stored[name] = value;
       }
     }
-    for (const name in said) sticky.set(name, said[name]);
-    return absent.length > 0 ? [type, stored, absent] : [type, stored];
+    for (const name in event)
+      if (name !== 'type' && name !== 'at' && name !== 'eventId') sticky.set(name, event[name]);
+    return absent ? [type, stored, absent] : [type, stored];
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { AttemptSupersededError } from '../errors/run-errors.js';
 import { runKeys } from '../keys.js';
+import { SETTLED } from '../shared/settled.js';
 import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
 import { publishEventNotice } from './event-notice.js';
 import { writeRunScript } from './lua/write-run-1.lua.js';
@@ -119,7 +120,7 @@ export class RunWriteBatch {
       this.#unsettled += 1;
       this.#records.push({ position, text });
       this.#scheduleImmediate();
-      return Promise.resolve();
+      return SETTLED;
     }
     return new Promise((resolve, reject) => {
       this.#records.push({ position, text, settle: { resolve, reject } });
@@ -139,7 +140,13 @@ export class RunWriteBatch {
    * it before an effect that must not run twice. Nothing to wait for most of the time.
    * @throws the reason they were lost (a failed write, AttemptSupersededError)
    */
-  async settle(): Promise<void> {
+  settle(): Promise<void> {
+    // Nothing deferred and nothing lost (most steps): the shared settled promise, no async call.
+    if (this.#unsettled === 0 && this.#lost === undefined) return SETTLED;
+    return this.#settle();
+  }
+
+  async #settle(): Promise<void> {
     if (this.#unsettled > 0) {
       if (this.#records.length > 0) void this.flush();
       await this.#writing;

@@ -4,7 +4,7 @@
  * or the worker. A field that makes the event too deep, too large or not writable is replaced by
  * `{ "$omitted": "<why>" }`; the event itself is always written.
  */
-import { inspectJson, type JsonLimits } from '../json/json-bounds.js';
+import { inspectJson, type JsonLimits, jsonTextWithinBounds } from '../json/json-bounds.js';
 import type { RunEvent } from './run-event.js';
 
 /** Levels and bytes an event adds around the bounded values it carries (`args`, `result` …). */
@@ -19,14 +19,30 @@ export interface SerializedRunEvent {
   omitted?: string;
 }
 
+/** The bounds of an event under `limits` (one object per limits object: a worker has one). */
+const eventBounds = new WeakMap<JsonLimits, JsonLimits>();
+
+function boundsOf(limits: JsonLimits): JsonLimits {
+  let bounds = eventBounds.get(limits);
+  if (
+    bounds === undefined ||
+    bounds.maxDepth !== limits.maxDepth + ENVELOPE.depth ||
+    bounds.maxBytes !== limits.maxBytes + ENVELOPE.bytes
+  ) {
+    bounds = { maxDepth: limits.maxDepth + ENVELOPE.depth, maxBytes: limits.maxBytes + ENVELOPE.bytes };
+    eventBounds.set(limits, bounds);
+  }
+  return bounds;
+}
+
 /** Writes `event` as JSON within `limits` (plus the event's envelope); never throws. */
 export function serializeRunEvent(event: RunEvent, limits: JsonLimits): SerializedRunEvent {
-  const bounds = { maxDepth: limits.maxDepth + ENVELOPE.depth, maxBytes: limits.maxBytes + ENVELOPE.bytes };
+  const bounds = boundsOf(limits);
   // Stringify first and accept the text when it is within bounds (what JSON.stringify writes, the
   // lenient walk accepts but for depth and size): one native pass and a scan of the text instead
   // of walking the event and then stringifying it. Otherwise the walk decides, as before.
   const fast = stringify(event);
-  if (fast !== undefined && withinBounds(fast, bounds)) return { text: fast };
+  if (fast !== undefined && jsonTextWithinBounds(fast, bounds)) return { text: fast };
   const { problem } = inspectJson(event, { ...bounds, lenient: true });
   if (!problem && fast !== undefined) return { text: fast };
   const reason = problem ? describeProblem(problem, bounds) : 'not writable as JSON';
@@ -43,28 +59,6 @@ export function serializeRunEvent(event: RunEvent, limits: JsonLimits): Serializ
     text: stringify(reduced) ?? JSON.stringify({ type: event.type, $omitted: reason }),
     omitted: reason,
   };
-}
-
-/**
- * Whether `text` (JSON.stringify's output) is within `bounds`: its UTF-8 size is at most its
- * length × 3 (else counted), and its nesting is read off the text, skipping strings.
- */
-function withinBounds(text: string, bounds: { maxDepth: number; maxBytes: number }): boolean {
-  if (text.length * 3 > bounds.maxBytes && Buffer.byteLength(text, 'utf8') > bounds.maxBytes) return false;
-  let depth = 0;
-  let inString = false;
-  for (let at = 0; at < text.length; at++) {
-    const code = text.charCodeAt(at);
-    if (inString) {
-      if (code === 0x5c)
-        at++; // a backslash escapes the next character
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) inString = true;
-    else if (code === 0x7b || code === 0x5b) {
-      if (++depth > bounds.maxDepth) return false;
-    } else if (code === 0x7d || code === 0x5d) depth--;
-  }
-  return true;
 }
 
 function stringify(value: unknown): string | undefined {

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { JournalEntry, LoadedJournal, RunJournal } from '../context/run-services.js';
+import type { JournalEntry, LoadedJournal, RecordOptions, RunJournal } from '../context/run-services.js';
 import { DEFAULT_EVENT_STREAM_MAX_LENGTH } from '../events/redis-run-event-sink.js';
 import { RunWriteBatch } from '../events/run-write-batch.js';
 import { runKeys } from '../keys.js';
@@ -81,8 +81,8 @@ export class RedisRunJournal implements RunJournal {
    * (see {@link RunWriteBatch}); {@link settle} before an effect that must not run twice.
    * @throws AttemptSupersededError when a newer attempt owns the run
    */
-  record(position: string, entry: JournalEntry, options?: { deferred?: boolean }): Promise<void> {
-    return this.#batch.record(position, JSON.stringify(entry), options?.deferred === true);
+  record(position: string, entry: JournalEntry, options?: RecordOptions): Promise<void> {
+    return this.#batch.record(position, options?.text ?? JSON.stringify(entry), options?.deferred === true);
   }
 
   /**

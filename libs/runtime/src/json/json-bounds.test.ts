@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkJsonBounds, inspectJson, parseBoundedJson } from './json-bounds.js';
+import { checkJsonBounds, inspectJson, jsonTextWithinBounds, parseBoundedJson } from './json-bounds.js';
 import { NotJsonError, PayloadTooLargeError, ValueTooDeepError } from './json-bounds-errors.js';
 
 /** `[[…[1]…]]` with `levels` arrays. */
@@ -122,3 +122,31 @@ function captured(action: () => unknown): unknown {
   }
   throw new Error('expected a throw');
 }
+
+describe('jsonTextWithinBounds', () => {
+  // What a caller that stringifies first (events, model answers) relies on: the text check
+  // never accepts what the walk refuses, brackets and quotes inside strings included.
+  const values: unknown[] = [
+    { a: '[[[[', b: '\\"{{{', c: ['"]]]"', { d: '\\' }] },
+    nested(3),
+    nested(4),
+    ['x'.repeat(50)],
+    { 'k"[': ['é', '😀', '\u0001'] },
+    { at: new Date(0), n: Number.NaN, u: undefined },
+  ];
+  const bounds = [
+    { maxDepth: 3, maxBytes: 1024 },
+    { maxDepth: 4, maxBytes: 1024 },
+    { maxDepth: 8, maxBytes: 40 },
+  ];
+  it.each(values.map((value) => [JSON.stringify(value), value]))(
+    'agrees with the lenient walk on %s',
+    (_text, value) => {
+      for (const limit of bounds) {
+        const text = JSON.stringify(value);
+        const walk = inspectJson(value, { ...limit, lenient: true }).problem === undefined;
+        expect(jsonTextWithinBounds(text, limit)).toBe(walk);
+      }
+    },
+  );
+});

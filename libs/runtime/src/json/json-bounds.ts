@@ -171,6 +171,39 @@ export function checkJsonBounds(
 }
 
 /**
+ * Whether `text`, JSON.stringify's output for some value, is within `limits`: its UTF-8 size
+ * (at most its length × 3, else counted) and its nesting, read off the text with strings
+ * skipped. Callers that stringify a value anyway check it this way first (one native pass and a
+ * scan instead of a walk and then the stringify) and walk it ({@link inspectJson}, lenient) only
+ * when this says no: the lenient walk accepts whatever JSON.stringify writes within the limits
+ * (a `toJSON` value counts flat there, so the text may only be deeper, never shallower).
+ */
+export function jsonTextWithinBounds(text: string, limits: JsonLimits): boolean {
+  if (text.length * 3 > limits.maxBytes && Buffer.byteLength(text, 'utf8') > limits.maxBytes) return false;
+  let depth = 0;
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 0x22) {
+      // A string: on to its closing quote, the first one no backslash escapes.
+      let end = text.indexOf('"', at + 1);
+      while (end !== -1 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
+      if (end === -1) return false;
+      at = end;
+    } else if (code === 0x7b || code === 0x5b) {
+      if (++depth > limits.maxDepth) return false;
+    } else if (code === 0x7d || code === 0x5d) depth--;
+  }
+  return true;
+}
+
+/** Whether the character at `at` follows an odd number of backslashes. */
+function isEscaped(text: string, at: number): boolean {
+  let backslashes = 0;
+  for (let before = at - 1; text.charCodeAt(before) === 0x5c; before--) backslashes++;
+  return backslashes % 2 === 1;
+}
+
+/**
  * Parses JSON text within `limits`: its size is checked before parsing (JSON.parse itself does
  * not recurse), its depth after.
  * @throws PayloadTooLargeError or ValueTooDeepError naming `source`

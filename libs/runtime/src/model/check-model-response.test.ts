@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PayloadTooLargeError, ValueTooDeepError } from '../json/json-bounds-errors.js';
-import { checkModelResponse } from './check-model-response.js';
+import { checkModelResponse, checkModelResponseText } from './check-model-response.js';
 import { InvalidModelResponseError } from './invalid-model-response-error.js';
 
 const model = { id: 'gpt', provider: 'openai' };
@@ -56,6 +56,47 @@ describe('checkModelResponse', () => {
         source: 'the arguments of tool call "c1" (search) from model "gpt"',
       }),
     );
+  });
+
+  it('gives the JSON text it checked, which the journal stores instead of writing it again', () => {
+    const response = answer({
+      content: 'a "quoted" [text]',
+      tool_calls: [call({ function: { name: 't', arguments: '{}' } })],
+    });
+    const checked = checkModelResponseText(response, model, limits);
+    expect(checked.response).toBe(response);
+    expect(checked.text).toBe(JSON.stringify(response));
+  });
+
+  it.each([
+    [
+      'a count that is not finite',
+      { ...answer({}), usage: { ...usage, totalTokens: Number.POSITIVE_INFINITY } },
+      '`usage.totalTokens`',
+    ],
+    [
+      'an empty tool name',
+      answer({ tool_calls: [call({ function: { name: '', arguments: '{}' } })] }),
+      'must not be empty',
+    ],
+    ['another role', answer({ role: 'user' }), 'must be "assistant"'],
+  ])("refuses %s with the schema's message", (_what, response, problem) => {
+    expect(() => checkModelResponse(response, model, limits)).toThrowError(
+      expect.objectContaining({
+        name: InvalidModelResponseError.errorName,
+        message: expect.stringContaining(problem),
+      }),
+    );
+  });
+
+  it('accepts an answer that is not a plain object when the schema does (class instances, as before)', () => {
+    class Answer {
+      message = { role: 'assistant', content: 'hi' };
+      usage = usage;
+      finishReason = { unified: 'stop' };
+    }
+    const response = new Answer();
+    expect(checkModelResponse(response, model, limits)).toBe(response);
   });
 
   it('refuses an answer larger than maxBytes', () => {

@@ -362,7 +362,7 @@ export class RedisRunRecords {
     // `null` as the record says it: a run-end with `output` is one result() can settle on.
     if (ending.status === 'succeeded') event.output = ending.output ?? null;
     if (ending.error) event.error = ending.error;
-    const outcome = outcomeOf(recordOf(runId, ending));
+    const outcome = endingOutcome(ending);
     const eventText = runEndText(event);
     const timeline = written && this.#splitTimeline(runId, written, events ?? [], eventText, outcome);
     const call = finishRunArgs(runKeys(this.#prefix, runId), ending, event, {
@@ -571,16 +571,42 @@ function totalsOf(usage: string | null | undefined, modelCalls: string | null | 
   };
 }
 
-/** The record `finish-run-8` writes for `ending`, as `get` reads it back. */
-function recordOf(runId: string, ending: RunEnding): RunRecord {
-  const fields: Record<string, string> = {
-    status: ending.status,
-    usage: JSON.stringify(ending.usage),
-    modelCalls: String(ending.modelCalls),
+/**
+ * What the record `finish-run-8` writes for `ending` says of the run's end, as `get` reads it
+ * back (`outcomeOf(toRecord(…))` of its fields), for the timeline's `run-end`: only the outcome's
+ * fields, and the usage our own code summed without its schema when it is three plain counts.
+ */
+function endingOutcome(ending: RunEnding): RunEndOutcome {
+  const outcome: RunEndOutcome = {
+    status: ending.status as RunEndOutcome['status'],
+    usage: storedUsage(ending.usage),
+    modelCalls: Number(String(ending.modelCalls)),
   };
-  if (ending.status === 'succeeded') fields.output = JSON.stringify(ending.output ?? null);
-  if (ending.error) fields.error = JSON.stringify(ending.error);
-  return toRecord(runId, fields);
+  if (ending.status === 'succeeded') outcome.output = JSON.parse(JSON.stringify(ending.output ?? null));
+  if (ending.error) {
+    const error = parseOr(JSON.stringify(ending.error), errorSchema);
+    if (error) outcome.error = error as SerializedError;
+  }
+  return outcome;
+}
+
+/** `usage` as the record's `usage` field reads back (`toRecord`). */
+function storedUsage(usage: TokenUsage): TokenUsage {
+  const { promptTokens, completionTokens, totalTokens } = usage;
+  if (
+    Object.getPrototypeOf(usage) === Object.prototype &&
+    Object.keys(usage).length === 3 &&
+    isPlainCount(promptTokens) &&
+    isPlainCount(completionTokens) &&
+    isPlainCount(totalTokens)
+  )
+    return { promptTokens, completionTokens, totalTokens };
+  return parseOr(JSON.stringify(usage), usageSchema) ?? emptyUsage();
+}
+
+/** A number that reads back from its JSON as itself (not NaN, ±Infinity or -0). */
+function isPlainCount(value: unknown): boolean {
+  return typeof value === 'number' && Number.isFinite(value) && !Object.is(value, -0);
 }
 
 /** What the record says of a run's end, as its `run-end` event says it. */

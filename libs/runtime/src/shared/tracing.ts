@@ -26,7 +26,7 @@ const NON_RECORDING_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
  * disabled, at any time). A registered provider is returned by `getTracerProvider` itself, not
  * the proxy; the proxy's delegate is then the SDK's too.
  */
-function tracingOff(): boolean {
+export function tracingOff(): boolean {
   const provider = trace.getTracerProvider();
   return provider instanceof ProxyTracerProvider && provider.getDelegate() === NOOP_PROVIDER;
 }

@@ -29,7 +29,9 @@ export function conversationOf(job: Job | undefined): JobConversation | undefine
   const data = job?.data as { conversationId?: unknown; onConflict?: unknown; child?: unknown } | undefined;
   // Child runs never write their root's conversation (only the root agent's promptChat does).
   if (data?.child !== undefined) return undefined;
-  const id = storedIdSchema.safeParse(data?.conversationId);
+  // Most runs have none: no schema parse (its failure builds an error, ~0.7% of a one-turn run).
+  if (data?.conversationId === undefined) return undefined;
+  const id = storedIdSchema.safeParse(data.conversationId);
   if (!id.success) return undefined;
   const onConflict = data?.onConflict === 'reject' ? 'reject' : 'enqueue';
   return { conversationId: id.data, onConflict };

@@ -10,6 +10,7 @@
  */
 import type { RunServices } from '../context/run-services.js';
 import { ExecutionAbandonedError } from '../errors/run-errors.js';
+import { SETTLED } from '../shared/settled.js';
 import type { RunAttempt } from './run-attempt.js';
 
 export class ExecutionFence {
@@ -49,7 +50,8 @@ export class ExecutionFence {
       this.check(what);
       const written = call();
       const attempt = this.#attempt;
-      if (!attempt) return written;
+      // The shared settled promise never rejects: nothing to observe (a deferred record, a settle).
+      if (!attempt || written === SETTLED) return written;
       return written.then(undefined, (error: unknown) => {
         attempt.observe(error);
         throw error;
@@ -70,7 +72,7 @@ export class ExecutionFence {
  */
 export function fenceServices(services: RunServices, fence: ExecutionFence): RunServices {
   const { journal, memory, conversations, events, children, progress } = services;
-  const settle = () => journal.settle?.() ?? Promise.resolve();
+  const settle = () => journal.settle?.() ?? SETTLED;
   const fenced: RunServices = {
     ...services,
     journal: {
@@ -78,10 +80,17 @@ export function fenceServices(services: RunServices, fence: ExecutionFence): Run
       record: (position, entry, options) =>
         fence.write('a journal record', () => journal.record(position, entry, options)),
       // Checked again once settled: an attempt superseded meanwhile (its lease lapsed while Redis
-      // did not answer) must not go on to the effect that waited.
-      settle: async () => {
-        await fence.write('a journal record', settle);
-        fence.check('a journal record');
+      // did not answer) must not go on to the effect that waited. Nothing to wait for (the usual
+      // case): checked now, no promise made.
+      settle: () => {
+        const settled = fence.write('a journal record', settle);
+        if (settled !== SETTLED) return settled.then(() => fence.check('a journal record'));
+        try {
+          fence.check('a journal record');
+          return SETTLED;
+        } catch (error) {
+          return Promise.reject(error);
+        }
       },
     },
     memory: {

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import type { JournalEntry } from './journal-entry.js';
+import { journalEntryText } from './journal-entry-text.js';
+
+const usage = {
+  promptTokens: 3,
+  completionTokens: 4,
+  totalTokens: 7,
+  calls: 1,
+} as unknown as JournalEntry['usage'];
+
+describe('journalEntryText', () => {
+  it.each<[string, JournalEntry]>([
+    [
+      'a value',
+      { kind: 'tool', fingerprint: 'tool:ab', outcome: { ok: true, value: { a: [1, 'x"y'] } }, at: 17 },
+    ],
+    [
+      'no value',
+      { kind: 'progress', fingerprint: 'progress', outcome: { ok: true, value: undefined }, at: 1 },
+    ],
+    ['null', { kind: 'memo', fingerprint: 'memo:1', outcome: { ok: true, value: null }, at: 2 }],
+    [
+      'costs, usage and own usage',
+      {
+        kind: 'model-turn',
+        fingerprint: 'model-turn/v2:position=1',
+        outcome: { ok: true, value: 'text' },
+        at: 3,
+        costs: { microUsd: 5 },
+        usage,
+        ownUsage: usage,
+      },
+    ],
+  ])('writes what JSON.stringify writes for an entry with %s', (_what, entry) => {
+    const value = entry.outcome.ok ? entry.outcome.value : undefined;
+    const valueText = value === undefined ? undefined : JSON.stringify(value);
+    expect(journalEntryText(entry, valueText)).toBe(JSON.stringify(entry));
+  });
+});
