@@ -67,17 +67,15 @@ export class RedisChildRunner implements ChildRunner {
   readonly maxChildrenPerRun: number;
   readonly #options: RedisChildRunnerOptions;
   #known: Promise<Set<string>> | undefined;
-  /** Children enqueued in one tick (a fan-out) join the children set in one SADD. */
-  readonly #joins: TickBatch<string, undefined>;
+  /**
+   * Children enqueued in one tick (a fan-out) join the children set in one SADD. Made at the
+   * first child: every execution gets a runner, most (a fan-out's leaves) call no child.
+   */
+  #joins: TickBatch<string, undefined> | undefined;
 
   constructor(options: RedisChildRunnerOptions) {
     this.#options = options;
     this.maxChildrenPerRun = options.maxChildrenPerRun;
-    const { children } = runKeys(options.prefix, options.runId);
-    this.#joins = new TickBatch(async (ids) => {
-      await options.redis.sadd(children, ...ids);
-      return ids.map(() => undefined);
-    });
   }
 
   async resolve(call: ChildCall): Promise<ChildResolution> {
@@ -124,6 +122,17 @@ export class RedisChildRunner implements ChildRunner {
     const { redis, prefix, runId } = this.#options;
     this.#known ??= redis.smembers(runKeys(prefix, runId).children).then((ids) => new Set(ids));
     return this.#known;
+  }
+
+  #joinsBatch(): TickBatch<string, undefined> {
+    if (this.#joins) return this.#joins;
+    const { redis, prefix, runId } = this.#options;
+    const { children } = runKeys(prefix, runId);
+    this.#joins = new TickBatch(async (ids) => {
+      await redis.sadd(children, ...ids);
+      return ids.map(() => undefined);
+    });
+    return this.#joins;
   }
 
   /** The child's `queued` record, with its place in the tree (see {@link #enqueue}). */
@@ -173,7 +182,7 @@ export class RedisChildRunner implements ChildRunner {
       ignoreDependencyOnFailure: true,
       ...ENDED_JOB_RETENTION,
     });
-    await this.#joins.add(childRunId);
+    await this.#joinsBatch().add(childRunId);
     const { served } = this.#options;
     if (served && !(await served.serves(definition.id)))
       await records.markUnserved(childRunId, definition.id);

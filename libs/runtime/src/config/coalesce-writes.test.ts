@@ -35,11 +35,26 @@ describe('coalesceWrites', () => {
       redis.lrange(key, 0, -1),
       redis.del(key),
     ]);
-    // Nothing left yet: the four commands wait in the socket for the next tick.
+    // Nothing left yet: the four commands wait in the socket for the end of the tick.
     expect(redis.stream.writableCorked).toBe(1);
     await new Promise((resolve) => process.nextTick(resolve));
     expect(redis.stream.writableCorked).toBe(0);
     expect(await replies).toEqual([1, 2, ['a', 'b'], 1]);
+  });
+
+  it('takes in the commands a nextTick queued after the first one sends (a TickBatch flush)', async () => {
+    const redis = await coalesced();
+    const key = `${fixture.prefix}:coalesce:batched`;
+    const first = redis.set(key, 'a');
+    const batched = new Promise<[string | null, number]>((resolve, reject) => {
+      process.nextTick(() => {
+        // Still corked: this command goes out in the same write as the first.
+        expect(redis.stream.writableCorked).toBe(1);
+        Promise.all([redis.get(key), redis.del(key)]).then(resolve, reject);
+      });
+    });
+    expect(await first).toBe('OK');
+    expect(await batched).toEqual(['a', 1]);
   });
 
   it('coalesces the commands sent from one reply handler, and scripts as well', async () => {

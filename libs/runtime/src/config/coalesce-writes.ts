@@ -21,6 +21,7 @@ export function coalesceWrites(redis: Redis): void {
     corked = undefined;
     socket?.uncork();
   };
+  const uncorkNext = () => process.nextTick(uncork);
   const send = redis.sendCommand;
   redis.sendCommand = function sendCoalesced(this: Redis, ...args: Parameters<Redis['sendCommand']>) {
     // A command given a stream of its own (a pipeline's) is written there, not on this socket.
@@ -28,7 +29,9 @@ export function coalesceWrites(redis: Redis): void {
     if (corked === undefined && args[1] === undefined && socket?.writable) {
       socket.cork();
       corked = socket;
-      process.nextTick(uncork);
+      // Two hops: the calls a `TickBatch` (shared/tick-batch.ts) collected in this tick are sent
+      // from a nextTick queued after this one, and go in this write too.
+      process.nextTick(uncorkNext);
     }
     return send.apply(this, args);
   };

@@ -49,6 +49,35 @@ describe('RedisRunRecords', () => {
     });
   });
 
+  it("creates a missing record at start, keeps the first worker's build, and a resume from waiting is no new attempt", async () => {
+    const runId = randomUUID();
+    // A job added without the client has no record: the start makes one.
+    expect(await records().start({ runId, agentId: 'a', buildId: 'b1' })).toMatchObject({
+      started: true,
+      attempt: 1,
+      totals: { modelCalls: 0 },
+    });
+    const first = await records().get(runId);
+    expect(first).toMatchObject({
+      runId,
+      agentId: 'a',
+      status: 'running',
+      attempts: 1,
+      buildId: 'b1',
+      modelCalls: 0,
+    });
+    expect(first?.startedAt).toBeGreaterThan(0);
+    expect(await records().start({ runId, agentId: 'a', buildId: 'b2' })).toMatchObject({ attempt: 2 });
+    // What a park leaves on the record (status waiting, what it waits for): cleared at the resume.
+    const { record } = runKeys(fixture.prefix, runId);
+    await fixture.redis.hset(record, 'status', 'waiting', 'waitingFor', '{"kind":"signal"}', 'waits', '[]');
+    expect(await records().start({ runId, agentId: 'a', buildId: 'b2' })).toMatchObject({ attempt: 2 });
+    expect(await fixture.redis.hmget(record, 'status', 'waitingFor', 'waits', 'buildId', 'attempts')).toEqual(
+      ['running', null, null, 'b1', '2'],
+    );
+    expect((await records().get(runId))?.startedAt).toBe(first?.startedAt);
+  });
+
   it('reads the wake-ups and the cancel flag in the start script', async () => {
     const runId = randomUUID();
     await records().create({ runId, agentId: 'a' });

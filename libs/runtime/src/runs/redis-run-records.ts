@@ -34,7 +34,7 @@ import { markWaitingScript } from './lua/mark-waiting-1.lua.js';
 import { parkRunScript } from './lua/park-run-1.lua.js';
 import { pinRunScript } from './lua/pin-run-1.lua.js';
 import { recordProgressScript } from './lua/record-progress-1.lua.js';
-import { startRunScript } from './lua/start-run-3.lua.js';
+import { startRunScript } from './lua/start-run-4.lua.js';
 import { suspendRunScript } from './lua/suspend-run-1.lua.js';
 import { swapAttemptTraceScript } from './lua/swap-attempt-trace-1.lua.js';
 import { wakeRunScript } from './lua/wake-run-1.lua.js';
@@ -95,7 +95,7 @@ export type RunStart =
     }
   | { started: false; status: RunStatus };
 
-/** Reads of a run's keys that `start-run-3` made after its fence; each absent when not made. */
+/** Reads of a run's keys that `start-run-4` made after its fence; each absent when not made. */
 export interface PreloadedReads {
   /** The journal's fields (position → entry JSON) and the record's `pendingSteps` (or null). */
   journal?: { fields: Record<string, string>; pendingSteps: string | null };

@@ -1,5 +1,5 @@
 /**
- * Pure argument builders of the run record scripts (`create-run-1`, `start-run-3`,
+ * Pure argument builders of the run record scripts (`create-run-1`, `start-run-4`,
  * `finish-run-8`), testable without Redis.
  */
 import type { TokenUsage } from '@flotilla/ir';

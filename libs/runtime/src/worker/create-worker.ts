@@ -123,6 +123,8 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     logger,
     tlsCaFile: config.redisTlsCaFile,
   });
+  // A fan-out's child jobs are added in one tick: one socket write for all of them.
+  coalesceWrites(queueConnection);
   const queues = new AgentQueues({
     connection: queueConnection,
     prefix: config.prefix,
@@ -161,6 +163,9 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     logger,
     tlsCaFile: config.redisTlsCaFile,
   });
+  // BullMQ's fetches and job moves of concurrent runs sent in one tick share a socket write (its
+  // blocking connection is a duplicate: not corked).
+  coalesceWrites(bullConnection);
   const budget = new SlotBudget(config.workerConcurrency);
   // Per agent: its queue (new runs, and every run of an unpinned fleet) and, when runs are pinned
   // to builds, the queues of its runs pinned to this build and to each compatible build.

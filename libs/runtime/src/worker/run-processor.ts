@@ -55,7 +55,7 @@ import { runHasEnded } from '../runs/run-has-ended.js';
 import type { RunEnding } from '../runs/run-script-args.js';
 import { isTerminalStatus } from '../runs/run-status.js';
 import { SCHEDULE_JOB_NAME } from '../schedules/schedule-job.js';
-import { anyKeyExists } from '../shared/any-key-exists.js';
+import { AnyKeyExistsBatch } from '../shared/any-key-exists.js';
 import { inSpan, SpanAttribute } from '../shared/tracing.js';
 import type { ConversationStore } from '../store/conversation-store.js';
 import { type LatestRead, RedisConversationStore } from '../store/redis-conversation-store.js';
@@ -871,12 +871,17 @@ export class RunProcessor {
     await this.#reportEnd(runId, logger);
   }
 
+  /** The ancestor cancel flags of the child runs starting in one tick, read together. */
+  #ancestorFlags: AnyKeyExistsBatch | undefined;
+
   /**
    * A cancel may have arrived while the job waited but could not be removed: the start script
    * reads the run's own flag; a child run also obeys its parent's and its root's cancel flags
-   * (it may have been enqueued after the cancel walked the tree), read here: one EXISTS over
-   * both (one per flag on a cluster), none for a root run. Read from the raw job data (not yet
-   * validated): an id that is not a valid run id is simply not checked, decoding rejects the job.
+   * (it may have been enqueued after the cancel walked the tree), read here, after the start
+   * script was sent: the flags of every child starting in this tick in one MGET (a fan-out's
+   * children start together and share them; one EXISTS per flag on a cluster), none for a root
+   * run. Read from the raw job data (not yet validated): an id that is not a valid run id is
+   * simply not checked, decoding rejects the job.
    */
   #ancestorCancelFlagSet(data: unknown): false | Promise<boolean> {
     const { redis, config } = this.#deps;
@@ -884,7 +889,8 @@ export class RunProcessor {
     if (child === undefined) return false;
     const ids = new Set([child.parentRunId, child.rootRunId]);
     const flags = [...ids].flatMap((id) => (isValidRunId(id) ? [runKeys(config.prefix, id).cancel] : []));
-    return anyKeyExists(redis, flags);
+    this.#ancestorFlags ??= new AnyKeyExistsBatch(redis);
+    return this.#ancestorFlags.any(flags);
   }
 
   async #end(

@@ -7,7 +7,7 @@ export const markUnservedScript = new LuaScript(
   `--[[
   A producer (client submit, a parent adding a child) found no live worker serving the run's
   agent: the queued record says so (waitingFor { kind 'worker' }) until a worker starts it
-  (start-run-3 clears waitingFor). A run that already started, ended, or waits for something
+  (start-run-4 clears waitingFor). A run that already started, ended, or waits for something
   else is left as it is.
 
   Input:

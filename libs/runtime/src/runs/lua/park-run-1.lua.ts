@@ -6,7 +6,7 @@ export const parkRunScript = new LuaScript(
   1,
   `--[[
   A worker parks a run at the waiting gate instead of executing it: the record says what it
-  waits for and is queued again (start-run-3 clears waitingFor when it runs). A run that ended
+  waits for and is queued again (start-run-4 clears waitingFor when it runs). A run that ended
   meanwhile is left as it is.
 
   Input:

@@ -7,7 +7,7 @@ export const suspendRunScript = new LuaScript(
   1,
   `--[[
   A run's execution suspended on child runs or durable waits: status waiting, what it waits for
-  (waitingFor, and every wait in waits; both cleared when none is given, and by start-run-3),
+  (waitingFor, and every wait in waits; both cleared when none is given, and by start-run-4),
   and the usage totals carried to the executions that follow (the worker adds this execution's
   share before calling). The journal positions of the durable steps the execution suspended on
   go to pendingSteps (runs/pending-steps.ts), replacing those of the previous suspension: the

@@ -123,7 +123,7 @@ describe('the attempt fence', () => {
     expect(await records().get(runId)).toMatchObject({ status: 'cancelled' });
   });
 
-  it('start-run-3 lets an attempt continue after its suspension only while it owns the run', async () => {
+  it('start-run-4 lets an attempt continue after its suspension only while it owns the run', async () => {
     const { runId, old, current } = await supersededRun();
     await expect(records().start({ runId, agentId: 'a', attempt: old, continuing: true })).rejects.toSatisfy(
       AttemptSupersededError.is,
