@@ -66,6 +66,8 @@ export class SharedEventReader {
     let pending: Waiter | undefined;
     return {
       redis: this.blocking,
+      // Every blocked read ends by its `blockMs` timer, answered or not.
+      settlesInBlockMs: true,
       read: async (key, lastId, blockMs, wanted) => {
         // The client was closed: its readers end now, not after a wait for a connection.
         if (this.#closed) throw readerClosedError();
