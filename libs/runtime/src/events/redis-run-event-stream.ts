@@ -34,6 +34,12 @@ export interface RunEventSource {
   ): Promise<StreamEntries>;
   /** Ends a pending read at once (the reader is done, or aborted). */
   close(): void;
+  /**
+   * Whether a read with `blockMs` settles by then on its own timer, even when Redis goes silent
+   * (`SharedEventReader`): the reader then adds no deadline timer of its own to that read.
+   * @default false (an XREAD BLOCK of its own waits on the socket: the reader bounds it)
+   */
+  readonly settlesInBlockMs?: boolean;
 }
 
 /** A source on a connection of its own: XREAD BLOCK holds it, and closing disconnects it. */
@@ -133,9 +139,13 @@ export async function* readRunEventStream(
         // Once the run is over, read what is left without blocking: run-end may have landed
         // between the last empty block and the `isOver` check.
         const read = source.read(key, lastId, over ? undefined : blockMs, endOnly ? mayBeRunEnd : undefined);
-        entries = bound
-          ? await beforeDeadline(bound, Date.now() + blockMs + bound.timeoutMs, read)
-          : await read;
+        // A blocked read of a source that settles by `blockMs` needs no deadline of ours (it would
+        // only fire `timeoutMs` after that): one timer and one promise less per read. A silent
+        // Redis is still noticed, by the bounded `isOver` read after the empty answer.
+        entries =
+          bound && !(source.settlesInBlockMs === true && !over)
+            ? await beforeDeadline(bound, Date.now() + blockMs + bound.timeoutMs, read)
+            : await read;
         silentSince = undefined;
       } catch (error) {
         if (signal?.aborted) return;

@@ -4,7 +4,8 @@
  * an API serving hundreds of SSE streams would take hundreds of clients from Redis'
  * `maxclients`, shared with the whole fleet. Here every waiting reader is one key of a single
  * `XREAD BLOCK … STREAMS k1 k2 …` and the reply is fanned out; a reader that joins while the
- * read is blocked gets in at once through `CLIENT UNBLOCK` (from the non-blocking connection).
+ * read is blocked gets in with the next read: the blocked one returns on its own, or within
+ * {@link JOIN_UNBLOCK_DELAY_MS} it is ended by `CLIENT UNBLOCK` (from the non-blocking connection).
  */
 import type { Redis } from 'ioredis';
 import { compareStreamIds, type RunEventSource, type StreamEntries } from './redis-run-event-stream.js';
@@ -31,6 +32,14 @@ export interface SharedEventReaderOptions {
 /** Streams read per XREAD at most: more waiting keys take more round trips, each short. */
 const MAX_KEYS_PER_READ = 1000;
 
+/**
+ * How long a reader the blocked read does not cover waits for that read to return on its own
+ * before it is ended with `CLIENT UNBLOCK`. Under load the blocked read returns within a few ms
+ * (another stream's events), and the reader joins the next one without the UNBLOCK and the
+ * extra read of every waiting key; on a quiet connection it delays the reader by this much.
+ */
+export const JOIN_UNBLOCK_DELAY_MS = 5;
+
 export class SharedEventReader {
   readonly #options: SharedEventReaderOptions;
   readonly #waiters = new Set<Waiter>();
@@ -40,8 +49,10 @@ export class SharedEventReader {
   /** key → id of the XREAD in flight, while one is. */
   #inFlight: Map<string, string> | undefined;
   #looping = false;
-  /** Whether the blocked read in flight was already asked to end (`CLIENT UNBLOCK`). */
+  /** Whether the blocked read in flight was already asked to end (`CLIENT UNBLOCK`, or its timer). */
   #unblockSent = false;
+  /** Sends the `CLIENT UNBLOCK` of the blocked read in flight, unless it returns first. */
+  #unblockTimer: NodeJS.Timeout | undefined;
   #closed = false;
 
   constructor(options: SharedEventReaderOptions) {
@@ -66,6 +77,8 @@ export class SharedEventReader {
     let pending: Waiter | undefined;
     return {
       redis: this.blocking,
+      // Every blocked read ends by its `blockMs` timer, answered or not.
+      settlesInBlockMs: true,
       read: async (key, lastId, blockMs, wanted) => {
         // The client was closed: its readers end now, not after a wait for a connection.
         if (this.#closed) throw readerClosedError();
@@ -98,6 +111,7 @@ export class SharedEventReader {
   /** Ends every pending read (with the closed client's error) and closes the blocking connection. */
   close(): void {
     this.#closed = true;
+    clearTimeout(this.#unblockTimer);
     for (const waiter of [...this.#waiters]) waiter.reject(readerClosedError());
     this.#blocking?.disconnect();
   }
@@ -112,11 +126,17 @@ export class SharedEventReader {
     }
     const sent = this.#inFlight?.get(waiter.key);
     if (!this.#inFlight || (sent !== undefined && compareStreamIds(sent, waiter.lastId) <= 0)) return;
-    // The blocked read does not cover this reader: end it so the next one does. One UNBLOCK
-    // per blocked read: readers joining before it returns are all in the next one.
+    // The blocked read does not cover this reader: end it so the next one does, unless it
+    // returns by itself first (JOIN_UNBLOCK_DELAY_MS). One UNBLOCK per blocked read: readers
+    // joining before it returns are all in the next one.
     if (this.#blockingId === undefined || this.#unblockSent) return;
     this.#unblockSent = true;
-    this.#options.control.client('UNBLOCK', this.#blockingId).catch(() => undefined);
+    const blockingId = this.#blockingId;
+    this.#unblockTimer = setTimeout(() => {
+      this.#unblockTimer = undefined;
+      this.#options.control.client('UNBLOCK', blockingId).catch(() => undefined);
+    }, JOIN_UNBLOCK_DELAY_MS);
+    this.#unblockTimer.unref();
   }
 
   async #loop(): Promise<void> {
@@ -152,6 +172,9 @@ export class SharedEventReader {
       } finally {
         this.#inFlight = undefined;
         this.#unblockSent = false;
+        // The read returned: its UNBLOCK, if not sent yet, would end the next one for nothing.
+        clearTimeout(this.#unblockTimer);
+        this.#unblockTimer = undefined;
       }
       if (entriesByKey.length === 0) continue;
       // One pass over the waiters, not one per key of the reply.
