@@ -56,7 +56,33 @@ export interface ConversationKeys {
   blobs: string;
 }
 
+/**
+ * The keys of the runs asked for last, by prefix then run id: a run's keys are asked for by its
+ * journal, memory, write batch and record calls (five or more times per run on a worker), and
+ * each build is nineteen strings, two closures and an object. Frozen, so a shared object cannot
+ * be changed by one caller under another. Bounded (oldest first out): a cache miss only builds
+ * the keys again.
+ */
+const cachedRunKeys = new Map<string, Map<string, RunKeys>>();
+const RUN_KEYS_CACHED = 256;
+
 export function runKeys(prefix: string, runId: string): RunKeys {
+  let ofPrefix = cachedRunKeys.get(prefix);
+  const cached = ofPrefix?.get(runId);
+  if (cached) return cached;
+  if (!ofPrefix) {
+    // Processes use one prefix or a few (tests: one per test file); more than a few are forgotten.
+    if (cachedRunKeys.size >= 8) cachedRunKeys.clear();
+    ofPrefix = new Map();
+    cachedRunKeys.set(prefix, ofPrefix);
+  }
+  if (ofPrefix.size >= RUN_KEYS_CACHED) ofPrefix.delete(ofPrefix.keys().next().value as string);
+  const keys = Object.freeze(buildRunKeys(prefix, runId));
+  ofPrefix.set(runId, keys);
+  return keys;
+}
+
+function buildRunKeys(prefix: string, runId: string): RunKeys {
   const base = `${prefix}:run:{r:${runId}}`;
   return {
     journal: `${base}:journal`,

@@ -196,6 +196,7 @@ export class RunProcessor {
   /** The run services that are the same for every run (built once, not per execution). */
   readonly #shared: {
     outputs: RedisOffloadedOutputs;
+    /** One object for every run: the event sink caches its bounds by limits object. */
     limits: JsonLimits;
     conversations: RedisConversationStore;
   };
@@ -505,7 +506,7 @@ export class RunProcessor {
         onSuperseded: () => attempt.supersede(new AttemptSupersededError(runId, 'its events')),
         maxLength: config.eventStreamMaxLength,
         onError: (error) => logger.warn({ err: error }, 'run events could not be written'),
-        limits: jsonLimitsOf(config),
+        limits: this.#shared.limits,
         onOmitted: (info) =>
           logger.warn(info, 'run event payload left out (too deep, too large or not JSON)'),
       }),
@@ -525,7 +526,7 @@ export class RunProcessor {
       if (!isValidId(job.name)) throw new InvalidRunInputError('the job name is not a valid agent id');
       const agent = this.#deps.agents.get(job.name);
       if (!agent) throw new UnknownAgentError(job.name, [...this.#deps.agents.keys()]);
-      const decoded = decodeRunJobData(job.data, jsonLimitsOf(config));
+      const decoded = decodeRunJobData(job.data, this.#shared.limits);
       if (decoded.child === undefined) root = { agent, decoded };
       if (cancel.cancelled) {
         controller.abort();
@@ -631,7 +632,7 @@ export class RunProcessor {
       const outcome = await this.#executeWithResources(run);
       if (!outcome.suspended) {
         // The record stores the output: bounded like every other value (lenient: a Date is its text).
-        checkJsonBounds(outcome.output, 'the run output', jsonLimitsOf(this.#deps.config), { lenient: true });
+        checkJsonBounds(outcome.output, 'the run output', this.#shared.limits, { lenient: true });
         return {
           status: 'succeeded',
           output: outcome.output,
