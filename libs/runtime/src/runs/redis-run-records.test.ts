@@ -384,6 +384,54 @@ describe('RedisRunRecords', () => {
       ]);
     });
 
+    it("compacts from the stream when the worker's count and last id match but an entry was replaced", async () => {
+      const { runId, sink } = await runWithEvents([event('run-start', { agentId: 'a', input: 1 })]);
+      const keys = runKeys(fixture.prefix, runId);
+      const [firstId] = sink.written()?.ids ?? [];
+      // Another writer's event lands between the worker's, and one of the worker's is deleted:
+      // same length, same last id (finish-run-8's XLEN + XREVRANGE took the stream for the worker's).
+      const other = new RedisRunEventSink({ redis: fixture.redis, prefix: fixture.prefix, runId });
+      other.emit({ ...event('reborn', { agentId: 'a', generation: 1 }), runId });
+      await other.flush();
+      sink.emit({ ...event('generation-start', { agentId: 'a', generation: 0 }), runId });
+      await sink.flush();
+      await fixture.redis.xdel(keys.events, firstId ?? '');
+      const written = sink.written();
+      expect(written?.ids).toHaveLength(2);
+      const compactFromStream = vi.spyOn(compactEventsScript, 'run');
+      const ending = { status: 'succeeded' as const, output: 1, usage, modelCalls: 1 };
+      expect(await records().finish(runId, callPath, ending, undefined, 't1', [], written)).toBe(true);
+      expect(compactFromStream).toHaveBeenCalledOnce();
+      compactFromStream.mockRestore();
+      expect((await records().compactedEvents(runId))?.map((item) => item.type)).toEqual([
+        'reborn',
+        'generation-start',
+        'run-end',
+      ]);
+    });
+
+    it('ends a suspended run with its output in the record and its wait fields gone', async () => {
+      const runId = randomUUID();
+      await records().create({ runId, agentId: 'a' });
+      await records().start({ runId, agentId: 'a' });
+      const suspended = {
+        usage,
+        modelCalls: 0,
+        suspended: { pendingSteps: ['root/agent:a:0/g0/agent:c:0'] },
+      };
+      expect(await records().suspend(runId, suspended)).toBe(true);
+      const keys = runKeys(fixture.prefix, runId);
+      expect(await fixture.redis.hexists(keys.record, 'pendingSteps')).toBe(1);
+      await records().start({ runId, agentId: 'a' });
+      const ending = { status: 'succeeded' as const, output: { answer: 42 }, usage, modelCalls: 1 };
+      expect(await records().finish(runId, callPath, ending)).toBe(true);
+      const fields = await fixture.redis.hgetall(keys.record);
+      expect(fields).not.toHaveProperty('pendingSteps');
+      expect(fields).not.toHaveProperty('waitingFor');
+      expect(fields).not.toHaveProperty('waits');
+      expect(await records().get(runId)).toMatchObject({ status: 'succeeded', output: { answer: 42 } });
+    });
+
     it('a sink forgets what it wrote once a write is refused', async () => {
       const { runId, sink } = await runWithEvents([event('run-start', { agentId: 'a', input: 1 })]);
       await records().finish(runId, callPath, { status: 'cancelled', usage, modelCalls: 0 });

@@ -1,9 +1,9 @@
-import { ATTEMPT_SUPERSEDED, refuseSupersededAttempt } from '../../store/lua/attempt-fence.lua.js';
+import { ATTEMPT_SUPERSEDED } from '../../store/lua/attempt-fence.lua.js';
 import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Argument builder: `finishRunArgs`. */
 export const finishRunScript = new LuaScript(
-  'finish-run-8',
+  'finish-run-9',
   7,
   `--[[
   Ends a run exactly once: writes the terminal status and result, appends the run-end event,
@@ -26,12 +26,20 @@ export const finishRunScript = new LuaScript(
   (finish-run-7 cleaned up for the worker only: a run ended without an attempt kept its memory
   and children set forever.)
 
+  Commands: one HMGET reads the attempt fence (attempt-fence.lua.ts, inlined to share the read),
+  the status and the fields a run's end removes; HDEL only when one of those is there; the
+  output or error goes in the HSET of the status; the stream check is one XINFO STREAM (XLEN
+  when the worker says the stream is empty). (finish-run-8: HGET attempt, HGET status, HDEL,
+  HSET output, XLEN + XREVRANGE; same keys, arguments, writes and replies.)
+
   Compaction: a worker that knows every event in the stream (it wrote them all, write-run-1
   gave it their ids) passes the run's timeline split where the stream ids it does not know yet
   begin (run-timeline.ts, encodeSplitRunTimeline). When the stream holds exactly those events
   (its length, and its last id, are what the worker says), the script completes the timeline
   with the ids of its own XADDs, stores it and leaves the stream to expire after the grace (what
-  compact-events-2 does), and does not send the stream back. Otherwise (an earlier execution's
+  compact-events-2 does), and does not send the stream back. Exactly those: its length is the
+  worker's count, as many entries were ever added (entries-added: none trimmed, deleted or
+  written by another), and the last id generated is the worker's last. Otherwise (an earlier execution's
   events, another writer, no timeline passed) it replies with the stream for the caller to
   compact (compact-events-2).
 
@@ -75,7 +83,9 @@ export const finishRunScript = new LuaScript(
     0  the run had already ended; nothing written
     ${ATTEMPT_SUPERSEDED} a newer attempt owns the run; nothing written
 ]]
-${refuseSupersededAttempt('KEYS[1]', 'ARGV[11]')}
+local record = redis.call('HMGET', KEYS[1], 'attempt', 'status', 'waitingFor', 'waits', 'pendingSteps')
+-- The attempt fence (attempt-fence.lua.ts): no token, or no owner in the record, is never refused.
+if ARGV[11] ~= '' and record[1] and record[1] ~= ARGV[11] then return ${ATTEMPT_SUPERSEDED} end
 local function cleanUp()
   redis.call('EXPIRE', KEYS[6], ARGV[9])
   -- An index without members does not exist: nothing to delete then.
@@ -91,7 +101,7 @@ local base = 15 + 2 * tonumber(ARGV[14])
 for i = 15, base - 1, 2 do
   redis.call('HSETNX', KEYS[3], ARGV[i], ARGV[i + 1])
 end
-local status = redis.call('HGET', KEYS[1], 'status')
+local status = record[2]
 if status == 'succeeded' or status == 'failed' or status == 'cancelled' then
   -- Entries this attempt wrote after another caller ended the run expire with the rest.
   if own then redis.call('EXPIRE', KEYS[3], ARGV[10]) end
@@ -103,21 +113,34 @@ local at = base + 1 + pending
 local head = ARGV[at]
 local compact = false
 if head ~= '' then
-  local length = redis.call('XLEN', KEYS[2])
+  local expected = tonumber(ARGV[at + 1])
   -- Below the max length the stream was never trimmed, and this script's XADDs trim nothing.
-  if length == tonumber(ARGV[at + 1]) and length + pending + 1 < tonumber(ARGV[8]) then
-    if length == 0 then
-      compact = true
+  if expected + pending + 1 < tonumber(ARGV[8]) then
+    if expected == 0 then
+      compact = redis.call('XLEN', KEYS[2]) == 0
     else
-      local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)[1]
-      compact = last ~= nil and last[1] == ARGV[at + 2]
+      -- An error (no stream, or not one): not compacted here.
+      local info = redis.pcall('XINFO', 'STREAM', KEYS[2])
+      if type(info) == 'table' and not info.err then
+        local field = {}
+        for i = 1, #info - 1, 2 do field[info[i]] = info[i + 1] end
+        compact = field['length'] == expected and field['entries-added'] == expected
+          and field['last-generated-id'] == ARGV[at + 2]
+      end
     end
   end
 end
-redis.call('HSET', KEYS[1], 'status', ARGV[1], 'endedAt', ARGV[2], 'usage', ARGV[5], 'modelCalls', ARGV[6])
-redis.call('HDEL', KEYS[1], 'waitingFor', 'waits', 'pendingSteps')
-if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'output', ARGV[3]) end
-if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'error', ARGV[4]) end
+local fields = { 'status', ARGV[1], 'endedAt', ARGV[2], 'usage', ARGV[5], 'modelCalls', ARGV[6] }
+if ARGV[3] ~= '' then
+  fields[#fields + 1] = 'output'
+  fields[#fields + 1] = ARGV[3]
+end
+if ARGV[4] ~= '' then
+  fields[#fields + 1] = 'error'
+  fields[#fields + 1] = ARGV[4]
+end
+redis.call('HSET', KEYS[1], unpack(fields))
+if record[3] or record[4] or record[5] then redis.call('HDEL', KEYS[1], 'waitingFor', 'waits', 'pendingSteps') end
 local ids = {}
 for index = base + 1, base + pending do
   ids[#ids + 1] = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'event', ARGV[index])
