@@ -8,6 +8,7 @@
 import { createAgent } from '@flotilla/runtime';
 import { createClient, type FlotillaClient, RedisUnavailableError } from '@flotilla/runtime/client';
 import { createWorker } from '@flotilla/runtime/worker';
+import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServerProcess, startRedisServer } from '../support/redis-server.js';
@@ -35,8 +36,8 @@ describe('result() on the shared reader while Redis answers nothing', () => {
       () => 'settled',
       (error: unknown) => error,
     );
-    // Let the read block first, then freeze Redis under it.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Freeze Redis only once the shared read is blocked in its XREAD (`CLIENT LIST` flag `b`).
+    await untilAClientBlocks();
     server.signal('SIGSTOP');
     let outcome: unknown;
     try {
@@ -60,3 +61,17 @@ describe('result() on the shared reader while Redis answers nothing', () => {
     }
   });
 });
+
+async function untilAClientBlocks(): Promise<void> {
+  const observer = new Redis(server.url, { lazyConnect: true });
+  try {
+    await observer.connect();
+    for (;;) {
+      const list = (await observer.client('LIST')) as string;
+      if (list.split('\n').some((line) => /\bflags=\w*b/.test(line) && /\bcmd=xread\b/.test(line))) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  } finally {
+    observer.disconnect();
+  }
+}
