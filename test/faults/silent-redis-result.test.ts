@@ -12,6 +12,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServerProcess, startRedisServer } from '../support/redis-server.js';
+import { waitUntil } from '../support/wait-until.js';
 
 const PREFIX = 'silent-result';
 
@@ -66,11 +67,15 @@ async function untilAClientBlocks(): Promise<void> {
   const observer = new Redis(server.url, { lazyConnect: true });
   try {
     await observer.connect();
-    for (;;) {
-      const list = (await observer.client('LIST')) as string;
-      if (list.split('\n').some((line) => /\bflags=\w*b/.test(line) && /\bcmd=xread\b/.test(line))) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await waitUntil(
+      async () => {
+        const list = (await observer.client('LIST')) as string;
+        return list.split('\n').some((line) => /\bflags=\w*b/.test(line) && /\bcmd=xread\b/.test(line))
+          ? true
+          : undefined;
+      },
+      { what: "the shared reader's XREAD to block", timeoutMs: 10_000 },
+    );
   } finally {
     observer.disconnect();
   }

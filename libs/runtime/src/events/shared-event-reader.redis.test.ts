@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../../../../test/support/redis.js';
 import { SharedEventReader } from './shared-event-reader.js';
 
@@ -36,13 +36,15 @@ function reader(): { shared: SharedEventReader; unblocks: () => number; blocked:
     blockMs: 60_000,
   });
   // Until the blocking connection is blocked in its XREAD (`CLIENT LIST` flag `b`).
-  const blocked = async () => {
-    for (;;) {
-      const list = (await fixture.redis.client('LIST')) as string;
-      if (list.split('\n').some((line) => line.includes(`name=${name}`) && /\bflags=\w*b/.test(line))) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  };
+  const blocked = () =>
+    vi.waitFor(
+      async () => {
+        const list = (await fixture.redis.client('LIST')) as string;
+        const lines = list.split('\n');
+        expect(lines.some((line) => line.includes(`name=${name}`) && /\bflags=\w*b/.test(line))).toBe(true);
+      },
+      { timeout: 10_000, interval: 10 },
+    );
   return { shared, unblocks: () => unblocks, blocked };
 }
 
