@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { RedisKey } from 'ioredis';
 import { describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../../../../test/support/redis.js';
 import { runIndexKeys } from '../keys.js';
@@ -57,22 +56,29 @@ describe('RedisRunIndex upkeep', () => {
     const now = Date.now();
     const add = (runId: string, at: number) =>
       runs.add({ runId, agentId: 'a', tenant, createdAt: at, rootRunId: 'root' }, at);
-    // Count the trims of the tree's key the adds send.
+    // Count the index writes the adds send, and the trims of the tree's key among them.
+    let calls = 0;
     let trims = 0;
-    const trim = fixture.redis.zremrangebylex.bind(fixture.redis);
-    const spy = vi
-      .spyOn(fixture.redis, 'zremrangebylex')
-      .mockImplementation(
-        (target: RedisKey, min: string | Buffer | number, max: string | Buffer | number) => {
-          if (target === key) trims++;
-          return trim(target, min, max);
-        },
-      );
+    const evalsha = fixture.redis.evalsha.bind(fixture.redis);
+    const spy = vi.spyOn(fixture.redis, 'evalsha').mockImplementation(((...args: (string | number)[]) => {
+      const keyCount = Number(args[1]);
+      const keys = args.slice(2, 2 + keyCount);
+      const rest = args.slice(2 + keyCount);
+      calls++;
+      // ARGV: oldest, seconds, then per key its upkeep flag, member count and members.
+      let at = 2;
+      for (const target of keys) {
+        if (target === key && rest[at] === '1') trims++;
+        at += 2 + Number(rest[at + 1]);
+      }
+      return (evalsha as (...a: unknown[]) => Promise<unknown>)(...args);
+    }) as typeof fixture.redis.evalsha);
     try {
       await Promise.all(['c1', 'c2', 'c3'].map((runId) => add(runId, now)));
     } finally {
       spy.mockRestore();
     }
+    expect(calls).toBe(1);
     expect(trims).toBe(1);
     expect(await fixture.redis.ttl(key)).toBeGreaterThan(KEY_SECONDS - 60);
     // The upkeep was remembered when the first add sent it: later adds in the interval skip it.
@@ -82,7 +88,7 @@ describe('RedisRunIndex upkeep', () => {
     expect(await fixture.redis.ttl(key)).toBe(-1);
   });
 
-  it('leaves the upkeep to the next add when the pipeline fails', async () => {
+  it('leaves the upkeep to the next add when the write fails', async () => {
     const runs = index();
     const tenant = `t${randomUUID().slice(0, 8)}`;
     const key = runIndexKeys(fixture.prefix, tenant).agent('a');
@@ -92,5 +98,45 @@ describe('RedisRunIndex upkeep', () => {
     await fixture.redis.del(key);
     await runs.add({ runId: 'r2', agentId: 'a', tenant, createdAt: now }, now + 1);
     expect(await fixture.redis.ttl(key)).toBeGreaterThan(KEY_SECONDS - 60);
+  });
+});
+
+describe('RedisRunIndex writes', () => {
+  it('indexes the adds of one tick for several tenants, each in its own slot', async () => {
+    const runs = index();
+    const tenants = [undefined, `t${randomUUID().slice(0, 8)}`, `t${randomUUID().slice(0, 8)}`];
+    const agent = `a${randomUUID().slice(0, 8)}`;
+    const now = Date.now();
+    await Promise.all(
+      tenants.map((tenant, i) =>
+        runs.add({ runId: `r${i}`, agentId: agent, tenant, createdAt: now, conversationId: 'c' }, now),
+      ),
+    );
+    for (const [i, tenant] of tenants.entries()) {
+      const keys = runIndexKeys(fixture.prefix, tenant);
+      for (const key of [keys.agent(agent), keys.conversation('c')])
+        expect(await fixture.redis.zrange(key, 0, -1)).toEqual([indexMember(now, `r${i}`)]);
+      expect(await fixture.redis.zrange(keys.all, 0, -1)).toContain(indexMember(now, `r${i}`));
+    }
+  });
+
+  it('indexes a large fan-out created in one tick: every child, in every key', async () => {
+    const runs = index();
+    const tenant = `t${randomUUID().slice(0, 8)}`;
+    const keys = runIndexKeys(fixture.prefix, tenant);
+    const now = Date.now();
+    // More members than one ZADD of the script takes, and more keys than one call takes.
+    const children = Array.from({ length: 1200 }, (_, i) => ({
+      runId: `root.${String(i).padStart(16, '0')}`,
+      agentId: `a${i % 100}`,
+      tenant,
+      createdAt: now + i,
+      rootRunId: 'root',
+    }));
+    await Promise.all(children.map((child) => runs.add(child, now)));
+    expect(await fixture.redis.zcard(keys.root('root'))).toBe(1200);
+    expect(await fixture.redis.zcard(keys.all)).toBe(1200);
+    expect(await fixture.redis.zrange(keys.agent('a7'), 0, -1)).toHaveLength(12);
+    expect(await fixture.redis.ttl(keys.agent('a99'))).toBeGreaterThan(KEY_SECONDS - 60);
   });
 });

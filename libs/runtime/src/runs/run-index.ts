@@ -12,6 +12,7 @@
 import type { Redis } from 'ioredis';
 import { runIndexKeys } from '../keys.js';
 import { TickBatch } from '../shared/tick-batch.js';
+import { INDEX_RUNS_MAX_KEYS, indexRunsScript } from './lua/index-runs-1.lua.js';
 
 /** What indexing a run needs to know (stored ids). */
 export interface IndexedRun {
@@ -79,9 +80,9 @@ export class RedisRunIndex {
   }
 
   /**
-   * Adds `run` to every index it belongs to; idempotent. Plain commands in one slot (the
-   * tenant's tag), no script; the adds of one tick (a parent's children, created together) go
-   * as one ZADD per index key. Each key also drops its entries older than `keySeconds` and
+   * Adds `run` to every index it belongs to; idempotent. One script call in one slot (the
+   * tenant's tag, `index-runs-1`); the adds of one tick (a parent's children, created together)
+   * go in one call per tenant. Each key also drops its entries older than `keySeconds` and
    * expires `keySeconds` after its last upkeep, so an index is bounded by the retention whether
    * or not anyone lists it. The upkeep (trim and TTL) of a key is done at most once per
    * {@link INDEX_UPKEEP_INTERVAL_MS} by one process, not on every add: an index keeps entries
@@ -93,11 +94,17 @@ export class RedisRunIndex {
   }
 
   async #write(adds: readonly TimedAdd[]): Promise<undefined[]> {
-    const members = new Map<string, (string | number)[]>();
+    // Members by index key, the keys grouped by tenant (one hash tag, one slot: one script call).
+    const byTenant = new Map<string | undefined, Map<string, string[]>>();
     let now = Number.NEGATIVE_INFINITY;
     for (const add of adds) {
       const { run } = add;
       now = Math.max(now, add.now);
+      let members = byTenant.get(run.tenant);
+      if (!members) {
+        members = new Map();
+        byTenant.set(run.tenant, members);
+      }
       const tenantKeys = runIndexKeys(this.#prefix, run.tenant);
       const indexes = [tenantKeys.all, tenantKeys.agent(run.agentId)];
       // A tree's index holds its child runs; the root is its own record (no key per root run).
@@ -106,22 +113,32 @@ export class RedisRunIndex {
       if (run.scheduleId !== undefined) indexes.push(tenantKeys.schedule(run.scheduleId));
       const member = indexMember(run.createdAt, run.runId);
       for (const key of indexes) {
-        const scored = members.get(key);
-        if (scored) scored.push(0, member);
-        else members.set(key, [0, member]);
+        const listed = members.get(key);
+        if (listed) listed.push(member);
+        else members.set(key, [member]);
       }
     }
     const oldest = `(${timeBound(now - this.#keySeconds * 1000)}`;
-    // Plain commands, not a pipeline: ioredis copies every script defined on the connection into
-    // each pipeline it makes (BullMQ defines ~60 on the client's), which cost the client more CPU
-    // than the whole rest of the index write (docs/performance.md, round 3).
+    // One script call per tenant (index-runs-1), not a command per key: plain commands cost a
+    // reply and a parse each, and an ioredis pipeline copies every script defined on the
+    // connection (BullMQ defines ~60 on the client's; docs/performance.md, round 3).
     const writes: Promise<unknown>[] = [];
     const kept: string[] = [];
-    for (const [key, scored] of members) {
-      writes.push(this.#redis.zadd(key, ...scored));
-      if (now - (this.#keptAt.get(key) ?? Number.NEGATIVE_INFINITY) < INDEX_UPKEEP_INTERVAL_MS) continue;
-      writes.push(this.#redis.zremrangebylex(key, '-', oldest), this.#redis.expire(key, this.#keySeconds));
-      kept.push(key);
+    for (const members of byTenant.values()) {
+      let keys: string[] = [];
+      let args: (string | number)[] = [oldest, this.#keySeconds];
+      for (const [key, listed] of members) {
+        const due = now - (this.#keptAt.get(key) ?? Number.NEGATIVE_INFINITY) >= INDEX_UPKEEP_INTERVAL_MS;
+        if (due) kept.push(key);
+        keys.push(key);
+        args.push(due ? '1' : '0', listed.length);
+        for (const member of listed) args.push(member);
+        if (keys.length < INDEX_RUNS_MAX_KEYS) continue;
+        writes.push(indexRunsScript(keys.length).run(this.#redis, keys, args));
+        keys = [];
+        args = [oldest, this.#keySeconds];
+      }
+      if (keys.length > 0) writes.push(indexRunsScript(keys.length).run(this.#redis, keys, args));
     }
     // Remembered before the replies, so adds of the next tick to one key do not repeat the
     // upkeep; forgotten again when a write fails, which leaves the upkeep to the next add.
