@@ -98,7 +98,11 @@ export class RedisChildRunner implements ChildRunner {
   }
 
   /** A child whose record existed (`record`, read after that) or was enqueued earlier. */
-  async #settle(call: ChildCall, childRunId: string, record: RunRecord | undefined): Promise<ChildResolution> {
+  async #settle(
+    call: ChildCall,
+    childRunId: string,
+    record: RunRecord | undefined,
+  ): Promise<ChildResolution> {
     const { runId, rootRunId } = this.#options;
     // Child ids are computable: adopt only a run this run created (its record names it).
     if (record && (record.parentRunId !== runId || record.rootRunId !== rootRunId))
@@ -118,7 +122,8 @@ export class RedisChildRunner implements ChildRunner {
       }
       return resolution;
     }
-    if ((await this.#knownChildren()).has(childRunId)) return { state: 'pending', childRunId, enqueued: false };
+    if ((await this.#knownChildren()).has(childRunId))
+      return { state: 'pending', childRunId, enqueued: false };
     // Ours from an execution that crashed before the children set (or it expired): enqueue again.
     if (!record) await this.#createRecord(call, childRunId);
     await this.#enqueue(call, childRunId);
