@@ -78,13 +78,18 @@ async function leafJobs(): Promise<number> {
   }
 }
 
+/** A new parent's first execution, with the leaf jobs waiting before it. */
+async function firstExecution() {
+  const runId = randomUUID();
+  const deps = await parentJob(runId);
+  const before = await leafJobs();
+  const outcome = await execute(runId, deps);
+  return { runId, deps, before, outcome, pending: outcome.suspended?.pendingChildren ?? [] };
+}
+
 describe('RedisChildRunner, a fan-out', () => {
   it('creates, indexes, enqueues and knows every child of one tick', async () => {
-    const runId = randomUUID();
-    const deps = await parentJob(runId);
-    const before = await leafJobs();
-    const outcome = await execute(runId, deps);
-    const pending = outcome.suspended?.pendingChildren ?? [];
+    const { runId, deps, before, pending } = await firstExecution();
     expect(pending).toHaveLength(WIDTH);
     expect((await fixture.redis.smembers(runKeys(fixture.prefix, runId).children)).sort()).toEqual(
       [...pending].sort(),
@@ -99,10 +104,7 @@ describe('RedisChildRunner, a fan-out', () => {
   });
 
   it('after a crash between the jobs and the children set, enqueues each child again without a second job', async () => {
-    const runId = randomUUID();
-    const deps = await parentJob(runId);
-    const before = await leafJobs();
-    const first = await execute(runId, deps);
+    const { runId, deps, before, outcome: first } = await firstExecution();
     // What a crash after the jobs but before the tick's SADD leaves: records and jobs, no set.
     await fixture.redis.del(runKeys(fixture.prefix, runId).children);
     const second = await execute(runId, deps);
@@ -114,11 +116,7 @@ describe('RedisChildRunner, a fan-out', () => {
   });
 
   it('replays from the records of the children it suspended on: ended ones settle, the others stay one job each', async () => {
-    const runId = randomUUID();
-    const deps = await parentJob(runId);
-    const before = await leafJobs();
-    const first = await execute(runId, deps);
-    const pending = first.suspended?.pendingChildren ?? [];
+    const { runId, deps, before, outcome: first, pending } = await firstExecution();
     const steps = first.suspended?.pendingSteps ?? [];
     expect(steps).toHaveLength(WIDTH);
     const ended = { status: 'succeeded' as const, usage: emptyUsage(), modelCalls: 0 };
