@@ -200,8 +200,12 @@ export class RedisChildRunner implements ChildRunner {
       ...ENDED_JOB_RETENTION,
     });
     await this.#joinsBatch().add(childRunId);
-    // A set read before this child joined it learns of it here (a later call at this id).
-    if (this.#known) (await this.#known).add(childRunId);
+    // A set read before this child joined it learns of it here (a later call at this id); a
+    // failed read failed the call that made it, not this one.
+    this.#known?.then(
+      (known) => known.add(childRunId),
+      () => undefined,
+    );
     const { served } = this.#options;
     if (served && !(await served.serves(definition.id)))
       await records.markUnserved(childRunId, definition.id);
