@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { emptyUsage } from '@flotilla/ir';
 import { Queue } from 'bullmq';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import { useRedis } from '../../../../test/support/redis.js';
 import { createAgent } from '../agent/create-agent.js';
 import { executeRun } from '../agent/execute-run.js';
 import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
+import { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
 import { AgentQueues } from '../jobs/agent-queues.js';
 import { bullmqPrefix, runIndexKeys, runKeys } from '../keys.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
@@ -37,8 +39,15 @@ async function parentJob(runId: string): Promise<{ queues: AgentQueues; records:
   return { queues, records: new RedisRunRecords({ redis: fixture.redis, prefix: fixture.prefix }) };
 }
 
-/** One execution of the parent on a worker (a runner of its own, as each execution has). */
-async function execute(runId: string, deps: { queues: AgentQueues; records: RedisRunRecords }) {
+/**
+ * One execution of the parent on a worker (a runner of its own, as each execution has);
+ * `pendingSteps`: the steps an earlier execution suspended on, as a replay loads them.
+ */
+async function execute(
+  runId: string,
+  deps: { queues: AgentQueues; records: RedisRunRecords },
+  pendingSteps?: readonly string[],
+) {
   const children = new RedisChildRunner({
     redis: fixture.redis,
     prefix: fixture.prefix,
@@ -49,7 +58,12 @@ async function execute(runId: string, deps: { queues: AgentQueues; records: Redi
     rootRunId: runId,
     maxChildrenPerRun: 10,
   });
-  return executeRun({ agent: Fan, input: {}, services: { ...createEmbeddedServices({ runId }), children } });
+  const journal = new InMemoryRunJournal([], pendingSteps);
+  return executeRun({
+    agent: Fan,
+    input: {},
+    services: { ...createEmbeddedServices({ runId, journal }), children },
+  });
 }
 
 async function leafJobs(): Promise<number> {
@@ -64,13 +78,18 @@ async function leafJobs(): Promise<number> {
   }
 }
 
+/** A new parent's first execution, with the leaf jobs waiting before it. */
+async function firstExecution() {
+  const runId = randomUUID();
+  const deps = await parentJob(runId);
+  const before = await leafJobs();
+  const outcome = await execute(runId, deps);
+  return { runId, deps, before, outcome, pending: outcome.suspended?.pendingChildren ?? [] };
+}
+
 describe('RedisChildRunner, a fan-out', () => {
   it('creates, indexes, enqueues and knows every child of one tick', async () => {
-    const runId = randomUUID();
-    const deps = await parentJob(runId);
-    const before = await leafJobs();
-    const outcome = await execute(runId, deps);
-    const pending = outcome.suspended?.pendingChildren ?? [];
+    const { runId, deps, before, pending } = await firstExecution();
     expect(pending).toHaveLength(WIDTH);
     expect((await fixture.redis.smembers(runKeys(fixture.prefix, runId).children)).sort()).toEqual(
       [...pending].sort(),
@@ -85,10 +104,7 @@ describe('RedisChildRunner, a fan-out', () => {
   });
 
   it('after a crash between the jobs and the children set, enqueues each child again without a second job', async () => {
-    const runId = randomUUID();
-    const deps = await parentJob(runId);
-    const before = await leafJobs();
-    const first = await execute(runId, deps);
+    const { runId, deps, before, outcome: first } = await firstExecution();
     // What a crash after the jobs but before the tick's SADD leaves: records and jobs, no set.
     await fixture.redis.del(runKeys(fixture.prefix, runId).children);
     const second = await execute(runId, deps);
@@ -97,5 +113,31 @@ describe('RedisChildRunner, a fan-out', () => {
     expect((await leafJobs()) - before).toBe(WIDTH);
     const dependencies = await (await deps.queues.queueFor('fan').getJob(runId))?.getDependenciesCount();
     expect(dependencies).toMatchObject({ unprocessed: WIDTH });
+  });
+
+  it('replays from the records of the children it suspended on: ended ones settle, the others stay one job each', async () => {
+    const { runId, deps, before, outcome: first, pending } = await firstExecution();
+    const steps = first.suspended?.pendingSteps ?? [];
+    expect(steps).toHaveLength(WIDTH);
+    const ended = { status: 'succeeded' as const, usage: emptyUsage(), modelCalls: 0 };
+    const endChild = async (n: number) => {
+      const record = await deps.records.get(pending[n] ?? '');
+      expect(
+        await deps.records.finish(pending[n] ?? '', record?.callPath ?? '', { ...ended, output: n }),
+      ).toBe(true);
+    };
+    // Half of the children ended: the replay waits on the others, enqueuing none of them again.
+    await endChild(0);
+    await endChild(1);
+    const second = await execute(runId, deps, steps);
+    expect([...(second.suspended?.pendingChildren ?? [])].sort()).toEqual([pending[2], pending[3]].sort());
+    expect((await leafJobs()) - before).toBe(WIDTH);
+    await endChild(2);
+    await endChild(3);
+    const third = await execute(runId, deps, second.suspended?.pendingSteps);
+    expect(third.suspended).toBeUndefined();
+    expect(third.output).toEqual([0, 1, 2, 3]);
+    expect((await leafJobs()) - before).toBe(WIDTH);
+    expect(await fixture.redis.scard(runKeys(fixture.prefix, runId).children)).toBe(WIDTH);
   });
 });

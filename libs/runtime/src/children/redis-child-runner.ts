@@ -2,8 +2,9 @@
  * The worker's {@link ChildRunner}: each child call becomes a run of its own, a BullMQ child
  * job of the calling run's job (so BullMQ re-queues the parent from waiting-children once all
  * its children ended), with a run record that stores its place in the tree. One instance per
- * execution of the calling run: it reads the run's set of known children once, so a replay
- * never enqueues a known child again.
+ * execution of the calling run: it reads the run's set of known children at most once (only
+ * for a child whose record exists and has not ended), so a replay never enqueues a known child
+ * again.
  */
 
 import { emptyUsage } from '@flotilla/ir';
@@ -81,16 +82,28 @@ export class RedisChildRunner implements ChildRunner {
   async resolve(call: ChildCall): Promise<ChildResolution> {
     const { runId, rootRunId, records } = this.#options;
     const childRunId = childRunIdOf(rootRunId, runId, call.position, call.attempt);
-    const known = await this.#knownChildren();
-    // A child no execution of this run enqueued yet (the first execution's every child) has no
-    // record unless one crashed between the record and the children set: create it first and
-    // read the record only when it exists already, not before every creation.
-    if (!known.has(childRunId) && (await this.#createRecord(call, childRunId)) === 'created') {
+    // A child an earlier execution suspended on (its position is a pending step, loaded with the
+    // journal) was enqueued and joined the children set before that suspension: its record is
+    // read first (it ended, as a rule: that is why this run replays), the set only if it has not.
+    if (call.parent.run.pendingSteps.has(call.position))
+      return this.#settle(call, childRunId, await records.get(childRunId));
+    // Any other child has no record (every child of a first execution) unless an execution
+    // crashed before suspending on it: create the record first (a no-op when it exists) and read
+    // the record, then the set, only when it existed, not before every creation.
+    if ((await this.#createRecord(call, childRunId)) === 'created') {
       await this.#enqueue(call, childRunId);
-      known.add(childRunId);
       return { state: 'pending', childRunId, enqueued: true };
     }
-    const record = await records.get(childRunId);
+    return this.#settle(call, childRunId, await records.get(childRunId));
+  }
+
+  /** A child whose record existed (`record`, read after that) or was enqueued earlier. */
+  async #settle(
+    call: ChildCall,
+    childRunId: string,
+    record: RunRecord | undefined,
+  ): Promise<ChildResolution> {
+    const { runId, rootRunId } = this.#options;
     // Child ids are computable: adopt only a run this run created (its record names it).
     if (record && (record.parentRunId !== runId || record.rootRunId !== rootRunId))
       throw new ForeignChildRunError(childRunId, runId, record);
@@ -109,15 +122,19 @@ export class RedisChildRunner implements ChildRunner {
       }
       return resolution;
     }
-    if (known.has(childRunId)) return { state: 'pending', childRunId, enqueued: false };
+    if ((await this.#knownChildren()).has(childRunId))
+      return { state: 'pending', childRunId, enqueued: false };
     // Ours from an execution that crashed before the children set (or it expired): enqueue again.
     if (!record) await this.#createRecord(call, childRunId);
     await this.#enqueue(call, childRunId);
-    known.add(childRunId);
     return { state: 'pending', childRunId, enqueued: true };
   }
 
-  /** The run's children enqueued by earlier executions, read once per execution. */
+  /**
+   * The run's children enqueued by earlier executions, read once per execution and only when a
+   * child's record existed but it had not ended: a first execution (no record yet) and a replay
+   * whose children ended never read it.
+   */
   #knownChildren(): Promise<Set<string>> {
     const { redis, prefix, runId } = this.#options;
     this.#known ??= redis.smembers(runKeys(prefix, runId).children).then((ids) => new Set(ids));
@@ -183,6 +200,12 @@ export class RedisChildRunner implements ChildRunner {
       ...ENDED_JOB_RETENTION,
     });
     await this.#joinsBatch().add(childRunId);
+    // A set read before this child joined it learns of it here (a later call at this id); a
+    // failed read failed the call that made it, not this one.
+    this.#known?.then(
+      (known) => known.add(childRunId),
+      () => undefined,
+    );
     const { served } = this.#options;
     if (served && !(await served.serves(definition.id)))
       await records.markUnserved(childRunId, definition.id);

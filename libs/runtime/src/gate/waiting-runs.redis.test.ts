@@ -78,6 +78,10 @@ describe('the count of waiting runs', () => {
       true,
     );
     expect(await records().get(runId)).not.toHaveProperty('waitingFor');
+    expect(await fixture.redis.hmget(runKeys(fixture.prefix, runId).record, 'waits', 'status')).toEqual([
+      null,
+      'waiting',
+    ]);
     expect(await countsOf(agentId)).toEqual({});
   });
 

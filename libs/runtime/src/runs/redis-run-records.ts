@@ -35,7 +35,7 @@ import { parkRunScript } from './lua/park-run-1.lua.js';
 import { pinRunScript } from './lua/pin-run-1.lua.js';
 import { recordProgressScript } from './lua/record-progress-1.lua.js';
 import { startRunScript } from './lua/start-run-4.lua.js';
-import { suspendRunScript } from './lua/suspend-run-1.lua.js';
+import { suspendRunScript } from './lua/suspend-run-2.lua.js';
 import { swapAttemptTraceScript } from './lua/swap-attempt-trace-1.lua.js';
 import { wakeRunScript } from './lua/wake-run-1.lua.js';
 import { runEndText } from './run-end-text.js';

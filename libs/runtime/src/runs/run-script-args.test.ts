@@ -64,7 +64,7 @@ describe('run script argument builders', () => {
     expect(createRunArgs(keys, child, 7).args.slice(7)).toEqual(['r1', 'r1', '', '', 'v2']);
   });
 
-  it('lays out suspend-run-1: the usage totals a suspended run carries (no waits, no pending steps)', () => {
+  it('lays out suspend-run-2: the usage totals a suspended run carries (no waits, no pending steps)', () => {
     expect(suspendRunArgs(keys, { usage, modelCalls: 3 }, 9)).toEqual({
       keys: ['p:run:{r:r1}:record'],
       args: [JSON.stringify(usage), '3', '9', '', '', '', ''],

@@ -62,7 +62,7 @@ export function createRunArgs(keys: RunKeys, run: NewRun, now: number): RunScrip
 }
 
 /**
- * KEYS and ARGV of `suspend-run-1`: the run's usage totals after this execution's share, the
+ * KEYS and ARGV of `suspend-run-2`: the run's usage totals after this execution's share, the
  * suspending attempt's token (`''`: not fenced), its durable waits (none: child runs only) and
  * the journal positions of the steps it suspended on (`runId` names the run in the error).
  * @throws TooManyPendingStepsError past `MAX_PENDING_STEPS` positions

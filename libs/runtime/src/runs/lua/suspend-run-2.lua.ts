@@ -1,9 +1,9 @@
-import { ATTEMPT_SUPERSEDED, refuseSupersededAttempt } from '../../store/lua/attempt-fence.lua.js';
+import { ATTEMPT_SUPERSEDED } from '../../store/lua/attempt-fence.lua.js';
 import { LuaScript } from '../../store/lua-script.js';
 
-/** See the header of the script. Argument builder: `suspendRunArgs`. */
+/** See the header of the script. Argument builder: `suspendRunArgs` (the arguments of suspend-run-1). */
 export const suspendRunScript = new LuaScript(
-  'suspend-run-1',
+  'suspend-run-2',
   1,
   `--[[
   A run's execution suspended on child runs or durable waits: status waiting, what it waits for
@@ -12,9 +12,12 @@ export const suspendRunScript = new LuaScript(
   share before calling). The journal positions of the durable steps the execution suspended on
   go to pendingSteps (runs/pending-steps.ts), replacing those of the previous suspension: the
   next execution loads them with the journal, so patched() sees a pending child call or wait
-  as reached. A run
-  that already ended (a cancel won the race) is left as it is, and so is one a newer attempt
-  owns (attempt-fence.lua.ts).
+  as reached. A run that already ended (a cancel won the race) is left as it is, and so is one a
+  newer attempt owns (attempt-fence.lua.ts, inlined to share the read).
+  Commands: one HMGET (the fence, status, agentId and the fields a suspension may remove), one
+  HSET, and one HDEL only when a field to remove is there (suspend-run-1: HGET attempt, HGET
+  status, HSET, two or three HSET/HDEL, HGET agentId: 7 for a fan-out's parent). Same
+  arguments, writes and replies as suspend-run-1.
   Input:
     KEYS[1] record   hash of the run record
     ARGV[1] usage totals JSON
@@ -31,23 +34,34 @@ export const suspendRunScript = new LuaScript(
     0  the run had already ended; nothing written
     ${ATTEMPT_SUPERSEDED} a newer attempt owns the run; nothing written
 ]]
-${refuseSupersededAttempt('KEYS[1]', 'ARGV[4]')}
-local status = redis.call('HGET', KEYS[1], 'status')
+local held = redis.call('HMGET', KEYS[1], 'attempt', 'status', 'agentId', 'waitingFor', 'waits',
+  'pendingSteps')
+if ARGV[4] ~= '' and held[1] and held[1] ~= ARGV[4] then return ${ATTEMPT_SUPERSEDED} end
+local status = held[2]
 if status == 'succeeded' or status == 'failed' or status == 'cancelled' then return 0 end
-redis.call('HSET', KEYS[1], 'status', 'waiting', 'usage', ARGV[1], 'modelCalls', ARGV[2],
-  'suspendedAt', ARGV[3])
+local fields = { 'status', 'waiting', 'usage', ARGV[1], 'modelCalls', ARGV[2], 'suspendedAt', ARGV[3] }
+local removed = {}
 local cleared = 0
 if ARGV[5] ~= '' then
-  redis.call('HSET', KEYS[1], 'waitingFor', ARGV[5], 'waits', ARGV[6])
+  table.insert(fields, 'waitingFor')
+  table.insert(fields, ARGV[5])
+  table.insert(fields, 'waits')
+  table.insert(fields, ARGV[6])
 else
-  cleared = redis.call('HDEL', KEYS[1], 'waitingFor')
-  redis.call('HDEL', KEYS[1], 'waits')
+  if held[4] then
+    table.insert(removed, 'waitingFor')
+    cleared = 1
+  end
+  if held[5] then table.insert(removed, 'waits') end
 end
 if ARGV[7] ~= '' then
-  redis.call('HSET', KEYS[1], 'pendingSteps', ARGV[7])
-else
-  redis.call('HDEL', KEYS[1], 'pendingSteps')
+  table.insert(fields, 'pendingSteps')
+  table.insert(fields, ARGV[7])
+elseif held[6] then
+  table.insert(removed, 'pendingSteps')
 end
-return { 1, redis.call('HGET', KEYS[1], 'agentId') or '', cleared }
+redis.call('HSET', KEYS[1], unpack(fields))
+if #removed > 0 then redis.call('HDEL', KEYS[1], unpack(removed)) end
+return { 1, held[3] or '', cleared }
 `,
 );
