@@ -19,9 +19,11 @@ export class AgentMemory {
   }
 
   /** Loads what the store holds for this invocation (a replay continues from it). */
-  async load(): Promise<void> {
-    const stored = await this.run.services.memory.load(this.callPath);
-    for (const [key, value] of Object.entries(stored)) this.values.set(key, value);
+  load(): Promise<void> {
+    // One `.then`, not an async function awaiting (a promise fewer per invocation).
+    return this.run.services.memory.load(this.callPath).then((stored) => {
+      for (const [key, value] of Object.entries(stored)) this.values.set(key, value);
+    });
   }
 
   has(key: string): boolean {
