@@ -54,7 +54,8 @@ export async function invokeAgent(options: InvokeAgentOptions): Promise<unknown>
     const flushing = run.flushWrites();
     if (flushing !== SETTLED) await flushing;
     // Memory is per invocation. A failed invocation keeps it: a retry of the run replays from it.
-    if (outcome === 'success') await run.services.memory.clear(context.callPath);
+    // One that stored nothing (most) has nothing to clear: no write, and none of its promises.
+    if (outcome === 'success' && !context.memory.storesNothing) await run.services.memory.clear(context.callPath);
   }
 }
 
