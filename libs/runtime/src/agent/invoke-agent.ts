@@ -55,7 +55,8 @@ export async function invokeAgent(options: InvokeAgentOptions): Promise<unknown>
     if (flushing !== SETTLED) await flushing;
     // Memory is per invocation. A failed invocation keeps it: a retry of the run replays from it.
     // One that stored nothing (most) has nothing to clear: no write, and none of its promises.
-    if (outcome === 'success' && !context.memory.storesNothing) await run.services.memory.clear(context.callPath);
+    if (outcome === 'success' && !context.memory.storesNothing)
+      await run.services.memory.clear(context.callPath);
   }
 }
 

@@ -111,10 +111,16 @@ export class JobLeases {
 
   /** A lease is due: renewed now when no renewal is on its way, lapsed at its hard limit. */
   #check(jobId: string, lease: Lease, now: number): void {
-    if (lease.hard) return this.#lapse(jobId, lease);
+    if (lease.hard) {
+      this.#lapse(jobId, lease);
+      return;
+    }
     if (!lease.renewing) {
       const renew = this.#renewers.get(lease.queue) ?? this.#renewers.get('');
-      if (!renew) return this.#lapse(jobId, lease);
+      if (!renew) {
+        this.#lapse(jobId, lease);
+        return;
+      }
       // A failed call leaves `renewing` set: the hard limit below decides.
       renew(jobId, lease.token).catch(() => {});
     }

@@ -289,7 +289,13 @@ export class RunProcessor {
       const admitting = this.#admit({ job, token, attempt: attempt.token, logger });
       // Nothing to remember or release: no entered read (only a gate sets one), no cap.
       if (admitting === ADMITTED) return this.#processAdmitted(job, token, attempt, logger);
-      return this.#processGated(job, token, attempt, logger, admitting as Exclude<typeof admitting, typeof ADMITTED>);
+      return this.#processGated(
+        job,
+        token,
+        attempt,
+        logger,
+        admitting as Exclude<typeof admitting, typeof ADMITTED>,
+      );
     } catch (error) {
       return Promise.reject(error);
     }
