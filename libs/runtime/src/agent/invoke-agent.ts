@@ -54,7 +54,9 @@ export async function invokeAgent(options: InvokeAgentOptions): Promise<unknown>
     const flushing = run.flushWrites();
     if (flushing !== SETTLED) await flushing;
     // Memory is per invocation. A failed invocation keeps it: a retry of the run replays from it.
-    if (outcome === 'success') await run.services.memory.clear(context.callPath);
+    // One that stored nothing (most) has nothing to clear: no write, and none of its promises.
+    if (outcome === 'success' && !context.memory.storesNothing)
+      await run.services.memory.clear(context.callPath);
   }
 }
 
@@ -94,20 +96,44 @@ async function runGenerations(context: AgentContext, initialProps: unknown): Pro
   }
 }
 
-/** One generation: middlewares (index 0 outermost) around the handler, then stream consumers closed. */
-async function runGeneration(context: AgentContext, props: unknown): Promise<unknown> {
+/**
+ * One generation: middlewares (index 0 outermost) around the handler, then stream consumers
+ * closed. One `.then`, not an async function awaiting in a `try`/`finally` (a promise fewer per
+ * generation); a consumer's failed close replaces the outcome, as a throwing `finally` would.
+ */
+function runGeneration(context: AgentContext, props: unknown): Promise<unknown> {
   const { definition } = context;
-  // Without middlewares the handler is called as is: a sync throw still rejects this function.
+  // Without middlewares the handler is called as is: a sync throw still rejects the generation.
   const chain =
     definition.middlewares.length === 0
       ? () => definition.handler(props)
       : middlewareChain(definition, { agentId: definition.id, props });
+  let running: Promise<unknown>;
   try {
-    return await runInAgentContext(context, chain);
-  } finally {
-    const { streamConsumers } = context.draft;
-    if (streamConsumers.length > 0) await Promise.all(streamConsumers.map((consumer) => consumer.close()));
+    running = Promise.resolve(runInAgentContext(context, chain));
+  } catch (error) {
+    running = Promise.reject(error);
   }
+  return running.then(
+    (result) => {
+      const closing = closeStreamConsumers(context);
+      return closing ? closing.then(() => result) : result;
+    },
+    (error: unknown) => {
+      const closing = closeStreamConsumers(context);
+      if (!closing) throw error;
+      return closing.then(() => {
+        throw error;
+      });
+    },
+  );
+}
+
+/** Closes the generation's stream consumers; `undefined` when it has none (the usual case). */
+function closeStreamConsumers(context: AgentContext): Promise<unknown> | undefined {
+  const { streamConsumers } = context.draft;
+  if (streamConsumers.length === 0) return undefined;
+  return Promise.all(streamConsumers.map((consumer) => consumer.close()));
 }
 
 /** The middlewares (index 0 outermost) around the handler, which gets the props they leave. */

@@ -49,15 +49,22 @@ export class AgentContext {
    * Survives reborn; a replay rebuilds it from the journal.
    */
   readonly usage: BudgetState = { own: emptyUsageStats(), aggregate: emptyUsageStats() };
-  /** Aborted when this agent ends or any ancestor (or the run) is cancelled. */
-  readonly controller = new AbortController();
+  /**
+   * Made at the first read of {@link controller} or {@link signal} (a model call, a tool, an
+   * abort handle), linked to the parent's signal then: an invocation nobody asks it of (a leaf
+   * that calls no model, e.g. a fan-out's child) makes no controller, signal, listener or abort
+   * event. Until then {@link throwIfAborted} reads the parent's signal and the closed state.
+   */
+  #controller: AbortController | undefined;
   /** The controller's signal, read once (its getter is a brand-checked accessor; every step reads it). */
-  readonly #signal = this.controller.signal;
+  #signal: AbortSignal | undefined;
+  /** Set by {@link close}: what the controller aborts with, when it is only made afterwards. */
+  #closed: { reason: unknown } | undefined;
   private readonly ownModel: ModelAdapter | undefined;
   private readonly inheritedModel: ModelAdapter | undefined;
   private currentGeneration = 0;
   private currentDraft = new Draft();
-  private readonly unlinkParentSignal: () => void;
+  #unlinkParentSignal: (() => void) | undefined;
 
   constructor(options: AgentContextOptions) {
     this.definition = options.definition;
@@ -69,10 +76,22 @@ export class AgentContext {
     this.inheritedModel = options.inheritedModel;
     this.memory = new AgentMemory(options.run, options.callPath);
     this.resources = new ResourceSlots(this);
-    this.unlinkParentSignal = linkSignal(
-      options.parent?.signal ?? options.run.services.signal,
-      this.controller,
-    );
+  }
+
+  /** Aborted when this agent ends or any ancestor (or the run) is cancelled. */
+  get controller(): AbortController {
+    if (this.#controller) return this.#controller;
+    const controller = new AbortController();
+    this.#controller = controller;
+    this.#signal = controller.signal;
+    if (this.#closed) controller.abort(this.#closed.reason);
+    else this.#unlinkParentSignal = linkSignal(this.#parentSignal(), controller);
+    return controller;
+  }
+
+  /** The signal this invocation's controller links to: its parent's, or the run's. */
+  #parentSignal(): AbortSignal {
+    return this.parent?.signal ?? this.run.services.signal;
   }
 
   get agentId(): string {
@@ -80,7 +99,7 @@ export class AgentContext {
   }
 
   get signal(): AbortSignal {
-    return this.#signal;
+    return this.#signal ?? this.controller.signal;
   }
 
   get generation(): number {
@@ -115,13 +134,22 @@ export class AgentContext {
 
   /** @throws AbortError when this agent, an ancestor or the run was cancelled. */
   throwIfAborted(): void {
-    if (this.#signal.aborted) throw new AbortError(abortReason(this.#signal));
+    // Without a controller yet: aborted exactly when the parent's signal is (the link would have
+    // passed its reason on), or once closed (the controller is then made, aborted).
+    const signal = this.#signal ?? (this.#closed ? this.signal : this.#parentSignal());
+    if (signal.aborted) throw new AbortError(abortReason(signal));
   }
 
   /** Ends the invocation: aborts what still runs under it and tears its resources down. */
   close(reason: string): Promise<void> {
-    this.controller.abort(reason);
-    this.unlinkParentSignal();
+    if (this.#controller) {
+      this.#controller.abort(reason);
+      this.#unlinkParentSignal?.();
+    } else if (!this.#closed) {
+      // The reason a linked controller would hold: the parent's, when it aborted first.
+      const parent = this.#parentSignal();
+      this.#closed = { reason: parent.aborted ? parent.reason : reason };
+    }
     const tornDown = this.teardown.run(this.run.services.logger);
     // Nothing to tear down (the usual case): no extra promise for the providers' clearing.
     if (tornDown === SETTLED) {

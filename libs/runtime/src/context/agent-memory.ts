@@ -12,6 +12,8 @@ export class AgentMemory {
   private readonly values = new Map<string, unknown>();
   private readonly run: RunState;
   private readonly callPath: string;
+  /** Loaded empty and not written since: the store holds nothing of this invocation. */
+  #storesNothing = false;
 
   constructor(run: RunState, callPath: string) {
     this.run = run;
@@ -19,9 +21,20 @@ export class AgentMemory {
   }
 
   /** Loads what the store holds for this invocation (a replay continues from it). */
-  async load(): Promise<void> {
-    const stored = await this.run.services.memory.load(this.callPath);
-    for (const [key, value] of Object.entries(stored)) this.values.set(key, value);
+  load(): Promise<void> {
+    // One `.then`, not an async function awaiting (a promise fewer per invocation).
+    return this.run.services.memory.load(this.callPath).then((stored) => {
+      for (const [key, value] of Object.entries(stored)) this.values.set(key, value);
+      this.#storesNothing = this.values.size === 0;
+    });
+  }
+
+  /**
+   * Whether the run's store surely holds nothing of this invocation: it loaded empty and nothing
+   * was written since (only this invocation writes its callPath), so there is nothing to clear.
+   */
+  get storesNothing(): boolean {
+    return this.#storesNothing;
   }
 
   has(key: string): boolean {
@@ -40,6 +53,7 @@ export class AgentMemory {
    */
   set(key: string, value: unknown, context: string): void {
     const copy = cloneJsonValue(value, context);
+    this.#storesNothing = false;
     this.values.set(key, copy);
     this.run.trackWrite(this.run.services.memory.set(this.callPath, key, copy));
   }

@@ -13,6 +13,7 @@ import { RunState } from '../context/run-state.js';
 import { MAX_PENDING_STEPS, TooManyPendingStepsError } from '../errors/patch-errors.js';
 import { AbortError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
+import { SETTLED } from '../shared/settled.js';
 import { statsFromTotals } from '../usage/usage-stats.js';
 import { earliestWakeAt } from './suspend-until.js';
 
@@ -77,7 +78,9 @@ export async function executeDefinition(
     run.emit({ type: 'run-end', callPath, status, error: serializeError(error), ...usageOf(run) });
     throw error;
   } finally {
-    await services.events.flush();
+    // The worker's sink has nothing to flush once it holds the run-end: no await (and tick) then.
+    const flushing = services.events.flush();
+    if (flushing !== SETTLED) await flushing;
   }
 }
 

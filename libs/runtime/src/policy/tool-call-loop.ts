@@ -92,14 +92,17 @@ async function validatedTurn<T>(
     const { message, usage } = await executeTurn(window ? await window.fit(prompt) : prompt, turnOptions);
     window?.report(usage);
     if ((message.tool_calls?.length ?? 0) > 0) {
-      await emit([message], usage);
+      const emitted = emit([message], usage);
+      if (emitted !== SETTLED) await emitted;
       return { kind: 'tool-calls', message };
     }
     const text = typeof message.content === 'string' ? message.content : '';
     const validating = validateOutput(text, { runtime, parser });
     const outcome = validating instanceof Promise ? await validating : validating;
     if (outcome.ok) {
-      await emit([message], usage);
+      const emitted = emit([message], usage);
+      // Nothing to wait for without a sink: no await (its promise and tick) on the settled one.
+      if (emitted !== SETTLED) await emitted;
       return { kind: 'content', data: outcome.data };
     }
     issues.push(...outcome.issues);

@@ -77,4 +77,51 @@ describe('JobLeases', () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(onLapse).not.toHaveBeenCalled();
   });
+
+  it('watches every held lock with one timer: each lapses on time, whatever was held or released around it', () => {
+    const leases = new JobLeases(5000);
+    const first = vi.fn();
+    const releaseFirst = leases.hold(job('j1'), 't', first);
+    vi.advanceTimersByTime(1000);
+    const second = vi.fn();
+    leases.hold(job('j2'), 't', second);
+    // Fetched by a request sent long ago: due before the others.
+    const early = vi.fn();
+    leases.hold({ id: 'j3', processedOn: Date.now() - 2000 } as unknown as Job, 't', early);
+    expect(vi.getTimerCount()).toBe(1);
+    releaseFirst();
+    vi.advanceTimersByTime(1999);
+    expect(early).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(early).toHaveBeenCalledOnce();
+    vi.advanceTimersByTime(1999);
+    expect(second).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(second).toHaveBeenCalledOnce();
+    expect(first).not.toHaveBeenCalled();
+  });
+
+  it('leaves no timer once every lock was released (a closing worker is not kept up)', () => {
+    const leases = new JobLeases(5000);
+    const releases = ['j1', 'j2', 'j3'].map((id) => leases.hold(job(id), 't', vi.fn()));
+    expect(vi.getTimerCount()).toBe(1);
+    for (const release of releases) release();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('lapses at the hard limit when the renewer reports nothing back', () => {
+    const leases = new JobLeases(5000);
+    const asked: string[] = [];
+    leases.renewWith(async (jobId) => {
+      asked.push(jobId);
+    });
+    const onLapse = vi.fn();
+    leases.hold(job('j1'), 't', onLapse);
+    vi.advanceTimersByTime(4000);
+    expect(asked).toEqual(['j1']);
+    vi.advanceTimersByTime(999);
+    expect(onLapse).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect([onLapse.mock.calls.length, vi.getTimerCount()]).toEqual([1, 0]);
+  });
 });

@@ -20,6 +20,14 @@ export class JobLeases {
   readonly #held = new Map<string, Lease>();
   /** By queue name: each agent queue's locks are renewed by its own BullMQ Worker. */
   readonly #renewers = new Map<string, (jobId: string, token: string) => Promise<unknown>>();
+  /**
+   * One timer for every lease, due at the earliest {@link Lease.due} (or before): a timer per
+   * job, set at its fetch and cleared at its end, cost a run ~1–2% of a worker's CPU (Node keeps
+   * a timer list per distinct delay, made and dropped with it). A lease released before it is
+   * due leaves the timer be; it fires, finds nothing due and is set for the next lease.
+   */
+  #timer: { clear(): void } | undefined;
+  #timerDue = Number.POSITIVE_INFINITY;
 
   constructor(lockDurationMs: number) {
     this.#lockDurationMs = lockDurationMs;
@@ -43,11 +51,11 @@ export class JobLeases {
   hold(job: Job, token: string | undefined, onLapse: () => void): () => void {
     const jobId = job.id ?? '';
     const lease: Lease = {
-      ...{ until: 0, renewing: false, timer: undefined, onLapse, token: token ?? '' },
+      ...{ until: 0, due: 0, hard: false, renewing: false, onLapse, token: token ?? '' },
       queue: (job as { queueName?: string }).queueName ?? '',
     };
     this.#held.set(jobId, lease);
-    this.#arm(jobId, lease, (job.processedOn ?? Date.now()) + this.#lockDurationMs);
+    this.#arm(lease, (job.processedOn ?? Date.now()) + this.#lockDurationMs);
     return () => this.release(jobId);
   }
 
@@ -66,47 +74,88 @@ export class JobLeases {
       if (!lease) continue;
       lease.renewing = false;
       if (failed.includes(jobId)) this.#lapse(jobId, lease);
-      else this.#arm(jobId, lease, sentAt + this.#lockDurationMs);
+      else this.#arm(lease, sentAt + this.#lockDurationMs);
     }
   }
 
   release(jobId: string): void {
-    this.#held.get(jobId)?.timer?.clear();
     this.#held.delete(jobId);
+    this.#stopWhenIdle();
   }
 
-  #arm(jobId: string, lease: Lease, until: number): void {
-    lease.timer?.clear();
+  /** The lock surely holds until `until`: checked a margin before. */
+  #arm(lease: Lease, until: number): void {
     lease.until = until;
-    lease.timer = setLongTimer(
-      () => {
-        if (!lease.renewing) {
-          const renew = this.#renewers.get(lease.queue) ?? this.#renewers.get('');
-          if (!renew) return this.#lapse(jobId, lease);
-          // A failed call leaves `renewing` set: the hard limit below decides.
-          renew(jobId, lease.token).catch(() => {});
-        }
-        // A renewal is on its way: wait for it, up to the time the lock may truly lapse.
-        if (lease.renewing)
-          lease.timer = setLongTimer(() => this.#lapse(jobId, lease), lease.until - Date.now());
-      },
-      until - this.#marginMs - Date.now(),
-    );
+    lease.hard = false;
+    lease.due = until - this.#marginMs;
+    this.#wakeBy(lease.due);
+  }
+
+  /** The timer fires at `due` at the latest. */
+  #wakeBy(due: number): void {
+    if (this.#timer !== undefined && this.#timerDue <= due) return;
+    this.#timer?.clear();
+    this.#timerDue = due;
+    this.#timer = setLongTimer(() => this.#fire(), due - Date.now());
+  }
+
+  #fire(): void {
+    this.#timer = undefined;
+    this.#timerDue = Number.POSITIVE_INFINITY;
+    const now = Date.now();
+    for (const [jobId, lease] of this.#held) if (lease.due <= now) this.#check(jobId, lease, now);
+    let next = Number.POSITIVE_INFINITY;
+    for (const lease of this.#held.values()) if (lease.due < next) next = lease.due;
+    if (next !== Number.POSITIVE_INFINITY) this.#wakeBy(next);
+  }
+
+  /** A lease is due: renewed now when no renewal is on its way, lapsed at its hard limit. */
+  #check(jobId: string, lease: Lease, now: number): void {
+    if (lease.hard) {
+      this.#lapse(jobId, lease);
+      return;
+    }
+    if (!lease.renewing) {
+      const renew = this.#renewers.get(lease.queue) ?? this.#renewers.get('');
+      if (!renew) {
+        this.#lapse(jobId, lease);
+        return;
+      }
+      // A failed call leaves `renewing` set: the hard limit below decides.
+      renew(jobId, lease.token).catch(() => {});
+    }
+    // A renewal is on its way (or the renewer said nothing): wait for it, up to the time the lock
+    // may truly lapse. A renewal answered at once has moved `due` on already.
+    if (lease.renewing || lease.due <= now) {
+      lease.hard = true;
+      lease.due = lease.until;
+    }
   }
 
   #lapse(jobId: string, lease: Lease): void {
-    lease.timer?.clear();
-    this.#held.delete(jobId);
+    if (this.#held.get(jobId) === lease) this.#held.delete(jobId);
+    this.#stopWhenIdle();
     lease.onLapse();
+  }
+
+  /** No lease held: no timer keeps the process up (a worker closing has released them all). */
+  #stopWhenIdle(): void {
+    if (this.#held.size > 0 || this.#timer === undefined) return;
+    this.#timer.clear();
+    this.#timer = undefined;
+    this.#timerDue = Number.POSITIVE_INFINITY;
   }
 }
 
 interface Lease {
   /** Epoch ms until which the lock surely holds. */
   until: number;
+  /** Epoch ms of the lease's next check: a margin before `until`, or `until` itself once `hard`. */
+  due: number;
+  /** Past its margin with a renewal on its way: at `due` the lease lapses. */
+  hard: boolean;
   /** A renewal was sent and has not come back yet. */
   renewing: boolean;
-  timer: { clear(): void } | undefined;
   onLapse: () => void;
   /** The job's lock token. */
   token: string;

@@ -1,6 +1,7 @@
 import type { RedisRunEventSink, WrittenEvents } from '../events/redis-run-event-sink.js';
 import type { RunEndEvent, RunEvent, RunEventSink } from '../events/run-event.js';
 import type { DrainedWrites, RunWriteBatch } from '../events/run-write-batch.js';
+import { SETTLED } from '../shared/settled.js';
 
 /**
  * Wraps the run's event sink for the worker: every event passes through except the engine's
@@ -38,7 +39,7 @@ export class RunEndCapturingSink implements RunEventSink {
 
   /** The engine's flush: left to the worker once the execution is over (see the class). */
   flush(): Promise<void> {
-    return this.#runEnd ? Promise.resolve() : this.#inner.flush();
+    return this.#runEnd ? SETTLED : this.#inner.flush();
   }
 
   /** Writes every event emitted (and record made) so far (before a suspension, a retry or a hand-back). */

@@ -120,6 +120,7 @@ export interface RunProcessorDependencies {
  * after a crash, a resume after child runs) or starts fresh.
  */
 function markingReplays(journal: RunJournal): RunJournal {
+  // Built inside the run span (`#services`): the span active at the load is the same one.
   return {
     // One `.then`, not an async function awaiting (two promises fewer per execution).
     load: () =>
@@ -252,26 +253,62 @@ export class RunProcessor {
     });
   }
 
-  /** The BullMQ processor. Throws (so BullMQ marks the job failed) when the run failed. */
-  async process(job: Job, token?: string): Promise<void> {
+  /**
+   * The BullMQ processor. Throws (so BullMQ marks the job failed) when the run failed. Not an
+   * async function: a run admitted without a gate (no pinning, conversation or cap: most runs)
+   * goes straight on, without a promise of its own and the await on it.
+   */
+  process(job: Job, token?: string): Promise<void> {
     if (job.name === DEADLINE_JOB_NAME) return this.#expire(job);
     if (job.name === SCHEDULE_JOB_NAME) return fireSchedule(job, this.#enqueueServices, this.#deps.logger);
     const runId = job.id ?? '';
     if (!isValidRunId(job.id)) {
       // No record can be keyed by it (a 5 MB id would make 5 MB key names): the job fails alone.
       this.#deps.logger.error({ jobId: runId.slice(0, 240) }, 'job id is not a valid run id; job failed');
-      throw new UnrecoverableError(
-        'The job id is not a valid run id; submit runs with createClient().submit.',
+      return Promise.reject(
+        new UnrecoverableError('The job id is not a valid run id; submit runs with createClient().submit.'),
       );
     }
     // An invalid agent id (job name) fails the run below; the record must not hold it.
     const agentId = isValidId(job.name) ? job.name : '';
     const logger = this.#deps.logger.child({ runId, agentId, jobId: job.id });
-    // Most workers do not pin, most runs have no conversation and no cap: no awaits for those.
-    if (this.#deps.pinnedBuild !== undefined && (await this.#movedToBuildQueue(job, logger))) return;
-    const attempt = new RunAttempt(runId);
-    const admitting = this.#admit({ job, token, attempt: attempt.token, logger });
-    const admitted = admitting === ADMITTED ? admitting : await admitting;
+    if (this.#deps.pinnedBuild !== undefined) return this.#processPinned(job, token, logger);
+    return this.#processRun(job, token, logger);
+  }
+
+  /** A run of a worker that pins runs: moved to its build's queue first, or processed here. */
+  async #processPinned(job: Job, token: string | undefined, logger: Logger): Promise<void> {
+    if (await this.#movedToBuildQueue(job, logger)) return;
+    await this.#processRun(job, token, logger);
+  }
+
+  /** Admits the run (conversation, cap) and processes it. Most runs have neither: no awaits for those. */
+  #processRun(job: Job, token: string | undefined, logger: Logger): Promise<void> {
+    const attempt = new RunAttempt(job.id ?? '');
+    try {
+      const admitting = this.#admit({ job, token, attempt: attempt.token, logger });
+      // Nothing to remember or release: no entered read (only a gate sets one), no cap.
+      if (admitting === ADMITTED) return this.#processAdmitted(job, token, attempt, logger);
+      return this.#processGated(
+        job,
+        token,
+        attempt,
+        logger,
+        admitting as Exclude<typeof admitting, typeof ADMITTED>,
+      );
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  async #processGated(
+    job: Job,
+    token: string | undefined,
+    attempt: RunAttempt,
+    logger: Logger,
+    admitting: Promise<'ended' | { cap: CapHold | undefined }>,
+  ): Promise<void> {
+    const admitted = await admitting;
     if (admitted === 'ended') return;
     try {
       await this.#processAdmitted(job, token, attempt, logger);
@@ -753,20 +790,20 @@ export class RunProcessor {
     const { redis, config } = this.#deps;
     const { decoded, runId } = run;
     const rootRunId = decoded.child?.rootRunId ?? runId;
+    const runJournal = new RedisRunJournal({
+      redis,
+      prefix: config.prefix,
+      runId,
+      attempt: run.attempt.token,
+      preloaded: journal,
+      // One write per step: its records go with the events in one script.
+      batch: run.sink.batch,
+    });
     const services: RunServices = {
       runId,
       attempt: run.attempt.token,
-      journal: markingReplays(
-        new RedisRunJournal({
-          redis,
-          prefix: config.prefix,
-          runId,
-          attempt: run.attempt.token,
-          preloaded: journal,
-          // One write per step: its records go with the events in one script.
-          batch: run.sink.batch,
-        }),
-      ),
+      // Only a recorded span is marked (a no-op span keeps nothing): no wrapper and no `.then` else.
+      journal: trace.getActiveSpan()?.isRecording() ? markingReplays(runJournal) : runJournal,
       memory: run.memory,
       conversations: this.#conversationsOf(run.attempt.token),
       events: run.sink,
@@ -926,8 +963,10 @@ export class RunProcessor {
     // Whoever ended the run (this worker, a cancel), the next run on its conversation goes now:
     // its leave is sent in the same tick as the finish, so Redis runs it just after (one round
     // trip); fenced by this attempt, it leaves nothing when a newer attempt owns the run.
-    const leaving = conversationOf(job) ? this.#writers.release(job, attempt.token) : undefined;
-    const [ended] = await Promise.all([finishing, leaving]);
+    // No conversation (most runs): no `Promise.all` (three promises) around the finish alone.
+    const ended = conversationOf(job)
+      ? (await Promise.all([finishing, this.#writers.release(job, attempt.token)]))[0]
+      : await finishing;
     this.#log(logger, ending);
     if (ended && this.#deps.hooks?.onRunEnd) await this.#reportEnd(runId, logger);
     // Ended for good: BullMQ must not retry it (a retry would find the record ended anyway).
