@@ -27,7 +27,7 @@ import { runKeys } from '../keys.js';
 import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
 import { clearAttemptTraceScript } from './lua/clear-attempt-trace-1.lua.js';
 import { compactEventsScript } from './lua/compact-events-2.lua.js';
-import { createRunScript } from './lua/create-run-1.lua.js';
+import { createRunScript } from './lua/create-run-2.lua.js';
 import { finishRunScript } from './lua/finish-run-9.lua.js';
 import { markUnservedScript } from './lua/mark-unserved-1.lua.js';
 import { markWaitingScript } from './lua/mark-waiting-1.lua.js';

@@ -1,5 +1,5 @@
 /**
- * Pure argument builders of the run record scripts (`create-run-1`, `start-run-4`,
+ * Pure argument builders of the run record scripts (`create-run-2`, `start-run-4`,
  * `finish-run-9`), testable without Redis.
  */
 import type { TokenUsage } from '@flotilla/ir';

@@ -2,7 +2,7 @@ import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Argument builder: `createRunArgs`. */
 export const createRunScript = new LuaScript(
-  'create-run-1',
+  'create-run-2',
   1,
   `--[[
   Creates a run record in status queued, unless one exists (idempotent submit). A submitted run
@@ -30,17 +30,31 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
   if ARGV[6] ~= '' and redis.call('HGET', KEYS[1], 'submission') ~= ARGV[6] then return -1 end
   return 0
 end
-redis.call('HSET', KEYS[1], 'runId', ARGV[1], 'agentId', ARGV[2], 'status', 'queued',
-  'createdAt', ARGV[4], 'attempts', 0, 'modelCalls', 0)
-if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'conversationId', ARGV[3]) end
-if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'tenant', ARGV[5]) end
-if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'submission', ARGV[6]) end
-if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'scheduleId', ARGV[7]) end
-if ARGV[8] then
-  redis.call('HSET', KEYS[1], 'parentRunId', ARGV[8], 'rootRunId', ARGV[9], 'callPath', ARGV[10],
-    'fingerprint', ARGV[11])
-  if ARGV[12] and ARGV[12] ~= '' then redis.call('HSET', KEYS[1], 'pinnedBuild', ARGV[12]) end
+-- One HSET with every field (create-run-1 sent one per optional group: up to 4 more commands).
+local fields = {'runId', ARGV[1], 'agentId', ARGV[2], 'status', 'queued', 'createdAt', ARGV[4],
+  'attempts', 0, 'modelCalls', 0}
+local function add(name, value)
+  if value and value ~= '' then
+    fields[#fields + 1] = name
+    fields[#fields + 1] = value
+  end
 end
+add('conversationId', ARGV[3])
+add('tenant', ARGV[5])
+add('submission', ARGV[6])
+add('scheduleId', ARGV[7])
+if ARGV[8] then
+  fields[#fields + 1] = 'parentRunId'
+  fields[#fields + 1] = ARGV[8]
+  fields[#fields + 1] = 'rootRunId'
+  fields[#fields + 1] = ARGV[9]
+  fields[#fields + 1] = 'callPath'
+  fields[#fields + 1] = ARGV[10]
+  fields[#fields + 1] = 'fingerprint'
+  fields[#fields + 1] = ARGV[11]
+  add('pinnedBuild', ARGV[12])
+end
+redis.call('HSET', KEYS[1], unpack(fields))
 return 1
 `,
 );
