@@ -38,7 +38,7 @@ const memoryOf = (runId: string, attempt: string) =>
   new RedisRunMemoryStore({ redis: fixture.redis, prefix: fixture.prefix, runId, attempt });
 
 describe('the attempt fence', () => {
-  it("write-run-1 refuses a superseded attempt's journal records and records the current one's", async () => {
+  it("write-run-2 refuses a superseded attempt's journal records and records the current one's", async () => {
     const { runId, old, current } = await supersededRun();
     await expect(journalOf(runId, old).record('p1', entry)).rejects.toSatisfy(AttemptSupersededError.is);
     expect((await journalOf(runId, current).load()).size).toBe(0);
@@ -134,7 +134,7 @@ describe('the attempt fence', () => {
     expect(await fixture.redis.hget(runKeys(fixture.prefix, runId).record, 'attempt')).toBe(current);
   });
 
-  it('write-run-1 drops a superseded attempt’s events and says so once', async () => {
+  it('write-run-2 drops a superseded attempt’s events and says so once', async () => {
     const { runId, old, current } = await supersededRun();
     let superseded = 0;
     const sink = (attempt: string) =>
