@@ -21,7 +21,7 @@ export const RUN_EVENT_FIELD = 'event';
  * run: events are for observers, the journal is the source of truth. Nothing here rejects: an
  * event too deep or too large for `limits` is written with its payload replaced (see
  * `serialize-run-event.ts`), reported once through `onOmitted`. Events of a run that has ended
- * are dropped (`write-run-1`): its stream is compacted then; so are the events of an `attempt`
+ * are dropped (`write-run-2`): its stream is compacted then; so are the events of an `attempt`
  * a newer one superseded (reported once through `onSuperseded`).
  */
 export class RedisRunEventSink implements RunEventSink {

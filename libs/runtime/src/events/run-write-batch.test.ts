@@ -147,6 +147,28 @@ describe('RunWriteBatch', () => {
     expect(await streamOf(runId)).toEqual([]);
   });
 
+  it('without an attempt (not fenced): records alone, events with them, and no events once the run ended', async () => {
+    const { runId } = await startedRun();
+    const unfenced = () =>
+      new RunWriteBatch({ redis: fixture.redis, prefix: fixture.prefix, runId, maxLength: 1000 });
+    const journal = new RedisRunJournal({
+      redis: fixture.redis,
+      prefix: fixture.prefix,
+      runId,
+      batch: unfenced(),
+    });
+    await journal.record('g0/tool:0', entry('alone'));
+    const batch = unfenced();
+    batch.event(event('first'));
+    await batch.record('g0/tool:1', JSON.stringify(entry('with events')), false);
+    expect(await streamOf(runId)).toEqual(['first']);
+    await records().finish(runId, 'root/agent:a:0', { status: 'failed', usage: emptyUsage(), modelCalls: 0 });
+    batch.event(event('late'));
+    await batch.record('g0/tool:2', JSON.stringify(entry('late')), false);
+    expect([...(await journal.load()).keys()].sort()).toEqual(['g0/tool:0', 'g0/tool:1', 'g0/tool:2']);
+    expect((await streamOf(runId)).filter((note) => note !== undefined)).toEqual(['first']);
+  });
+
   it("drops the events of a run that has ended but records its journal entries (record-journal's rule)", async () => {
     const { runId, batch, journal } = await startedRun();
     const ending = { status: 'cancelled' as const, usage: emptyUsage(), modelCalls: 0 };

@@ -4,7 +4,7 @@ import { runKeys } from '../keys.js';
 import { SETTLED } from '../shared/settled.js';
 import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
 import { publishEventNotice } from './event-notice.js';
-import { writeRunScript } from './lua/write-run-1.lua.js';
+import { writeRunScript } from './lua/write-run-2.lua.js';
 
 /**
  * How many events, and bytes of their text, a batch remembers having written (for the timeline,
@@ -37,7 +37,7 @@ interface PendingRecord {
 
 /**
  * The writes of one run attempt to its run, batched: journal entries and events made close
- * together go to Redis in one fenced script call (`write-run-1`) instead of one call each.
+ * together go to Redis in one fenced script call (`write-run-2`) instead of one call each.
  *
  * - A durable record (`record(…, false)`) is sent after the microtasks of its tick, with every
  *   event and record waiting then, and its promise settles with that write.
@@ -176,7 +176,7 @@ export class RunWriteBatch {
 
   /**
    * For the run's end: waits for the writes in flight, then hands over what is not written yet
-   * and forgets it, for the caller to write in its own script (`finish-run-9`). Nothing when the
+   * and forgets it, for the caller to write in its own script (`finish-run-10`). Nothing when the
    * attempt was superseded (its writes are dropped).
    */
   async drain(): Promise<DrainedWrites> {
@@ -212,7 +212,8 @@ export class RunWriteBatch {
   }
 
   async #write(records: PendingRecord[], events: string[]): Promise<void> {
-    const deferred = records.filter((record) => record.settle === undefined).length;
+    let deferred = 0;
+    for (const record of records) if (record.settle === undefined) deferred += 1;
     let failure: unknown;
     if (this.#superseded) failure = new AttemptSupersededError(this.#runId, 'a journal record');
     else {

@@ -1,7 +1,7 @@
 /**
  * The conversation gate's scripts against a real Redis: the line of writers (submission order,
  * idempotent, onConflict), the lease (first in line only, replaced by a newer attempt) and the
- * fence it puts on appends (`append-conversation-7` refuses any writer that does not hold it),
+ * fence it puts on appends (`append-conversation-8` refuses any writer that does not hold it),
  * and the read of the conversation an attempt that enters makes in the same call.
  */
 import { randomUUID } from 'node:crypto';

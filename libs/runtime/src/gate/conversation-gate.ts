@@ -2,7 +2,7 @@
  * One writer per conversation (ARCHITECTURE.md §9), the `conversation` kind of the waiting gate.
  * Under the conversation's hash tag (`conversationGateKeys`): a line of writers (run ids in
  * submission order) and a lease (the run at the head of the line and its execution attempt).
- * Only the lease holder may append (`append-conversation-7` checks it), so a stale execution
+ * Only the lease holder may append (`append-conversation-8` checks it), so a stale execution
  * of a run (crashed, handed back, abandoned) can never write again.
  *
  * - A client registers a run when it submits it (`register`), which decides `onConflict`.

@@ -8,7 +8,7 @@ import { parseJournalEntry } from './journal-entry-schema.js';
 
 /**
  * The {@link RunJournal} of one run in Redis: one hash (`runKeys(…).journal`), field =
- * position, value = entry JSON. `record` writes a position once (`write-run-1`), so when
+ * position, value = entry JSON. `record` writes a position once (`write-run-2`), so when
  * a crashed worker's replacement and a late original race on a position, the first write wins
  * and both read the same outcome on the next replay; given an `attempt`, a superseded
  * attempt's records are refused. Records go through the run's {@link RunWriteBatch} (the one

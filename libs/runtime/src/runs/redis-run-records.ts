@@ -28,7 +28,7 @@ import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
 import { clearAttemptTraceScript } from './lua/clear-attempt-trace-1.lua.js';
 import { compactEventsScript } from './lua/compact-events-2.lua.js';
 import { createRunScript } from './lua/create-run-2.lua.js';
-import { finishRunScript } from './lua/finish-run-9.lua.js';
+import { finishRunScript } from './lua/finish-run-10.lua.js';
 import { markUnservedScript } from './lua/mark-unserved-1.lua.js';
 import { markWaitingScript } from './lua/mark-waiting-1.lua.js';
 import { parkRunScript } from './lua/park-run-1.lua.js';
@@ -387,7 +387,7 @@ export class RedisRunRecords {
   }
 
   /**
-   * The timeline of a run whose stream holds `written` only, split for `finish-run-9` to
+   * The timeline of a run whose stream holds `written` only, split for `finish-run-10` to
    * complete with the ids of the events it appends (`pending`, then `run-end`); `undefined`
    * when it cannot be (an event not JSON, or its `at` not an integer): compacted from the stream.
    */
@@ -572,7 +572,7 @@ function totalsOf(usage: string | null | undefined, modelCalls: string | null | 
 }
 
 /**
- * What the record `finish-run-9` writes for `ending` says of the run's end, as `get` reads it
+ * What the record `finish-run-10` writes for `ending` says of the run's end, as `get` reads it
  * back (`outcomeOf(toRecord(…))` of its fields), for the timeline's `run-end`: only the outcome's
  * fields, and the usage our own code summed without its schema when it is three plain counts.
  */

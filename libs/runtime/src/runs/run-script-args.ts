@@ -1,6 +1,6 @@
 /**
  * Pure argument builders of the run record scripts (`create-run-2`, `start-run-4`,
- * `finish-run-9`), testable without Redis.
+ * `finish-run-10`), testable without Redis.
  */
 import type { TokenUsage } from '@flotilla/ir';
 import type { SerializedError } from '../errors/serialize-error.js';
@@ -213,7 +213,7 @@ export function finishRunArgs(
 
 /**
  * A run's timeline split where the stream ids the worker does not know yet begin, for
- * `finish-run-9` to complete (`events/run-timeline.ts`, `encodeSplitRunTimeline`).
+ * `finish-run-10` to complete (`events/run-timeline.ts`, `encodeSplitRunTimeline`).
  */
 export interface FinishTimeline {
   head: string;

@@ -22,15 +22,24 @@ export type StoredAttachment = Attachment & { blob?: BlobReference };
 /** Inline `data` longer than this many characters moves to a blob. @default 65536 (64 KiB) */
 export const DEFAULT_BLOB_THRESHOLD_BYTES = 64 * 1024;
 
-/** Returns copies of `messages` whose large attachments are stored in `blobs` and referenced. */
-export async function offloadMedia(
-  messages: readonly Message[],
+/** Whether `message` has an inline attachment longer than `thresholdBytes` (one {@link offloadMedia} moves). */
+function hasLargeMedia(message: Message, thresholdBytes: number): boolean {
+  return message.attachments?.some((attachment) => attachment.data.length > thresholdBytes) ?? false;
+}
+
+/**
+ * Returns copies of `messages` whose large attachments are stored in `blobs` and referenced;
+ * `messages` itself, without waiting, when none has one (most turns: no promise per message).
+ */
+export function offloadMedia(
+  messages: Message[],
   blobs: BlobStore,
   thresholdBytes: number,
-): Promise<Message[]> {
+): Message[] | Promise<Message[]> {
+  if (!messages.some((message) => hasLargeMedia(message, thresholdBytes))) return messages;
   return Promise.all(
     messages.map(async (message) => {
-      if (!message.attachments?.some((attachment) => attachment.data.length > thresholdBytes)) return message;
+      if (!message.attachments || !hasLargeMedia(message, thresholdBytes)) return message;
       const attachments = await Promise.all(
         message.attachments.map((attachment) =>
           attachment.data.length > thresholdBytes ? offloadAttachment(attachment, blobs) : attachment,

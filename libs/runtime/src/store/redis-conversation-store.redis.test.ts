@@ -66,6 +66,41 @@ describe('RedisConversationStore layout', () => {
     expect((await conversations.load(id))?.messages).toHaveLength(99);
   });
 
+  it('answers an append with the header as stored (what a read after it returns)', async () => {
+    const id = `c-${randomUUID()}`;
+    const conversations = store();
+    const system: Message[] = [{ role: 'system', content: 'first' }];
+    const model = { provider: 'p', id: 'm' };
+    const usage = { promptTokens: 3, completionTokens: 2, totalTokens: 5 };
+    const base = {
+      reason: 'compaction' as const,
+      turnsSummarised: 1,
+      messagesSummarised: 2,
+      tokensBefore: 9,
+      tokensAfter: 3,
+    };
+    const changes: AppendChange[] = [
+      { expectedVersion: 0, appendId: 'a', messages: [user('1')], system, model, usage, lastPromptTokens: 7 },
+      {
+        expectedVersion: 1,
+        appendId: 'b',
+        messages: [user('2')],
+        system: [{ role: 'system', content: 'second' }],
+      },
+      { expectedVersion: 2, appendId: 'c', messages: [user('s')], base },
+      { expectedVersion: 3, appendId: 'd', messages: [], usage, lastPromptTokens: 4 },
+    ];
+    for (const change of changes) {
+      const header = await conversations.append(id, change);
+      // A store that has not seen the conversation reads it whole from Redis.
+      expect(header).toEqual((await store().load(id))?.header);
+    }
+    // Applied before: the stored header, unchanged.
+    expect(await conversations.append(id, changes[0] as AppendChange)).toEqual(
+      (await store().load(id))?.header,
+    );
+  });
+
   it('stores the system prompt in a version entry only when it changes', async () => {
     const id = `c-${randomUUID()}`;
     const conversations = store();

@@ -14,7 +14,7 @@ import type {
   LoadConversationOptions,
   StoredConversation,
 } from './conversation-store.js';
-import { appendConversationScript } from './lua/append-conversation-7.lua.js';
+import { appendConversationScript } from './lua/append-conversation-8.lua.js';
 import {
   DEFAULT_BLOB_THRESHOLD_BYTES,
   hasBlobMedia,
@@ -64,7 +64,7 @@ export interface RedisConversationStoreOptions {
  * hash tag: a header hash (latest version), an append-only message list (chunks of messages
  * joined by ','), a versions list (one small entry per version: message count, usage totals,
  * model, timestamp, and the system prompt when it changed) and an applied-append-id hash. An
- * append is one Lua script (`append-conversation-7`, fenced by the lease of the conversation
+ * append is one Lua script (`append-conversation-8`, fenced by the lease of the conversation
  * gate); a load validates everything it reads.
  */
 export class RedisConversationStore implements ConversationStore {
@@ -197,7 +197,8 @@ export class RedisConversationStore implements ConversationStore {
     // turn's) before the script: a crash in between leaves at most an unreferenced blob or one
     // kept longer, never a reference to missing bytes.
     if (this.#retentionSeconds > 0) await this.#blobs.refresh(await this.#redis.smembers(keys.blobs));
-    const messages = await offloadMedia(change.messages, this.#blobs, this.#blobThresholdBytes);
+    const offloaded = offloadMedia(change.messages, this.#blobs, this.#blobThresholdBytes);
+    const messages = offloaded instanceof Promise ? await offloaded : offloaded;
     const { lease } = conversationGateKeys(this.#prefix, conversationId);
     const call = appendConversationArgs(
       { ...keys, lease },

@@ -1,13 +1,13 @@
 import { LuaScript } from '../../store/lua-script.js';
 
-/** See the header of the script. Caller: `RedisRunRecords.finish`, when `finish-run-9` replied with the stream. */
+/** See the header of the script. Caller: `RedisRunRecords.finish`, when `finish-run-10` replied with the stream. */
 export const compactEventsScript = new LuaScript(
   'compact-events-2',
   2,
   `--[[
   Replaces a finished run's event stream by its compacted timeline (one string), provided the
   stream still ends with the event the timeline was built up to. Events of an ended run are
-  refused (write-run-1), so it always does unless the stream expired meanwhile. The stream
+  refused (write-run-2), so it always does unless the stream expired meanwhile. The stream
   is not deleted at once but left to expire after a short grace: a reader that looked for the
   timeline just before this ran and blocks on the stream right after still finds run-end there
   (on a deleted key it would block for its whole block time before looking again).

@@ -38,7 +38,7 @@ const memoryOf = (runId: string, attempt: string) =>
   new RedisRunMemoryStore({ redis: fixture.redis, prefix: fixture.prefix, runId, attempt });
 
 describe('the attempt fence', () => {
-  it("write-run-1 refuses a superseded attempt's journal records and records the current one's", async () => {
+  it("write-run-2 refuses a superseded attempt's journal records and records the current one's", async () => {
     const { runId, old, current } = await supersededRun();
     await expect(journalOf(runId, old).record('p1', entry)).rejects.toSatisfy(AttemptSupersededError.is);
     expect((await journalOf(runId, current).load()).size).toBe(0);
@@ -69,7 +69,7 @@ describe('the attempt fence', () => {
     expect(await memoryOf(runId, current).load('root')).toEqual({});
   });
 
-  it('suspend-run-2 and finish-run-9 refuse a superseded attempt; a cancel (no attempt) still ends the run', async () => {
+  it('suspend-run-2 and finish-run-10 refuse a superseded attempt; a cancel (no attempt) still ends the run', async () => {
     const { runId, old, current } = await supersededRun();
     await expect(records().suspend(runId, ending, undefined, old)).rejects.toSatisfy(
       AttemptSupersededError.is,
@@ -84,13 +84,13 @@ describe('the attempt fence', () => {
     expect(await records().get(runId)).toMatchObject({ status: 'cancelled' });
   });
 
-  it('finish-run-9 ends the run for the current attempt', async () => {
+  it('finish-run-10 ends the run for the current attempt', async () => {
     const { runId, current } = await supersededRun();
     expect(await records().finish(runId, 'root', ending, undefined, current)).toBe(true);
     expect(await records().get(runId)).toMatchObject({ status: 'succeeded', output: 'done' });
   });
 
-  it("finish-run-9 deletes memory and keeps the children set for the retention whoever ends the run; a superseded attempt's does not", async () => {
+  it("finish-run-10 deletes memory and keeps the children set for the retention whoever ends the run; a superseded attempt's does not", async () => {
     const { redis } = fixture;
     const { runId, old, current } = await supersededRun();
     const keys = runKeys(fixture.prefix, runId);
@@ -134,7 +134,7 @@ describe('the attempt fence', () => {
     expect(await fixture.redis.hget(runKeys(fixture.prefix, runId).record, 'attempt')).toBe(current);
   });
 
-  it('write-run-1 drops a superseded attempt’s events and says so once', async () => {
+  it('write-run-2 drops a superseded attempt’s events and says so once', async () => {
     const { runId, old, current } = await supersededRun();
     let superseded = 0;
     const sink = (attempt: string) =>

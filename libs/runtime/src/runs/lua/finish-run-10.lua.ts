@@ -3,7 +3,7 @@ import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Argument builder: `finishRunArgs`. */
 export const finishRunScript = new LuaScript(
-  'finish-run-9',
+  'finish-run-10',
   7,
   `--[[
   Ends a run exactly once: writes the terminal status and result, appends the run-end event,
@@ -30,7 +30,10 @@ export const finishRunScript = new LuaScript(
   the status and the fields a run's end removes; HDEL only when one of those is there; the
   output or error goes in the HSET of the status; the stream check is one XINFO STREAM (XLEN
   when the worker says the stream is empty). (finish-run-8: HGET attempt, HGET status, HDEL,
-  HSET output, XLEN + XREVRANGE; same keys, arguments, writes and replies.)
+  HSET output, XLEN + XREVRANGE; same keys, arguments, writes and replies.) The cancel flag is not
+  given an expiry here (finish-run-9 sent an EXPIRE for it, a no-op on the usual missing flag): its
+  only writer (cancel-run-tree.ts) sets it with its own expiry, the run retention. KEYS[4] stays in
+  the argument layout (finish-run-9's), unused.
 
   Compaction: a worker that knows every event in the stream (it wrote them all, write-run-1
   gave it their ids) passes the run's timeline split where the stream ids it does not know yet
@@ -47,7 +50,7 @@ export const finishRunScript = new LuaScript(
     KEYS[1] record    hash of the run record
     KEYS[2] events    the run's event stream
     KEYS[3] journal   the run's journal hash
-    KEYS[4] cancel    the run's cancel flag
+    KEYS[4] cancel    the run's cancel flag (unused since finish-run-10; it expires by itself)
     KEYS[5] timeline  the run's compacted timeline
     KEYS[6] children  the run's set of child run ids
     KEYS[7] memory index  the run's set of the callPaths that have a memory hash
@@ -59,7 +62,7 @@ export const finishRunScript = new LuaScript(
     ARGV[6] modelCalls
     ARGV[7] run-end event JSON
     ARGV[8] event stream max length (approximate)
-    ARGV[9] seconds to keep record, events (until compacted), timeline and cancel flag
+    ARGV[9] seconds to keep record, events (until compacted), timeline and children set
     ARGV[10] seconds to keep the journal
     ARGV[11] attempt token ('' = not an attempt: a cancel, the stalled-job handler, a deadline)
     ARGV[12] prefix of the run's memory hash keys (+ callPath = key)
@@ -148,7 +151,6 @@ end
 ids[#ids + 1] = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'event', ARGV[7])
 redis.call('EXPIRE', KEYS[1], ARGV[9])
 redis.call('EXPIRE', KEYS[3], ARGV[10])
-redis.call('EXPIRE', KEYS[4], ARGV[9])
 if not compact then
   redis.call('EXPIRE', KEYS[2], ARGV[9])
   return redis.call('XRANGE', KEYS[2], '-', '+')

@@ -2,7 +2,7 @@ import { LuaScript } from '../lua-script.js';
 
 /** See the header of the script. Argument builder: `appendConversationArgs`. */
 export const appendConversationScript = new LuaScript(
-  'append-conversation-7',
+  'append-conversation-8',
   6,
   `--[[
   Appends one turn to a conversation, or writes a new base (a compacted history that later
@@ -22,6 +22,11 @@ export const appendConversationScript = new LuaScript(
   one message; its last one is never extended (the header then has no tailBytes). A bound of 0
   writes one message per entry, as append-conversation-6 did (readable by its loaders, for a
   rolling deploy).
+
+  The reply's header is built from what the script read (one HMGET of every header field) and
+  wrote, not read back with an HGETALL after the write (append-conversation-7 did): one command
+  fewer per append, the same fields and values. Same keys, arguments and writes as
+  append-conversation-7.
 
   Input:
     KEYS[1] header    hash: schemaVersion, conversationId, version, messageCount (messages in
@@ -81,9 +86,10 @@ if redis.call('HEXISTS', appendsKey, appendId) == 1 then
   return { 0, redis.call('HGETALL', headerKey) }
 end
 
--- Every header field the append reads, in one command (they were 9 HGETs).
-local h = redis.call('HMGET', headerKey, 'version', 'system', 'systemAt', 'messageCount', 'usage',
-  'model', 'lastPromptTokens', 'baseStart', 'baseAt', 'baseChunk', 'tailBytes', 'chunks')
+-- Every header field, in one command: what the append reads, and the rest of its reply.
+local names = { 'version', 'system', 'systemAt', 'messageCount', 'usage', 'model', 'lastPromptTokens',
+  'baseStart', 'baseAt', 'baseChunk', 'tailBytes', 'chunks', 'schemaVersion', 'conversationId', 'createdAt', 'base' }
+local h = redis.call('HMGET', headerKey, unpack(names))
 local version = tonumber(h[1] or '0')
 if version ~= tonumber(ARGV[2]) then
   return { -1, version }
@@ -196,6 +202,23 @@ redis.call('HSET', appendsKey, appendId, nextVersion)
 if retention > 0 then
   for index = 1, 5 do redis.call('EXPIRE', KEYS[index], retention) end
 end
-return { 1, redis.call('HGETALL', headerKey) }
+-- The header as an HGETALL now would read it: the fields read, less the one deleted, with the
+-- ones written over them (numbers as HSET stores them).
+local header = {}
+for index, name in ipairs(names) do
+  if h[index] then header[name] = h[index] end
+end
+if lastPrompt == false then header.lastPromptTokens = nil end
+for index = 1, #fields, 2 do
+  local value = fields[index + 1]
+  if type(value) == 'number' then value = string.format('%.17g', value) end
+  header[fields[index]] = value
+end
+local pairs_ = {}
+for name, value in pairs(header) do
+  pairs_[#pairs_ + 1] = name
+  pairs_[#pairs_ + 1] = value
+end
+return { 1, pairs_ }
 `,
 );

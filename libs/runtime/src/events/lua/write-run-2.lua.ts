@@ -1,9 +1,9 @@
-import { ATTEMPT_SUPERSEDED, refuseSupersededAttempt } from '../../store/lua/attempt-fence.lua.js';
+import { ATTEMPT_SUPERSEDED } from '../../store/lua/attempt-fence.lua.js';
 import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Caller: `RunWriteBatch`. */
 export const writeRunScript = new LuaScript(
-  'write-run-1',
+  'write-run-2',
   3,
   `--[[
   One attempt's writes to its run that were made close together, in one call: journal entries
@@ -14,6 +14,10 @@ export const writeRunScript = new LuaScript(
   would expire; the entries are recorded all the same (as record-journal-3 did). A superseded
   attempt writes nothing (attempt-fence.lua.ts). Replaces record-journal-3 and append-events-3,
   one call each.
+
+  Commands: the fence's attempt and the ended check's status are read in one HMGET (write-run-1:
+  an HGET each), and only when needed: a token to check or events to append. Same keys,
+  arguments, writes and replies as write-run-1.
 
   Input:
     KEYS[1] record    hash of the run record
@@ -30,14 +34,21 @@ export const writeRunScript = new LuaScript(
     the events it wrote, finish-run-7); 0 when the run had ended, no event appended
     ${ATTEMPT_SUPERSEDED} a newer attempt owns the run; nothing written
 ]]
-${refuseSupersededAttempt('KEYS[1]', 'ARGV[1]')}
 local first = 4 + 2 * tonumber(ARGV[3])
+local events = first <= #ARGV
+local record
+if ARGV[1] ~= '' or events then
+  record = redis.call('HMGET', KEYS[1], 'attempt', 'status')
+  -- The attempt fence (attempt-fence.lua.ts): no token, or no owner in the record, is never refused.
+  if ARGV[1] ~= '' and record[1] and record[1] ~= ARGV[1] then return ${ATTEMPT_SUPERSEDED} end
+end
 for i = 4, first - 1, 2 do
   redis.call('HSETNX', KEYS[2], ARGV[i], ARGV[i + 1])
 end
 local ids = {}
-if first > #ARGV then return ids end
-local status = redis.call('HGET', KEYS[1], 'status')
+if not events then return ids end
+-- Read before the HSETNXs above, which write the journal only: the same status.
+local status = record[2]
 if status == 'succeeded' or status == 'failed' or status == 'cancelled' then return 0 end
 for index = first, #ARGV do
   ids[#ids + 1] = redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[2], '*', 'event', ARGV[index])
