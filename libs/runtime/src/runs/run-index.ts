@@ -134,11 +134,11 @@ export class RedisRunIndex {
         args.push(due ? '1' : '0', listed.length);
         for (const member of listed) args.push(member);
         if (keys.length < INDEX_RUNS_MAX_KEYS) continue;
-        writes.push(indexRunsScript(keys.length).run(this.#redis, keys, args));
+        writes.push(indexRunsScript.run(this.#redis, keys, args));
         keys = [];
         args = [oldest, this.#keySeconds];
       }
-      if (keys.length > 0) writes.push(indexRunsScript(keys.length).run(this.#redis, keys, args));
+      if (keys.length > 0) writes.push(indexRunsScript.run(this.#redis, keys, args));
     }
     // Remembered before the replies, so adds of the next tick to one key do not repeat the
     // upkeep; forgotten again when a write fails, which leaves the upkeep to the next add.

@@ -4,15 +4,16 @@ import type { Redis } from 'ioredis';
 /**
  * One Lua script, run with EVALSHA and loaded with EVAL on a `NOSCRIPT` miss (after a Redis
  * restart or on a fresh server). `keyCount` is the number of KEYS, which the script file name
- * carries too (`append-conversation-7`).
+ * carries too (`append-conversation-8`), or `'any'` for a script that takes a list of keys of one
+ * hash slot (`index-runs-1`: its caller bounds the list).
  */
 export class LuaScript {
   readonly name: string;
-  readonly keyCount: number;
+  readonly keyCount: number | 'any';
   readonly source: string;
   readonly sha1: string;
 
-  constructor(name: string, keyCount: number, source: string) {
+  constructor(name: string, keyCount: number | 'any', source: string) {
     this.name = name;
     this.keyCount = keyCount;
     this.source = source;
@@ -20,7 +21,7 @@ export class LuaScript {
   }
 
   /**
-   * Runs the script. Throws when `keys.length` is not `keyCount` (a bug in the argument
+   * Runs the script. Throws when `keys.length` is not a fixed `keyCount` (a bug in the argument
    * builder), or with Redis' error when the script fails.
    */
   run(redis: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
@@ -38,7 +39,7 @@ export class LuaScript {
     args: readonly (string | number)[],
     buffers: boolean,
   ): Promise<unknown> {
-    if (keys.length !== this.keyCount) {
+    if (this.keyCount !== 'any' && keys.length !== this.keyCount) {
       throw new Error(`Lua script ${this.name} takes ${this.keyCount} keys, got ${keys.length}`);
     }
     try {

@@ -51,19 +51,5 @@ end
 return #KEYS
 `;
 
-/**
- * See the header of the script. Caller: `RedisRunIndex`. One script whose key count varies: an
- * instance per count (same source, same SHA1), made when first needed.
- */
-const byKeyCount = new Map<number, LuaScript>();
-
-export function indexRunsScript(keyCount: number): LuaScript {
-  let script = byKeyCount.get(keyCount);
-  if (!script) {
-    if (keyCount < 1 || keyCount > INDEX_RUNS_MAX_KEYS)
-      throw new Error(`index-runs-1 takes 1 to ${INDEX_RUNS_MAX_KEYS} keys, got ${keyCount}`);
-    script = new LuaScript('index-runs-1', keyCount, source);
-    byKeyCount.set(keyCount, script);
-  }
-  return script;
-}
+/** See the header of the script. Caller: `RedisRunIndex`, with 1 to {@link INDEX_RUNS_MAX_KEYS} keys. */
+export const indexRunsScript = new LuaScript('index-runs-1', 'any', source);
