@@ -1,4 +1,4 @@
-import { ATTEMPT_SUPERSEDED } from '../../store/lua/attempt-fence.lua.js';
+import { ATTEMPT_SUPERSEDED, refuseOtherOwner } from '../../store/lua/attempt-fence.lua.js';
 import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Caller: `RunWriteBatch`. */
@@ -40,7 +40,7 @@ local record
 if ARGV[1] ~= '' or events then
   record = redis.call('HMGET', KEYS[1], 'attempt', 'status')
   -- The attempt fence (attempt-fence.lua.ts): no token, or no owner in the record, is never refused.
-  if ARGV[1] ~= '' and record[1] and record[1] ~= ARGV[1] then return ${ATTEMPT_SUPERSEDED} end
+  ${refuseOtherOwner('record[1]', 'ARGV[1]')}
 end
 for i = 4, first - 1, 2 do
   redis.call('HSETNX', KEYS[2], ARGV[i], ARGV[i + 1])

@@ -1,4 +1,4 @@
-import { ATTEMPT_SUPERSEDED } from '../../store/lua/attempt-fence.lua.js';
+import { ATTEMPT_SUPERSEDED, refuseOtherOwner } from '../../store/lua/attempt-fence.lua.js';
 import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Argument builder: `finishRunArgs`. */
@@ -88,7 +88,7 @@ export const finishRunScript = new LuaScript(
 ]]
 local record = redis.call('HMGET', KEYS[1], 'attempt', 'status', 'waitingFor', 'waits', 'pendingSteps')
 -- The attempt fence (attempt-fence.lua.ts): no token, or no owner in the record, is never refused.
-if ARGV[11] ~= '' and record[1] and record[1] ~= ARGV[11] then return ${ATTEMPT_SUPERSEDED} end
+${refuseOtherOwner('record[1]', 'ARGV[11]')}
 local function cleanUp()
   redis.call('EXPIRE', KEYS[6], ARGV[9])
   -- An index without members does not exist: nothing to delete then.

@@ -1,4 +1,4 @@
-import { ATTEMPT_SUPERSEDED } from '../../store/lua/attempt-fence.lua.js';
+import { ATTEMPT_SUPERSEDED, refuseOtherOwner } from '../../store/lua/attempt-fence.lua.js';
 import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Argument builder: `suspendRunArgs` (the arguments of suspend-run-1). */
@@ -36,7 +36,7 @@ export const suspendRunScript = new LuaScript(
 ]]
 local held = redis.call('HMGET', KEYS[1], 'attempt', 'status', 'agentId', 'waitingFor', 'waits',
   'pendingSteps')
-if ARGV[4] ~= '' and held[1] and held[1] ~= ARGV[4] then return ${ATTEMPT_SUPERSEDED} end
+${refuseOtherOwner('held[1]', 'ARGV[4]')}
 local status = held[2]
 if status == 'succeeded' or status == 'failed' or status == 'cancelled' then return 0 end
 local fields = { 'status', 'waiting', 'usage', ARGV[1], 'modelCalls', ARGV[2], 'suspendedAt', ARGV[3] }

@@ -20,3 +20,11 @@ export function refuseSupersededAttempt(recordKey: string, tokenArg: string): st
   if owner and owner ~= ${tokenArg} then return ${ATTEMPT_SUPERSEDED} end
 end`;
 }
+
+/**
+ * {@link refuseSupersededAttempt} for a script that read the record's `attempt` already (`owner`,
+ * e.g. `record[1]` of an HMGET that fetched other fields with it: no HGET of its own). One line.
+ */
+export function refuseOtherOwner(owner: string, tokenArg: string): string {
+  return `if ${tokenArg} ~= '' and ${owner} and ${owner} ~= ${tokenArg} then return ${ATTEMPT_SUPERSEDED} end`;
+}
