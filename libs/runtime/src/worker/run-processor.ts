@@ -259,6 +259,15 @@ export class RunProcessor {
    * goes straight on, without a promise of its own and the await on it.
    */
   process(job: Job, token?: string): Promise<void> {
+    // Every failure is a rejection, never a synchronous throw (a caller may not await at once).
+    try {
+      return this.#dispatch(job, token);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  #dispatch(job: Job, token: string | undefined): Promise<void> {
     if (job.name === DEADLINE_JOB_NAME) return this.#expire(job);
     if (job.name === SCHEDULE_JOB_NAME) return fireSchedule(job, this.#enqueueServices, this.#deps.logger);
     const runId = job.id ?? '';
@@ -285,20 +294,17 @@ export class RunProcessor {
   /** Admits the run (conversation, cap) and processes it. Most runs have neither: no awaits for those. */
   #processRun(job: Job, token: string | undefined, logger: Logger): Promise<void> {
     const attempt = new RunAttempt(job.id ?? '');
-    try {
-      const admitting = this.#admit({ job, token, attempt: attempt.token, logger });
-      // Nothing to remember or release: no entered read (only a gate sets one), no cap.
-      if (admitting === ADMITTED) return this.#processAdmitted(job, token, attempt, logger);
-      return this.#processGated(
-        job,
-        token,
-        attempt,
-        logger,
-        admitting as Exclude<typeof admitting, typeof ADMITTED>,
-      );
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    // A synchronous throw here is a rejection: #processPinned is async, process() catches.
+    const admitting = this.#admit({ job, token, attempt: attempt.token, logger });
+    // Nothing to remember or release: no entered read (only a gate sets one), no cap.
+    if (admitting === ADMITTED) return this.#processAdmitted(job, token, attempt, logger);
+    return this.#processGated(
+      job,
+      token,
+      attempt,
+      logger,
+      admitting as Exclude<typeof admitting, typeof ADMITTED>,
+    );
   }
 
   async #processGated(
