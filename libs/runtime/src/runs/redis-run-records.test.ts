@@ -36,6 +36,63 @@ describe('RedisRunRecords', () => {
     });
   });
 
+  it('stores every field a submit, a schedule and a child hand over, and none left empty (one HSET)', async () => {
+    const root = randomUUID();
+    await records().create({
+      runId: root,
+      agentId: 'a',
+      tenant: 't1',
+      submissionHash: 'h',
+      scheduleId: 's1',
+    });
+    const child = randomUUID();
+    await records().create({
+      runId: child,
+      agentId: 'b',
+      parentRunId: root,
+      rootRunId: root,
+      callPath: 'root/agent:a:0/agent:b:1',
+      fingerprint: 'f',
+      pinnedBuild: 'build-7',
+    });
+    const bare = randomUUID();
+    await records().create({ runId: bare, agentId: 'c', parentRunId: root, pinnedBuild: '' });
+    const stored = async (runId: string) => {
+      const { createdAt, ...fields } = await fixture.redis.hgetall(runKeys(fixture.prefix, runId).record);
+      expect(Number(createdAt)).toBeGreaterThan(0);
+      return fields;
+    };
+    const queued = { status: 'queued', attempts: '0', modelCalls: '0' };
+    expect(await stored(root)).toEqual({
+      ...queued,
+      runId: root,
+      agentId: 'a',
+      tenant: 't1',
+      submission: 'h',
+      scheduleId: 's1',
+    });
+    expect(await stored(child)).toEqual({
+      ...queued,
+      runId: child,
+      agentId: 'b',
+      parentRunId: root,
+      rootRunId: root,
+      callPath: 'root/agent:a:0/agent:b:1',
+      fingerprint: 'f',
+      pinnedBuild: 'build-7',
+    });
+    // A child's parent fields are always written (as create-run-1 did); an empty build is not.
+    expect(await stored(bare)).toEqual({
+      ...queued,
+      runId: bare,
+      agentId: 'c',
+      parentRunId: root,
+      rootRunId: '',
+      callPath: '',
+      fingerprint: '',
+    });
+  });
+
   it('counts starts and keeps the first start time', async () => {
     const runId = randomUUID();
     await records().create({ runId, agentId: 'a' });
