@@ -43,7 +43,9 @@ export async function invokeAgent(options: InvokeAgentOptions): Promise<unknown>
   options.onContext?.(context);
   let outcome: 'success' | 'error' = 'error';
   try {
-    await context.memory.load();
+    // Read ahead by the run's start (most root invocations): nothing to await.
+    const loading = context.memory.load();
+    if (loading !== SETTLED) await loading;
     const result = await runGenerations(context, options.props);
     outcome = 'success';
     return result;
@@ -60,48 +62,75 @@ export async function invokeAgent(options: InvokeAgentOptions): Promise<unknown>
   }
 }
 
-async function runGenerations(context: AgentContext, initialProps: unknown): Promise<unknown> {
+/**
+ * The generations of the invocation from where its journal resumes it, until one returns
+ * without being reborn. Not an async loop: each generation goes on in the callbacks of its own
+ * `.then` (two promises fewer per invocation; most have one generation).
+ */
+function runGenerations(context: AgentContext, initialProps: unknown): Promise<unknown> {
+  const { generation, props } = resumeGeneration(context.run, context.callPath, initialProps);
+  return runGenerationFrom(context, generation, props);
+}
+
+function runGenerationFrom(context: AgentContext, generation: number, props: unknown): Promise<unknown> {
   const { definition, run } = context;
-  let { generation, props } = resumeGeneration(run, context.callPath, initialProps);
-  for (; ; generation++) {
+  const base = { callPath: context.callPath, agentId: definition.id, generation };
+  try {
     context.throwIfAborted();
     context.startGeneration(generation);
-    const base = { callPath: context.callPath, agentId: definition.id, generation };
-    run.emit({ type: 'generation-start', ...base });
-    let result: unknown;
-    try {
-      result = await runGeneration(context, props);
-      context.throwIfAborted();
-    } catch (error) {
-      run.emit({ type: 'generation-end', ...base, endReason: 'error' });
-      throw error;
-    }
-    if (!isRebornSignal(result)) {
-      run.emit({ type: 'generation-end', ...base, endReason: 'return' });
-      return result;
-    }
-    if (generation >= definition.maxReborns) {
-      run.emit({ type: 'generation-end', ...base, endReason: 'error' });
-      throw new RebornLimitExceededError(definition.maxReborns, generation + 1);
-    }
-    props = result.props ?? props;
-    await recordReborn(context, props);
-    run.emit({
-      type: 'reborn',
-      callPath: context.callPath,
-      agentId: definition.id,
-      generation: generation + 1,
-    });
-    run.emit({ type: 'generation-end', ...base, endReason: 'reborn' });
+  } catch (error) {
+    return Promise.reject(error);
   }
+  run.emit({ type: 'generation-start', ...base });
+  const failed = (error: unknown): never => {
+    run.emit({ type: 'generation-end', ...base, endReason: 'error' });
+    throw error;
+  };
+  return runGeneration(
+    context,
+    props,
+    (result) => {
+      try {
+        context.throwIfAborted();
+      } catch (error) {
+        return failed(error);
+      }
+      if (!isRebornSignal(result)) {
+        run.emit({ type: 'generation-end', ...base, endReason: 'return' });
+        return result;
+      }
+      if (generation >= definition.maxReborns) {
+        run.emit({ type: 'generation-end', ...base, endReason: 'error' });
+        throw new RebornLimitExceededError(definition.maxReborns, generation + 1);
+      }
+      const nextProps = result.props ?? props;
+      return recordReborn(context, nextProps).then(() => {
+        run.emit({
+          type: 'reborn',
+          callPath: context.callPath,
+          agentId: definition.id,
+          generation: generation + 1,
+        });
+        run.emit({ type: 'generation-end', ...base, endReason: 'reborn' });
+        return runGenerationFrom(context, generation + 1, nextProps);
+      });
+    },
+    failed,
+  );
 }
 
 /**
  * One generation: middlewares (index 0 outermost) around the handler, then stream consumers
- * closed. One `.then`, not an async function awaiting in a `try`/`finally` (a promise fewer per
- * generation); a consumer's failed close replaces the outcome, as a throwing `finally` would.
+ * closed, then `ended` with its result, or `failed` with its error. One `.then`, not an async
+ * function awaiting in a `try`/`finally`; a consumer's failed close replaces the outcome, as a
+ * throwing `finally` would.
  */
-function runGeneration(context: AgentContext, props: unknown): Promise<unknown> {
+function runGeneration(
+  context: AgentContext,
+  props: unknown,
+  ended: (result: unknown) => unknown,
+  failed: (error: unknown) => never,
+): Promise<unknown> {
   const { definition } = context;
   // Without middlewares the handler is called as is: a sync throw still rejects the generation.
   const chain =
@@ -117,14 +146,12 @@ function runGeneration(context: AgentContext, props: unknown): Promise<unknown> 
   return running.then(
     (result) => {
       const closing = closeStreamConsumers(context);
-      return closing ? closing.then(() => result) : result;
+      return closing ? closing.then(() => ended(result), failed) : ended(result);
     },
     (error: unknown) => {
       const closing = closeStreamConsumers(context);
-      if (!closing) throw error;
-      return closing.then(() => {
-        throw error;
-      });
+      if (!closing) return failed(error);
+      return closing.then(() => failed(error), failed);
     },
   );
 }

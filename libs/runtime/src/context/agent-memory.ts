@@ -4,6 +4,7 @@
  * callPath so a replay on another worker sees the latest values.
  */
 
+import { SETTLED } from '../shared/settled.js';
 import { cloneJsonValue } from './clone-json-value.js';
 import type { RunState } from './run-state.js';
 
@@ -20,13 +21,26 @@ export class AgentMemory {
     this.callPath = callPath;
   }
 
-  /** Loads what the store holds for this invocation (a replay continues from it). */
+  /**
+   * Loads what the store holds for this invocation (a replay continues from it). Read ahead
+   * already (the worker's run start reads the root invocation's): taken at once, and the
+   * shared settled promise returned (nothing to await).
+   * @throws SyntaxError when a stored value read ahead is not JSON (a rejection when read now)
+   */
   load(): Promise<void> {
+    const { memory } = this.run.services;
+    const ready = memory.loaded?.(this.callPath);
+    if (ready) {
+      this.#fill(ready);
+      return SETTLED;
+    }
     // One `.then`, not an async function awaiting (a promise fewer per invocation).
-    return this.run.services.memory.load(this.callPath).then((stored) => {
-      for (const [key, value] of Object.entries(stored)) this.values.set(key, value);
-      this.#storesNothing = this.values.size === 0;
-    });
+    return memory.load(this.callPath).then((stored) => this.#fill(stored));
+  }
+
+  #fill(stored: Record<string, unknown>): void {
+    for (const [key, value] of Object.entries(stored)) this.values.set(key, value);
+    this.#storesNothing = this.values.size === 0;
   }
 
   /**

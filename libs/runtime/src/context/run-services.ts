@@ -34,6 +34,12 @@ export type {
 /** `equipMemory` / `equipMemo` values of each agent invocation of the run, keyed by its callPath. */
 export interface RunMemoryStore {
   load(callPath: string): Promise<Record<string, unknown>>;
+  /**
+   * What {@link load} would resolve with when the store holds it already (read ahead, e.g. by
+   * the worker's run start), taken without a promise; `undefined` when `load` must be called.
+   * @default always `undefined`
+   */
+  loaded?(callPath: string): Record<string, unknown> | undefined;
   set(callPath: string, key: string, value: unknown): Promise<void>;
   clear(callPath: string): Promise<void>;
 }

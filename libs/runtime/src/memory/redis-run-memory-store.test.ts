@@ -46,6 +46,22 @@ describe('RedisRunMemoryStore', () => {
     expect(await memory.load('a')).toEqual({ x: 3 });
   });
 
+  it('serves a preloaded read at once (loaded) or to the next load, once; a later prefetch replaces it', async () => {
+    const memory = storeOf(randomUUID());
+    expect(memory.loaded('a')).toBeUndefined();
+    memory.preload('a', { x: '1' });
+    expect(memory.loaded('a')).toEqual({ x: 1 });
+    expect(memory.loaded('a')).toBeUndefined();
+    memory.preload('a', { x: '2' });
+    expect(await memory.load('a')).toEqual({ x: 2 });
+    expect(memory.loaded('a')).toBeUndefined();
+    await memory.set('a', 'x', 3);
+    memory.preload('a', { x: '2' });
+    memory.prefetch('a');
+    expect(memory.loaded('a')).toBeUndefined();
+    expect(await memory.load('a')).toEqual({ x: 3 });
+  });
+
   it('clears an invocation loaded empty once it wrote to it', async () => {
     const memory = storeOf(randomUUID());
     expect(await memory.load('a')).toEqual({});

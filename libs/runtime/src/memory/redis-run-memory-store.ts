@@ -25,6 +25,8 @@ export class RedisRunMemoryStore implements RunMemoryStore {
   readonly #beforeWrite: (() => Promise<void>) | undefined;
   /** Reads started by {@link prefetch}, each handed to the next `load` of its callPath. */
   readonly #prefetched = new Map<string, Promise<Record<string, string>>>();
+  /** Read already (by the run's start), by callPath: served without a promise. */
+  readonly #preloaded = new Map<string, Record<string, string>>();
   /** CallPaths loaded empty and not written since: `clear` has nothing to delete. */
   readonly #empty = new Set<string>();
 
@@ -56,18 +58,36 @@ export class RedisRunMemoryStore implements RunMemoryStore {
     const read = this.#redis.hgetall(this.#keys.memoryOf(callPath));
     // A failed read surfaces from the `load` that uses it; never as an unhandled rejection.
     read.catch(() => {});
+    this.#preloaded.delete(callPath);
     this.#prefetched.set(callPath, read);
   }
 
-  /** The next {@link load} of `callPath` resolves with `fields`, read already (the run's start). */
+  /**
+   * The next {@link load} of `callPath` resolves with `fields`, read already (the run's start),
+   * and {@link loaded} returns them at once.
+   */
   preload(callPath: string, fields: Record<string, string>): void {
-    this.#prefetched.set(callPath, Promise.resolve(fields));
+    this.#prefetched.delete(callPath);
+    this.#preloaded.set(callPath, fields);
+  }
+
+  /** The memory of `callPath` when it was preloaded (taken: once), without a promise; else `undefined`. */
+  loaded(callPath: string): Record<string, unknown> | undefined {
+    const fields = this.#preloaded.get(callPath);
+    if (fields === undefined) return undefined;
+    this.#preloaded.delete(callPath);
+    return this.#parsed(callPath, fields);
   }
 
   async load(callPath: string): Promise<Record<string, unknown>> {
+    const preloaded = this.loaded(callPath);
+    if (preloaded) return preloaded;
     const prefetched = this.#prefetched.get(callPath);
     this.#prefetched.delete(callPath);
-    const fields = await (prefetched ?? this.#redis.hgetall(this.#keys.memoryOf(callPath)));
+    return this.#parsed(callPath, await (prefetched ?? this.#redis.hgetall(this.#keys.memoryOf(callPath))));
+  }
+
+  #parsed(callPath: string, fields: Record<string, string>): Record<string, unknown> {
     if (Object.keys(fields).length === 0) this.#empty.add(callPath);
     else this.#empty.delete(callPath);
     const memory: Record<string, unknown> = {};

@@ -184,4 +184,28 @@ describe('resource broker', () => {
     expect(built).toEqual([[{ version: 1 }]]);
     expect(calls).toEqual([]);
   });
+
+  it('opens a run with nothing to build at once (no promise), and one with a definition to build after it is built', async () => {
+    const built: string[] = [];
+    const owner = await startWorker();
+    const other = await startWorker({
+      definitions: [
+        defineResource('calc', {
+          create: () => {
+            built.push('calc');
+            return { add: () => 0 };
+          },
+        }),
+      ],
+    });
+    const { descriptor } = await expose(owner);
+    // No inherited key, or none this worker defines: the run's resources, not a promise of them.
+    expect(other.openRun('root-run')).not.toBeInstanceOf(Promise);
+    expect(owner.openRun('child-run', [descriptor])).not.toBeInstanceOf(Promise);
+    const opening = other.openRun('child-run', [descriptor]);
+    expect(opening).toBeInstanceOf(Promise);
+    const child = await opening;
+    expect(built).toEqual(['calc']);
+    expect(isResourceProxy(child.resolve('calc'))).toBe(false);
+  });
 });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SETTLED } from '../shared/settled.js';
 import { hashDeps } from './deps-hash.js';
 import { ResourceRegistryClosedError } from './resource-errors.js';
 import { ResourceRegistry, resourceEntryId } from './resource-registry.js';
@@ -127,6 +128,24 @@ describe('ResourceRegistry', () => {
       expect(db.log).toEqual(['create db#1']);
       await registry.releaseRun('r2');
       expect(db.log).toEqual(['create db#1', 'destroy db#1']);
+    });
+
+    it('gives a run that holds no lease the shared settled promise (nothing to wait for)', async () => {
+      const registry = new ResourceRegistry();
+      const fs = counted('fs');
+      await registry.acquire({
+        entryId: 'fs',
+        key: 'fs',
+        factory: fs.factory,
+        holder: { runId: 'r1', slot: 'a' },
+      });
+      expect(registry.releaseRun('none')).toBe(SETTLED);
+      const releasing = registry.releaseRun('r1');
+      expect(releasing).not.toBe(SETTLED);
+      await releasing;
+      expect(fs.log).toEqual(['create fs#1', 'destroy fs#1']);
+      // Released already: nothing left to wait for.
+      expect(registry.releaseRun('r1')).toBe(SETTLED);
     });
   });
 

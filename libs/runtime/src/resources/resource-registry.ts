@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { SETTLED } from '../shared/settled.js';
 import { ResourceRegistryClosedError } from './resource-errors.js';
 
 /** How an instance is built and torn down. */
@@ -230,13 +231,16 @@ export class ResourceRegistry {
     return this.#runs.get(runId)?.suspended ?? false;
   }
 
-  /** Releases every lease `runId` holds (the run ended); resolves after the destroys it caused. */
-  async releaseRun(runId: string): Promise<void> {
+  /**
+   * Releases every lease `runId` holds (the run ended); resolves after the destroys it caused.
+   * A run that holds none (most runs) gets the shared settled promise: no promise of its own.
+   */
+  releaseRun(runId: string): Promise<void> {
     const run = this.#runs.get(runId);
-    if (!run) return;
+    if (!run) return SETTLED;
     clearTimeout(run.timer);
     this.#runs.delete(runId);
-    await Promise.all([...run.leases.values()].map((lease) => lease.release()));
+    return Promise.all([...run.leases.values()].map((lease) => lease.release())).then(() => {});
   }
 
   /** Releases every lease and destroys every instance once; later acquires are refused. */

@@ -12,6 +12,7 @@
  * 3. a broker proxy forwarding async method calls to the owner worker.
  */
 import type { Logger } from 'pino';
+import { SETTLED } from '../shared/settled.js';
 import type { ResourceDefinition } from './define-resource.js';
 import type { HashedDeps } from './deps-hash.js';
 import type { ResourceBrokerClient } from './resource-broker-client.js';
@@ -38,6 +39,9 @@ export interface RunResourcesOptions {
   callerSignal?: () => AbortSignal | undefined;
   logger?: Logger;
 }
+
+const NONE: readonly ResourceDescriptor[] = [];
+const EMPTY: ReadonlyMap<string, never> = new Map<string, never>();
 
 /** Scope of instances built from `defineResource` factories: shared by every run of the worker. */
 const DEFINED_SCOPE = 'defined';
@@ -66,8 +70,11 @@ export class RunResources {
   constructor(options: RunResourcesOptions) {
     this.runId = options.runId;
     this.registry = options.registry;
-    this.#inherited = new Map((options.inherited ?? []).map((descriptor) => [descriptor.key, descriptor]));
-    this.#definitions = options.definitions ?? new Map();
+    const inherited = options.inherited ?? NONE;
+    // Most runs inherit nothing: one shared empty map, not one per execution.
+    this.#inherited =
+      inherited.length === 0 ? EMPTY : new Map(inherited.map((descriptor) => [descriptor.key, descriptor]));
+    this.#definitions = options.definitions ?? EMPTY;
     this.#broker = options.broker;
     this.#callerSignal = options.callerSignal ?? (() => undefined);
     this.#logger = options.logger;
@@ -87,14 +94,16 @@ export class RunResources {
    * Before the handler runs: a new execution stops its kept leases from expiring, and every
    * inherited key with a local definition (and no owner instance on this worker) gets its
    * local instance. A definition that fails to build is logged and the key falls back to the
-   * broker proxy.
+   * broker proxy. Nothing to build (most runs: no inherited key with a definition here): the
+   * shared settled promise, no promise of its own.
    */
-  async prepare(): Promise<void> {
+  prepare(): Promise<void> {
     this.registry.resumeRun(this.runId);
+    if (this.#inherited.size === 0 || this.#definitions.size === 0) return SETTLED;
     const builds = [...this.#inherited.values()]
       .filter((descriptor) => this.#definitions.has(descriptor.key) && !this.#ownerInstance(descriptor))
       .map((descriptor) => this.#buildDefined(descriptor));
-    await Promise.all(builds);
+    return builds.length === 0 ? SETTLED : Promise.all(builds).then(() => {});
   }
 
   /**

@@ -6,6 +6,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { SETTLED } from '../shared/settled.js';
 import { type ResourceDefinition, resourceDefinitionMap } from './define-resource.js';
 import { ResourceBroker, type ResourceBrokerTiming } from './resource-broker.js';
 import { ResourceBrokerClient } from './resource-broker-client.js';
@@ -70,13 +71,15 @@ export class WorkerResources {
 
   /**
    * Opens the resources of one run execution, with the descriptors its job inherited, and
-   * builds local instances for inherited keys this worker has definitions for.
+   * builds local instances for inherited keys this worker has definitions for. Returned at once
+   * (no promise) when there is nothing to build: a run that inherits no resource, or none this
+   * worker defines (most runs).
    */
-  async openRun(
+  openRun(
     runId: string,
     inherited: readonly ResourceDescriptor[] = [],
     callerSignal?: () => AbortSignal | undefined,
-  ): Promise<RunResources> {
+  ): RunResources | Promise<RunResources> {
     const run = new RunResources({
       runId,
       registry: this.registry,
@@ -86,8 +89,8 @@ export class WorkerResources {
       ...(callerSignal && { callerSignal }),
       ...(this.#logger && { logger: this.#logger }),
     });
-    await run.prepare();
-    return run;
+    const preparing = run.prepare();
+    return preparing === SETTLED ? run : preparing.then(() => run);
   }
 
   /** Stops serving (deleting the heartbeat), then destroys every instance once. */

@@ -180,15 +180,19 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
   function consume(queue: string, takesNewRuns: boolean): LeasedWorker {
     const worker: LeasedWorker = new LeasedWorker(
       queue,
-      async (job, token) => {
+      (job, token) => {
         // A fetch in flight when the consumer paused still delivers: a newer build takes it.
         if (takesNewRuns && worker.isPaused()) return handBack(job, token);
         if (!budget.take(worker)) return handBack(job, token);
-        try {
-          return await processor.process(job, token);
-        } finally {
-          budget.release(worker);
-        }
+        // The slot is given back by one `.then` (process never throws synchronously), not by an
+        // async layer awaiting the run: two promises fewer per run.
+        return processor.process(job, token).then(
+          () => budget.release(worker),
+          (error: unknown) => {
+            budget.release(worker);
+            throw error;
+          },
+        );
       },
       {
         connection: bullConnection,

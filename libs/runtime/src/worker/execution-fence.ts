@@ -95,6 +95,7 @@ export function fenceServices(services: RunServices, fence: ExecutionFence): Run
     },
     memory: {
       load: (callPath) => memory.load(callPath),
+      ...(memory.loaded && { loaded: (callPath: string) => memory.loaded?.(callPath) }),
       set: (callPath, key, value) => fence.write('a memory write', () => memory.set(callPath, key, value)),
       clear: (callPath) => fence.write('a memory write', () => memory.clear(callPath)),
     },

@@ -49,6 +49,7 @@ import type { FleetMemo } from '../memo/fleet-memo.js';
 import { RedisRunMemoryStore } from '../memory/redis-run-memory-store.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { ServedAgents } from '../registry/worker-registry.js';
+import { RunResources } from '../resources/run-resources.js';
 import type { WorkerResources } from '../resources/worker-resources.js';
 import type { PreloadedReads, RedisRunRecords, RunTotals } from '../runs/redis-run-records.js';
 import { runHasEnded } from '../runs/run-has-ended.js';
@@ -56,6 +57,7 @@ import type { RunEnding } from '../runs/run-script-args.js';
 import { isTerminalStatus } from '../runs/run-status.js';
 import { SCHEDULE_JOB_NAME } from '../schedules/schedule-job.js';
 import { AnyKeyExistsBatch } from '../shared/any-key-exists.js';
+import { SETTLED } from '../shared/settled.js';
 import { inSpan, SpanAttribute } from '../shared/tracing.js';
 import type { ConversationStore } from '../store/conversation-store.js';
 import { type LatestRead, RedisConversationStore } from '../store/redis-conversation-store.js';
@@ -585,7 +587,14 @@ export class RunProcessor {
         ...{ job, token, runId, attempt, agent, decoded, sink, memory, controller, deadline, logger },
         ...{ carried, turns },
       };
-      const ended = await this.#runUntilEnded(run);
+      // Read by the start before the execution looks at anything: a wake-up after it is seen
+      // when parking.
+      const wakesBefore = run.carried.wakes;
+      const outcome = await this.#executeWithResources(run);
+      // Most executions do not suspend: no layer (and promise) for the replay loop then.
+      const ended = outcome.suspended
+        ? await this.#resumeUntilEnded(run, outcome, wakesBefore)
+        : this.#succeeded(outcome);
       if (ended === 'left') return;
       ending = ended;
     } catch (error) {
@@ -634,7 +643,39 @@ export class RunProcessor {
     if (retriable && root) await this.#retryRoot({ job, token, logger }, root, ending);
     // Ended for good: the turn it was in is stored closed before the next run on its conversation.
     if (ending.status !== 'succeeded') await this.#writers.closeUnfinishedTurns(job, turns, logger);
-    await this.#end(job, { ending, carried: cancel.carried.totals, attempt, sink }, logger);
+    // The run's end, in this layer (not an async method of its own: two promises per run).
+    const { records } = this.#deps;
+    // The finish script also deletes the memory and gives the children set its retention (even
+    // when a cancel ended the run first): only once the record ended, as a retry needs the memory.
+    // The events not written yet go ahead of run-end in the finish script.
+    // Knowing the events it wrote (and their ids), the finish script compacts the stream itself.
+    // So do the journal records not written yet (the last model turn's): one script for the end.
+    const pending = await sink.drain();
+    const finishing = records.finish(
+      runId,
+      callPathOf(job),
+      ending,
+      cancel.carried.totals,
+      attempt.token,
+      pending.events,
+      sink.written(),
+      true,
+      pending.records,
+    );
+    // Whoever ended the run (this worker, a cancel), the next run on its conversation goes now:
+    // its leave is sent in the same tick as the finish, so Redis runs it just after (one round
+    // trip); fenced by this attempt, it leaves nothing when a newer attempt owns the run.
+    // No conversation (most runs): no `Promise.all` (three promises) around the finish alone.
+    const ended = conversationOf(job)
+      ? (await Promise.all([finishing, this.#writers.release(job, attempt.token)]))[0]
+      : await finishing;
+    this.#log(logger, ending);
+    if (ended && this.#deps.hooks?.onRunEnd) await this.#reportEnd(runId, logger);
+    // Ended for good: BullMQ must not retry it (a retry would find the record ended anyway).
+    if (ending.status !== 'succeeded') {
+      await this.#trimKeptJob(job, logger);
+      throw new UnrecoverableError(`${ending.error?.name}: ${ending.error?.message}`);
+    }
   }
 
   /**
@@ -661,28 +702,34 @@ export class RunProcessor {
     throw new DelayedError();
   }
 
+  /** The ending of an execution that did not suspend. */
+  #succeeded(outcome: RunOutcome): RunEnding {
+    // The record stores the output: bounded like every other value (lenient: a Date is its text).
+    checkJsonBounds(outcome.output, 'the run output', this.#shared.limits, { lenient: true });
+    return {
+      status: 'succeeded',
+      output: outcome.output,
+      usage: outcome.usage,
+      modelCalls: outcome.modelCalls,
+    };
+  }
+
   /**
-   * Executes the run, replaying it at once while its children are already done when it
-   * suspends. Returns how the run ended, or `left` when another party (a cancel) ended it.
+   * After an execution suspended: the run waits (its job moved to waiting-children or parked),
+   * or is replayed at once while what it waits for is already done, until an execution does not
+   * suspend. Returns how the run ended, or `left` when another party (a cancel) ended it.
    * @throws WaitingChildrenError when the job moved to waiting-children (BullMQ's signal)
+   * @throws DelayedError when the job was parked
    */
-  async #runUntilEnded(run: JobRun): Promise<RunEnding | 'left'> {
+  async #resumeUntilEnded(
+    run: JobRun,
+    first: RunOutcome,
+    firstWakesBefore: number,
+  ): Promise<RunEnding | 'left'> {
     const { records } = this.#deps;
-    for (;;) {
-      // Read by the start before the execution looks at anything: a wake-up after it is seen
-      // when parking.
-      const wakesBefore = run.carried.wakes;
-      const outcome = await this.#executeWithResources(run);
-      if (!outcome.suspended) {
-        // The record stores the output: bounded like every other value (lenient: a Date is its text).
-        checkJsonBounds(outcome.output, 'the run output', this.#shared.limits, { lenient: true });
-        return {
-          status: 'succeeded',
-          output: outcome.output,
-          usage: outcome.usage,
-          modelCalls: outcome.modelCalls,
-        };
-      }
+    let outcome = first;
+    let wakesBefore = firstWakesBefore;
+    while (outcome.suspended) {
       const suspension = keepingConversation(outcome.suspended, run.decoded.conversationId);
       const suspended = { ...outcome, suspended: suspension };
       if (!(await records.suspend(run.runId, suspended, run.carried.totals, run.attempt.token)))
@@ -703,68 +750,111 @@ export class RunProcessor {
       run.carried.totals = resumed.totals;
       run.carried.wakes = resumed.wakes;
       run.carried.preloaded = resumed.preloaded;
+      wakesBefore = run.carried.wakes;
+      outcome = await this.#executeWithResources(run);
     }
+    return this.#succeeded(outcome);
   }
 
   /**
    * One execution with the worker's resources: inherited descriptors resolved (and
    * `defineResource` instances built) before the handler runs; a suspended execution keeps its
-   * leases for a replay here (until their TTL), any other ending releases them.
+   * leases for a replay here (until their TTL), any other ending releases them. No await when
+   * there is nothing to build (most runs).
    */
-  async #executeWithResources(run: JobRun): Promise<RunOutcome> {
-    const resources = await this.#deps.resources.openRun(
+  #executeWithResources(run: JobRun): Promise<RunOutcome> {
+    const opening = this.#deps.resources.openRun(
       run.runId,
       run.decoded.resources,
       () => currentAgentContext()?.signal,
     );
+    return opening instanceof RunResources
+      ? this.#executeWith(run, opening)
+      : opening.then((resources) => this.#executeWith(run, resources));
+  }
+
+  /**
+   * {@link #executeWithResources} once they are open: the supervised execution, its resources
+   * ended (or suspended) and its hand-back dropped in the supervision's own callbacks, so the
+   * execution costs no async layer of its own.
+   */
+  #executeWith(run: JobRun, resources: RunResources): Promise<RunOutcome> {
     const fence = new ExecutionFence(run.runId, run.attempt);
-    run.turns.reset();
-    // What the start read after its fence is used by this execution only.
-    const preloaded = run.carried.preloaded;
-    run.carried.preloaded = undefined;
-    const services = fenceServices(this.#services(run, preloaded?.journal), fence);
-    services.resources = resources;
-    let outcome: RunOutcome;
     const handBack = new HandBack();
-    this.#handBacks.set(run.runId, handBack);
-    // Superseded: stopped as at once as a hand-back, but its job is left alone. A listener, not
-    // `AbortSignal.any` (a dependent signal per execution, ~1% of a worker's CPU per run).
-    const unlinkAttempt = run.attempt.onSuperseded((reason) => handBack.fire(reason));
+    let unlinkAttempt: (() => void) | undefined;
+    const unlink = () => {
+      unlinkAttempt?.();
+      this.#handBacks.delete(run.runId);
+    };
     try {
+      run.turns.reset();
+      // What the start read after its fence is used by this execution only.
+      const preloaded = run.carried.preloaded;
+      run.carried.preloaded = undefined;
+      const services = fenceServices(this.#services(run, preloaded?.journal), fence);
+      services.resources = resources;
+      this.#handBacks.set(run.runId, handBack);
+      // Superseded: stopped as at once as a hand-back, but its job is left alone. A listener, not
+      // `AbortSignal.any` (a dependent signal per execution, ~1% of a worker's CPU per run).
+      unlinkAttempt = run.attempt.onSuperseded((reason) => handBack.fire(reason));
       // The root invocation's memory is read alongside the journal that executeRun loads first
       // (or was, by the start).
       if (preloaded?.memory) run.memory.preload(callPathOf(run.job), preloaded.memory);
       else run.memory.prefetch(callPathOf(run.job));
-      outcome = await superviseExecution(
-        executeRun({ agent: run.agent, input: run.decoded.input, services }),
-        {
-          controller: run.controller,
-          deadline: run.deadline,
-          onDeadline: () => timeoutError(run.job, run.deadline ?? Date.now()),
-          graceMs: this.#deps.abandonGraceMs ?? DEFAULT_ABANDON_GRACE_MS,
-          fence,
-          handBack,
+      return superviseExecution(executeRun({ agent: run.agent, input: run.decoded.input, services }), {
+        controller: run.controller,
+        deadline: run.deadline,
+        onDeadline: () => timeoutError(run.job, run.deadline ?? Date.now()),
+        graceMs: this.#deps.abandonGraceMs ?? DEFAULT_ABANDON_GRACE_MS,
+        fence,
+        handBack,
+        settle: {
+          value: (outcome) => {
+            unlink();
+            return this.#afterExecution(outcome, resources);
+          },
+          error: (error) => {
+            unlink();
+            return this.#afterFailedExecution(run, fence, resources, error);
+          },
         },
-      );
+      });
     } catch (error) {
-      // An abandoned execution may still hold its resources: end them without waiting.
-      if (fence.abandoned) {
-        // A superseded attempt is logged once, where it stops (`process`).
-        if (!run.attempt.superseded)
-          run.logger.warn(
-            { err: error },
-            'execution ignored its abort signal; abandoned, its writes refused',
-          );
-        resources.end().catch((cause: unknown) => run.logger.warn({ err: cause }, 'resources not ended'));
-      } else await resources.end();
-      throw error;
-    } finally {
-      unlinkAttempt();
-      this.#handBacks.delete(run.runId);
+      unlink();
+      return this.#afterFailedExecution(run, fence, resources, error) ?? Promise.reject(error);
     }
-    if (outcome.suspended) resources.suspend();
-    else await resources.end();
-    return outcome;
+  }
+
+  /** A suspended execution keeps its resources; any other ending releases them. */
+  #afterExecution(outcome: RunOutcome, resources: RunResources): RunOutcome | Promise<RunOutcome> {
+    if (outcome.suspended) {
+      resources.suspend();
+      return outcome;
+    }
+    const ending = resources.end();
+    return ending === SETTLED ? outcome : ending.then(() => outcome);
+  }
+
+  /**
+   * A failed execution's resources end: a promise rejecting with `error` once they did, or
+   * `undefined` when there is nothing to wait for (an abandoned execution's are not waited for).
+   */
+  #afterFailedExecution(
+    run: JobRun,
+    fence: ExecutionFence,
+    resources: RunResources,
+    error: unknown,
+  ): Promise<never> | undefined {
+    // An abandoned execution may still hold its resources: end them without waiting.
+    if (fence.abandoned) {
+      // A superseded attempt is logged once, where it stops (`process`).
+      if (!run.attempt.superseded)
+        run.logger.warn({ err: error }, 'execution ignored its abort signal; abandoned, its writes refused');
+      resources.end().catch((cause: unknown) => run.logger.warn({ err: cause }, 'resources not ended'));
+      return undefined;
+    }
+    const ending = resources.end();
+    return ending === SETTLED ? undefined : ending.then(() => Promise.reject(error));
   }
 
   /**
@@ -935,51 +1025,6 @@ export class RunProcessor {
     const flags = [...ids].flatMap((id) => (isValidRunId(id) ? [runKeys(config.prefix, id).cancel] : []));
     this.#ancestorFlags ??= new AnyKeyExistsBatch(redis);
     return this.#ancestorFlags.any(flags);
-  }
-
-  async #end(
-    job: Job,
-    {
-      ending,
-      carried,
-      attempt,
-      sink,
-    }: { ending: RunEnding; carried: RunTotals; attempt: RunAttempt; sink: RunEndCapturingSink },
-    logger: Logger,
-  ): Promise<void> {
-    const runId = job.id ?? '';
-    const { records } = this.#deps;
-    // The finish script also deletes the memory and gives the children set its retention (even
-    // when a cancel ended the run first): only once the record ended, as a retry needs the memory.
-    // The events not written yet go ahead of run-end in the finish script.
-    // Knowing the events it wrote (and their ids), the finish script compacts the stream itself.
-    // So do the journal records not written yet (the last model turn's): one script for the end.
-    const pending = await sink.drain();
-    const finishing = records.finish(
-      runId,
-      callPathOf(job),
-      ending,
-      carried,
-      attempt.token,
-      pending.events,
-      sink.written(),
-      true,
-      pending.records,
-    );
-    // Whoever ended the run (this worker, a cancel), the next run on its conversation goes now:
-    // its leave is sent in the same tick as the finish, so Redis runs it just after (one round
-    // trip); fenced by this attempt, it leaves nothing when a newer attempt owns the run.
-    // No conversation (most runs): no `Promise.all` (three promises) around the finish alone.
-    const ended = conversationOf(job)
-      ? (await Promise.all([finishing, this.#writers.release(job, attempt.token)]))[0]
-      : await finishing;
-    this.#log(logger, ending);
-    if (ended && this.#deps.hooks?.onRunEnd) await this.#reportEnd(runId, logger);
-    // Ended for good: BullMQ must not retry it (a retry would find the record ended anyway).
-    if (ending.status !== 'succeeded') {
-      await this.#trimKeptJob(job, logger);
-      throw new UnrecoverableError(`${ending.error?.name}: ${ending.error?.message}`);
-    }
   }
 
   /**

@@ -5,7 +5,7 @@ import { HandBack, RunHandedBackError, type Supervision, superviseExecution } fr
 
 const never = new Promise<never>(() => {});
 
-function supervision(overrides: Partial<Supervision> = {}): Supervision {
+function supervision<T = unknown>(overrides: Partial<Supervision<T>> = {}): Supervision<T> {
   return {
     controller: new AbortController(),
     onDeadline: () => new RunTimeoutError('r-1', 0, 0),
@@ -58,5 +58,77 @@ describe('superviseExecution', () => {
     await expect(settled).rejects.toMatchObject({ name: 'RunHandedBackError' });
     expect(watched.fence.abandoned).toBe(true);
     expect(watched.controller.signal.aborted).toBe(true);
+  });
+
+  describe('with settle callbacks (the clean-up done in the supervision, not around it)', () => {
+    it('settles with what the value callback gives, waiting for its promise', async () => {
+      const log: string[] = [];
+      const watched = supervision<string>({
+        settle: {
+          value: (value) => {
+            log.push(`value ${value}`);
+            return Promise.resolve(`${value} (cleaned up)`);
+          },
+          error: () => undefined,
+        },
+      });
+      await expect(superviseExecution(Promise.resolve('done'), watched)).resolves.toBe('done (cleaned up)');
+      expect(log).toEqual(['value done']);
+    });
+
+    it('rejects with the execution error once the error callback has nothing to wait for, or with what it settles', async () => {
+      const seen: unknown[] = [];
+      const failing = supervision({
+        settle: {
+          value: (value) => value,
+          error: (error) => {
+            seen.push(error);
+            return undefined;
+          },
+        },
+      });
+      await expect(superviseExecution(Promise.reject(new Error('boom')), failing)).rejects.toThrow('boom');
+      expect(seen).toEqual([new Error('boom')]);
+      const cleanupFailed = supervision({
+        settle: { value: (value) => value, error: () => Promise.reject(new Error('clean-up failed')) },
+      });
+      await expect(superviseExecution(Promise.reject(new Error('boom')), cleanupFailed)).rejects.toThrow(
+        'clean-up failed',
+      );
+    });
+
+    it('calls the error callback with the abort reason when it abandons the execution, the fence abandoned first', async () => {
+      const handBack = new HandBack();
+      const abandonedFirst: boolean[] = [];
+      const watched = supervision({
+        graceMs: 60_000,
+        handBack,
+        settle: {
+          value: (value) => value,
+          error: () => {
+            abandonedFirst.push(watched.fence.abandoned);
+            return undefined;
+          },
+        },
+      });
+      const settled = superviseExecution(never, watched);
+      handBack.fire(new RunHandedBackError('r-1'));
+      await expect(settled).rejects.toMatchObject({ name: 'RunHandedBackError' });
+      expect(abandonedFirst).toEqual([true]);
+    });
+
+    it('rejects with what a callback throws', async () => {
+      const watched = supervision<string>({
+        settle: {
+          value: () => {
+            throw new Error('value callback threw');
+          },
+          error: () => undefined,
+        },
+      });
+      await expect(superviseExecution(Promise.resolve('done'), watched)).rejects.toThrow(
+        'value callback threw',
+      );
+    });
   });
 });

@@ -45,8 +45,24 @@ export class HandBack {
   }
 }
 
+/**
+ * What a supervision settles with, in place of the execution's value or error, once it stops
+ * watching: the caller's clean-up done in the supervision's own callbacks, not in an async
+ * layer around it (its promise and await per execution).
+ */
+export interface SupervisionSettle<T> {
+  /** The value to resolve with (or a promise of it). */
+  value(value: T): T | Promise<T>;
+  /**
+   * Called with the execution's error, or the abort reason when it is abandoned (the fence is
+   * abandoned first): a promise to settle with (it waits for something), or `undefined` to
+   * reject with the error at once.
+   */
+  error(error: unknown): Promise<T> | undefined;
+}
+
 /** What {@link superviseExecution} watches besides the execution. */
-export interface Supervision {
+export interface Supervision<T = unknown> {
   /** Aborted by a cancel, or by the deadline timer here (with the reason `onDeadline` gives). */
   controller: AbortController;
   /** Epoch ms; at it the controller aborts with `onDeadline()`. @default none */
@@ -57,6 +73,8 @@ export interface Supervision {
   fence: ExecutionFence;
   /** Fired (with a {@link RunHandedBackError}) to abandon the execution at once. @default never */
   handBack?: HandBack;
+  /** @default the execution's value or error as they are */
+  settle?: SupervisionSettle<T>;
 }
 
 /**
@@ -68,19 +86,35 @@ export interface Supervision {
  * One promise settled by callbacks, not an async function racing a second promise: every
  * promise pays the async-context hooks, and this runs once per execution.
  */
-export function superviseExecution<T>(execution: Promise<T>, supervision: Supervision): Promise<T> {
-  const { controller, deadline, graceMs, fence, handBack } = supervision;
+export function superviseExecution<T>(execution: Promise<T>, supervision: Supervision<T>): Promise<T> {
+  const { controller, deadline, graceMs, fence, handBack, settle } = supervision;
   const { signal } = controller;
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     let graceTimer: { clear(): void } | undefined;
     let deadlineTimer: { clear(): void } | undefined;
     let unlisten: (() => void) | undefined;
+    const succeed = (value: T) => {
+      try {
+        resolve(settle ? settle.value(value) : value);
+      } catch (error) {
+        reject(error);
+      }
+    };
+    const fail = (error: unknown) => {
+      try {
+        const waiting = settle?.error(error);
+        if (waiting) resolve(waiting);
+        else reject(error);
+      } catch (thrown) {
+        reject(thrown);
+      }
+    };
     const abandonLater = () => {
       graceTimer = setLongTimer(() => {
         if (!finish()) return;
         fence.abandon();
-        reject(signal.reason);
+        fail(signal.reason);
       }, graceMs);
     };
     const onHandBack = (reason: Error) => {
@@ -88,7 +122,7 @@ export function superviseExecution<T>(execution: Promise<T>, supervision: Superv
       fence.abandon();
       // Code that still checks its signal stops at its next step.
       controller.abort(reason);
-      reject(reason);
+      fail(reason);
     };
     /** Stops watching; `false` when the supervision had already settled. */
     const finish = (): boolean => {
@@ -104,10 +138,10 @@ export function superviseExecution<T>(execution: Promise<T>, supervision: Superv
     // handler here also keeps it from being unhandled).
     execution.then(
       (value) => {
-        if (finish()) resolve(value);
+        if (finish()) succeed(value);
       },
       (error: unknown) => {
-        if (finish()) reject(error);
+        if (finish()) fail(error);
       },
     );
     unlisten = handBack?.listen(onHandBack);
