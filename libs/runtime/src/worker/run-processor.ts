@@ -154,9 +154,15 @@ interface JobRun {
   logger: Logger;
   /**
    * The record's totals (for `finish`) and count of wake-ups (for parking, see
-   * `park-until-woken.ts`) as the latest start of this job read them.
+   * `park-until-woken.ts`) as the latest start of this job read them; `firstExecution`: its first
+   * start was the run's first (the stream holds only this job's events, for `finish`).
    */
-  carried: { totals: RunTotals; wakes: number; preloaded?: PreloadedReads | undefined };
+  carried: {
+    totals: RunTotals;
+    wakes: number;
+    preloaded?: PreloadedReads | undefined;
+    firstExecution?: boolean;
+  };
 }
 
 /**
@@ -406,7 +412,12 @@ export class RunProcessor {
       const state = {
         controller,
         cancelled,
-        carried: { totals: start.totals, wakes: start.wakes, preloaded: start.preloaded },
+        carried: {
+          totals: start.totals,
+          wakes: start.wakes,
+          preloaded: start.preloaded,
+          firstExecution: start.firstExecution,
+        },
       };
       await inSpan(
         `flotilla.run ${agentId}`,
@@ -634,7 +645,8 @@ export class RunProcessor {
     if (retriable && root) await this.#retryRoot({ job, token, logger }, root, ending);
     // Ended for good: the turn it was in is stored closed before the next run on its conversation.
     if (ending.status !== 'succeeded') await this.#writers.closeUnfinishedTurns(job, turns, logger);
-    await this.#end(job, { ending, carried: cancel.carried.totals, attempt, sink }, logger);
+    const { totals, firstExecution } = cancel.carried;
+    await this.#end(job, { ending, carried: totals, firstExecution, attempt, sink }, logger);
   }
 
   /**
@@ -944,7 +956,14 @@ export class RunProcessor {
       carried,
       attempt,
       sink,
-    }: { ending: RunEnding; carried: RunTotals; attempt: RunAttempt; sink: RunEndCapturingSink },
+      firstExecution,
+    }: {
+      ending: RunEnding;
+      carried: RunTotals;
+      firstExecution: boolean | undefined;
+      attempt: RunAttempt;
+      sink: RunEndCapturingSink;
+    },
     logger: Logger,
   ): Promise<void> {
     const runId = job.id ?? '';
@@ -965,6 +984,7 @@ export class RunProcessor {
       sink.written(),
       true,
       pending.records,
+      firstExecution,
     );
     // Whoever ended the run (this worker, a cancel), the next run on its conversation goes now:
     // its leave is sent in the same tick as the finish, so Redis runs it just after (one round
