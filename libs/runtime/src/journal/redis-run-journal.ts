@@ -24,7 +24,7 @@ export class RedisRunJournal implements RunJournal {
   readonly #key: string;
   readonly #recordKey: string;
   readonly #batch: RunWriteBatch;
-  /** What the run's start read for the first load (`start-run-4`), used once. */
+  /** What the run's start read for the first load (`start-run-5`), used once. */
   #preloaded: { fields: Record<string, string>; pendingSteps: string | null } | undefined;
 
   constructor(options: {

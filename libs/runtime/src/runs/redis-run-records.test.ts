@@ -147,6 +147,45 @@ describe('RedisRunRecords', () => {
     expect(await records().wakes(runId)).toBe(2);
   });
 
+  it("says whether a start is the run's first execution: not after another attempt, nor on a resume", async () => {
+    const runId = randomUUID();
+    const { record } = runKeys(fixture.prefix, runId);
+    await records().create({ runId, agentId: 'a' });
+    // Parked before it ever ran (queued, waiting for a gate): still its first execution.
+    await fixture.redis.hset(record, 'waitingFor', '{"kind":"conversation"}');
+    expect(await records().start({ runId, agentId: 'a' })).toMatchObject({ firstExecution: true });
+    expect(await records().start({ runId, agentId: 'a' })).toMatchObject({ firstExecution: false });
+    await fixture.redis.hset(record, 'status', 'waiting');
+    expect(await records().start({ runId, agentId: 'a' })).toMatchObject({
+      attempt: 2,
+      firstExecution: false,
+    });
+    // A job added without the client: the start creates the record, and it is the first.
+    const bare = randomUUID();
+    expect(await records().start({ runId: bare, agentId: 'a' })).toMatchObject({ firstExecution: true });
+  });
+
+  it('reads the cancel flag of a first start with the journal and memory, whichever of them is there', async () => {
+    const preload = { callPath: 'root', maxFields: 8 };
+    const nothing = randomUUID();
+    expect(await records().start({ runId: nothing, agentId: 'a', preload })).toMatchObject({
+      cancelled: false,
+      preloaded: { journal: { fields: {}, pendingSteps: null }, memory: {} },
+    });
+    const flagged = randomUUID();
+    await fixture.redis.set(runKeys(fixture.prefix, flagged).cancel, '1');
+    expect(await records().start({ runId: flagged, agentId: 'a', preload })).toMatchObject({
+      cancelled: true,
+      preloaded: { journal: { fields: {}, pendingSteps: null }, memory: {} },
+    });
+    const remembered = randomUUID();
+    await fixture.redis.hset(runKeys(fixture.prefix, remembered).memoryOf('root'), 'k', '1');
+    expect(await records().start({ runId: remembered, agentId: 'a', preload })).toMatchObject({
+      cancelled: false,
+      preloaded: { journal: { fields: {} }, memory: { k: '1' } },
+    });
+  });
+
   it('sends back the journal, pending steps and root memory from the start, up to the bound, and the journal loads what it read', async () => {
     const runId = randomUUID();
     const keys = runKeys(fixture.prefix, runId);
@@ -350,6 +389,15 @@ describe('RedisRunRecords', () => {
       return { runId, sink };
     }
 
+    /** A run whose stream holds a `run-start` its sink wrote, then a `reborn` another writer did. */
+    async function runWithForeignEvent() {
+      const run = await runWithEvents([event('run-start', { agentId: 'a', input: 1 })]);
+      const other = new RedisRunEventSink({ redis: fixture.redis, prefix: fixture.prefix, runId: run.runId });
+      other.emit({ ...event('reborn', { agentId: 'a', generation: 1 }), runId: run.runId });
+      await other.flush();
+      return run;
+    }
+
     /** The timeline compact-events-2 would have stored: encoded from the stream (still in its grace). */
     async function timelineFromStream(runId: string): Promise<string> {
       const keys = runKeys(fixture.prefix, runId);
@@ -420,12 +468,44 @@ describe('RedisRunRecords', () => {
       });
     });
 
+    it("takes a first execution's stream for the events its worker wrote, without checking it", async () => {
+      // Nothing else writes a first execution's stream; were it written anyway, the finish would
+      // not look (the check of an execution that is not the first is the test below).
+      const { runId, sink } = await runWithForeignEvent();
+      const ending = { status: 'succeeded' as const, output: 1, usage, modelCalls: 1 };
+      const compactFromStream = vi.spyOn(compactEventsScript, 'run');
+      expect(
+        await records().finish(runId, callPath, ending, undefined, 't1', [], sink.written(), true, [], true),
+      ).toBe(true);
+      expect(compactFromStream).not.toHaveBeenCalled();
+      compactFromStream.mockRestore();
+      expect((await records().compactedEvents(runId))?.map((item) => item.type)).toEqual([
+        'run-start',
+        'run-end',
+      ]);
+    });
+
+    it('compacts from the stream when it may have been trimmed, first execution or not', async () => {
+      const runId = randomUUID();
+      const short = new RedisRunRecords({
+        redis: fixture.redis,
+        prefix: fixture.prefix,
+        eventStreamMaxLength: 3,
+      });
+      await short.create({ runId, agentId: 'a' });
+      await short.start({ runId, agentId: 'a', attempt: 't1' });
+      const written = { texts: [], ids: [] };
+      const ending = { status: 'succeeded' as const, output: 1, usage, modelCalls: 1 };
+      const compactFromStream = vi.spyOn(compactEventsScript, 'run');
+      expect(
+        await short.finish(runId, callPath, ending, undefined, 't1', pending(runId), written, true, [], true),
+      ).toBe(true);
+      expect(compactFromStream).toHaveBeenCalledOnce();
+      compactFromStream.mockRestore();
+    });
+
     it('compacts from the stream when it holds an event the worker did not write', async () => {
-      const { runId, sink } = await runWithEvents([event('run-start', { agentId: 'a', input: 1 })]);
-      // Another writer (an earlier execution, say) put an event in the stream too.
-      const other = new RedisRunEventSink({ redis: fixture.redis, prefix: fixture.prefix, runId });
-      other.emit({ ...event('reborn', { agentId: 'a', generation: 1 }), runId });
-      await other.flush();
+      const { runId, sink } = await runWithForeignEvent();
       const ending = { status: 'succeeded' as const, output: 1, usage, modelCalls: 1 };
       const compactFromStream = vi.spyOn(compactEventsScript, 'run');
       expect(await records().finish(runId, callPath, ending, undefined, 't1', [], sink.written())).toBe(true);

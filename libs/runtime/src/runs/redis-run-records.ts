@@ -28,13 +28,13 @@ import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
 import { clearAttemptTraceScript } from './lua/clear-attempt-trace-1.lua.js';
 import { compactEventsScript } from './lua/compact-events-2.lua.js';
 import { createRunScript } from './lua/create-run-2.lua.js';
-import { finishRunScript } from './lua/finish-run-10.lua.js';
+import { finishRunScript } from './lua/finish-run-11.lua.js';
 import { markUnservedScript } from './lua/mark-unserved-1.lua.js';
 import { markWaitingScript } from './lua/mark-waiting-1.lua.js';
 import { parkRunScript } from './lua/park-run-1.lua.js';
 import { pinRunScript } from './lua/pin-run-1.lua.js';
 import { recordProgressScript } from './lua/record-progress-1.lua.js';
-import { startRunScript } from './lua/start-run-4.lua.js';
+import { startRunScript } from './lua/start-run-5.lua.js';
 import { suspendRunScript } from './lua/suspend-run-2.lua.js';
 import { swapAttemptTraceScript } from './lua/swap-attempt-trace-1.lua.js';
 import { wakeRunScript } from './lua/wake-run-1.lua.js';
@@ -92,10 +92,15 @@ export type RunStart =
       cancelled: boolean;
       /** What the start read for the execution (`RunToStart.preload`). */
       preloaded: PreloadedReads;
+      /**
+       * No execution of the run started before this one (a first attempt's first start): the
+       * run's stream holds only what this attempt writes (`finish`'s `firstExecution`).
+       */
+      firstExecution: boolean;
     }
   | { started: false; status: RunStatus };
 
-/** Reads of a run's keys that `start-run-4` made after its fence; each absent when not made. */
+/** Reads of a run's keys that `start-run-5` made after its fence; each absent when not made. */
 export interface PreloadedReads {
   /** The journal's fields (position → entry JSON) and the record's `pendingSteps` (or null). */
   journal?: { fields: Record<string, string>; pendingSteps: string | null };
@@ -202,18 +207,20 @@ export class RedisRunRecords {
     const call = startRunArgs(runKeys(this.#prefix, run.runId), run, Date.now());
     const result = await startRunScript.run(this.#redis, call.keys, call.args);
     if (result === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(run.runId, 'a start');
-    const [code, detail, cleared, usage, modelCalls, wakes, cancelled, journal, pending, memory] = result as [
-      number,
-      string | number,
-      number?,
-      (string | null)?,
-      (string | null)?,
-      (string | null)?,
-      number?,
-      (string[] | 0)?,
-      (string | null | 0)?,
-      (string[] | 0)?,
-    ];
+    const [code, detail, cleared, usage, modelCalls, wakes, cancelled, journal, pending, memory, first] =
+      result as [
+        number,
+        string | number,
+        number?,
+        (string | null)?,
+        (string | null)?,
+        (string | null)?,
+        number?,
+        (string[] | 0)?,
+        (string | null | 0)?,
+        (string[] | 0)?,
+        number?,
+      ];
     if (cleared === 1) await this.#countWait(() => this.waiting.leave(run.runId));
     if (code !== 1) return { started: false, status: detail as RunStatus };
     return {
@@ -228,6 +235,7 @@ export class RedisRunRecords {
         }),
         ...(Array.isArray(memory) && { memory: hashOf(memory) }),
       },
+      firstExecution: first === 1,
     };
   }
 
@@ -332,6 +340,8 @@ export class RedisRunRecords {
    * The run's memory is deleted and its children set gets the record's retention in the same
    * script when this call ends the run (ARCHITECTURE.md §5); `cleanUp`: even when the run had
    * ended already (a worker ending its own run, after a cancel ended it). @default false
+   * `firstExecution`: the attempt's first start was the run's first (`RunStart.firstExecution`),
+   * so its stream holds exactly `written`: the script compacts without checking it. @default false
    * `records`: the attempt's journal entries not written yet (`RunWriteBatch.drain`: position,
    * entry JSON, …), recorded in the same script (even when the run had ended). @default none
    * @throws AttemptSupersededError when a newer attempt than `attempt` owns the run
@@ -346,6 +356,7 @@ export class RedisRunRecords {
     written?: WrittenEvents,
     cleanUp?: boolean,
     records?: readonly string[],
+    firstExecution?: boolean,
   ): Promise<boolean> {
     // Earlier executions that suspended carried their usage in the record.
     const prior = carried ?? (await this.#totals(runKeys(this.#prefix, runId).record));
@@ -364,7 +375,9 @@ export class RedisRunRecords {
     if (ending.error) event.error = ending.error;
     const outcome = endingOutcome(ending);
     const eventText = runEndText(event);
-    const timeline = written && this.#splitTimeline(runId, written, events ?? [], eventText, outcome);
+    const timeline =
+      written &&
+      this.#splitTimeline(runId, written, events ?? [], eventText, outcome, firstExecution === true);
     const call = finishRunArgs(runKeys(this.#prefix, runId), ending, event, {
       eventStreamMaxLength: this.#eventStreamMaxLength,
       retention: this.#retention,
@@ -387,7 +400,7 @@ export class RedisRunRecords {
   }
 
   /**
-   * The timeline of a run whose stream holds `written` only, split for `finish-run-10` to
+   * The timeline of a run whose stream holds `written` only, split for `finish-run-11` to
    * complete with the ids of the events it appends (`pending`, then `run-end`); `undefined`
    * when it cannot be (an event not JSON, or its `at` not an integer): compacted from the stream.
    */
@@ -397,6 +410,7 @@ export class RedisRunRecords {
     pending: readonly string[],
     runEnd: string,
     outcome: RunEndOutcome,
+    whole: boolean,
   ): FinishTimeline | undefined {
     try {
       const streamed = written.texts.map(
@@ -412,6 +426,7 @@ export class RedisRunRecords {
         lastId: written.ids.at(-1) ?? '',
         previousMs: split.previousMs,
         graceMs: COMPACTED_STREAM_GRACE_MS,
+        whole,
         tails: split.tails,
         ats,
       };
@@ -572,7 +587,7 @@ function totalsOf(usage: string | null | undefined, modelCalls: string | null | 
 }
 
 /**
- * What the record `finish-run-10` writes for `ending` says of the run's end, as `get` reads it
+ * What the record `finish-run-11` writes for `ending` says of the run's end, as `get` reads it
  * back (`outcomeOf(toRecord(…))` of its fields), for the timeline's `run-end`: only the outcome's
  * fields, and the usage our own code summed without its schema when it is three plain counts.
  */

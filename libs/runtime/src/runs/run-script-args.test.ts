@@ -105,7 +105,7 @@ describe('run script argument builders', () => {
     });
   });
 
-  it('lays out finish-run-10: seven keys of one hash tag, output only for a success', () => {
+  it('lays out finish-run-11: seven keys of one hash tag, output only for a success', () => {
     const call = finishRunArgs(
       keys,
       { status: 'failed', output: 'ignored', error: { name: 'E', message: 'm' }, usage, modelCalls: 1 },
@@ -141,7 +141,7 @@ describe('run script argument builders', () => {
     ]);
   });
 
-  it('lays out the journal entries finish-run-10 records ahead of the events it appends', () => {
+  it('lays out the journal entries finish-run-11 records ahead of the events it appends', () => {
     const call = finishRunArgs(keys, { status: 'succeeded', usage, modelCalls: 0 }, event, {
       eventStreamMaxLength: 1,
       retention: { recordSeconds: 1, journalSeconds: 1 },
@@ -151,7 +151,34 @@ describe('run script argument builders', () => {
     expect(call.args.slice(13)).toEqual(['1', 'g0/model:0', '{"a":1}', '1', '{"e":1}', '']);
   });
 
-  it('passes the memory key prefix to finish-run-10 always, and whether to clean up an ended run', () => {
+  it('lays out the timeline block: head, what it covers, the grace, whether the stream is whole, then each tail', () => {
+    const timeline = {
+      head: '{"v":1,"e":[',
+      streamLength: 2,
+      lastId: '9-1',
+      previousMs: 9,
+      graceMs: 10,
+      tails: ['"run-end",{}]'],
+      ats: [12],
+    };
+    const ending = { status: 'succeeded' as const, usage, modelCalls: 0 };
+    const options = { eventStreamMaxLength: 1, retention: { recordSeconds: 1, journalSeconds: 1 } };
+    const checked = finishRunArgs(keys, ending, event, { ...options, timeline });
+    expect(checked.args.slice(15)).toEqual([
+      '{"v":1,"e":[',
+      '2',
+      '9-1',
+      '9',
+      '10',
+      '0',
+      '12',
+      '"run-end",{}]',
+    ]);
+    const whole = finishRunArgs(keys, ending, event, { ...options, timeline: { ...timeline, whole: true } });
+    expect(whole.args.slice(15, 21)).toEqual(['{"v":1,"e":[', '2', '9-1', '9', '10', '1']);
+  });
+
+  it('passes the memory key prefix to finish-run-11 always, and whether to clean up an ended run', () => {
     const ending = { status: 'succeeded' as const, usage, modelCalls: 0 };
     const retention = { recordSeconds: 1, journalSeconds: 1 };
     const plain = finishRunArgs(keys, ending, event, { eventStreamMaxLength: 1, retention });

@@ -1,6 +1,6 @@
 /**
- * Pure argument builders of the run record scripts (`create-run-2`, `start-run-4`,
- * `finish-run-10`), testable without Redis.
+ * Pure argument builders of the run record scripts (`create-run-2`, `start-run-5`,
+ * `finish-run-11`), testable without Redis.
  */
 import type { TokenUsage } from '@flotilla/ir';
 import type { SerializedError } from '../errors/serialize-error.js';
@@ -194,6 +194,7 @@ export function finishRunArgs(
       timeline.lastId,
       String(timeline.previousMs),
       String(timeline.graceMs),
+      timeline.whole ? '1' : '0',
     );
     for (const [index, tail] of timeline.tails.entries()) args.push(String(timeline.ats[index]), tail);
   }
@@ -213,7 +214,7 @@ export function finishRunArgs(
 
 /**
  * A run's timeline split where the stream ids the worker does not know yet begin, for
- * `finish-run-10` to complete (`events/run-timeline.ts`, `encodeSplitRunTimeline`).
+ * `finish-run-11` to complete (`events/run-timeline.ts`, `encodeSplitRunTimeline`).
  */
 export interface FinishTimeline {
   head: string;
@@ -223,6 +224,11 @@ export interface FinishTimeline {
   previousMs: number;
   /** How long the stream stays readable once compacted. */
   graceMs: number;
+  /**
+   * The stream holds exactly the events `head` covers (the run's first execution wrote them
+   * all): the script does not check it. @default false: checked
+   */
+  whole?: boolean;
   /** Of each event the script appends (the pending ones, then `run-end`): its entry's tail, its `at`. */
   tails: readonly string[];
   ats: readonly number[];

@@ -3,7 +3,7 @@ import { AttemptSupersededError } from '../errors/run-errors.js';
 
 /**
  * One execution attempt of a run on this worker (one BullMQ delivery of its job). Its `token`
- * goes into the run's record when the attempt starts (`start-run-4`) and with every write the
+ * goes into the run's record when the attempt starts (`start-run-5`) and with every write the
  * attempt makes to the run's keys, which each Lua script refuses once a newer attempt wrote its
  * own token (`store/lua/attempt-fence.lua.ts`). `signal` aborts once the attempt learns it was
  * superseded (a refused write, or its job lock lapsed): the execution then stops without

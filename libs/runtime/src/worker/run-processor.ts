@@ -156,9 +156,15 @@ interface JobRun {
   logger: Logger;
   /**
    * The record's totals (for `finish`) and count of wake-ups (for parking, see
-   * `park-until-woken.ts`) as the latest start of this job read them.
+   * `park-until-woken.ts`) as the latest start of this job read them; `firstExecution`: its first
+   * start was the run's first (the stream holds only this job's events, for `finish`).
    */
-  carried: { totals: RunTotals; wakes: number; preloaded?: PreloadedReads | undefined };
+  carried: {
+    totals: RunTotals;
+    wakes: number;
+    preloaded?: PreloadedReads | undefined;
+    firstExecution?: boolean;
+  };
 }
 
 /**
@@ -408,7 +414,12 @@ export class RunProcessor {
       const state = {
         controller,
         cancelled,
-        carried: { totals: start.totals, wakes: start.wakes, preloaded: start.preloaded },
+        carried: {
+          totals: start.totals,
+          wakes: start.wakes,
+          preloaded: start.preloaded,
+          firstExecution: start.firstExecution,
+        },
       };
       await inSpan(
         `flotilla.run ${agentId}`,
@@ -661,6 +672,7 @@ export class RunProcessor {
       sink.written(),
       true,
       pending.records,
+      cancel.carried.firstExecution,
     );
     // Whoever ended the run (this worker, a cancel), the next run on its conversation goes now:
     // its leave is sent in the same tick as the finish, so Redis runs it just after (one round
@@ -750,6 +762,8 @@ export class RunProcessor {
       run.carried.totals = resumed.totals;
       run.carried.wakes = resumed.wakes;
       run.carried.preloaded = resumed.preloaded;
+      // A resumed run's stream holds events of its earlier executions: the finish checks it.
+      run.carried.firstExecution = false;
       wakesBefore = run.carried.wakes;
       outcome = await this.#executeWithResources(run);
     }

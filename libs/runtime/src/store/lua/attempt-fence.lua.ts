@@ -1,7 +1,7 @@
 /**
  * The attempt fence shared by every script that writes a run's keys (ARCHITECTURE.md §9): the
  * run's record holds the token of the attempt that owns the run (`attempt`, written by
- * start-run-4), and a write that carries another token is refused — a newer attempt took the
+ * start-run-5), and a write that carries another token is refused — a newer attempt took the
  * run over. One HGET inside a script that runs anyway: no extra round trip.
  */
 

@@ -3,7 +3,7 @@ import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Argument builder: `startRunArgs`. */
 export const startRunScript = new LuaScript(
-  'start-run-4',
+  'start-run-5',
   4,
   `--[[
   A worker starts (or, after a crash, restarts) a run: status running, startedAt kept from the
@@ -19,7 +19,15 @@ export const startRunScript = new LuaScript(
   reply: the journal with the pending steps, and the memory hash of the root invocation; each
   only when it holds at most ARGV[7] fields (a large one is read by the worker as before: built
   in Lua, a reply of thousands of entries is slower than a plain HGETALL). Since start-run-4 the
-  record is read in one HMGET and written in one HSET (start-run-4 made 7–8 calls for it).
+  record is read in one HMGET and written in one HSET (start-run-3 made 7–8 calls for it).
+
+  Commands (start-run-5): the cancel flag, the journal and the memory hash are first asked in one
+  EXISTS of the three keys; 0 (a first start, no cancel: most starts) answers all three reads
+  (not cancelled, both empty). Otherwise each is asked as start-run-4 did: EXISTS of the flag
+  and an HLEN each. The reply says whether this start is the run's first execution (no start
+  before it: attempts was 0 and it is no resume from waiting): the worker then knows the run's
+  stream holds only the events it writes itself (finish-run-11). Same keys, arguments and writes
+  as start-run-4; the reply has one element more (old callers ignore it).
 
   Input:
     KEYS[1] record   hash of the run record
@@ -35,13 +43,14 @@ export const startRunScript = new LuaScript(
     ARGV[7] most fields of the journal, and of the memory, to send back; 0 (or absent): none
 
   Output:
-    { 1, attempts, cleared, usage, modelCalls, wakes, cancelled, journal, pendingSteps, memory }
+    { 1, attempts, cleared, usage, modelCalls, wakes, cancelled, journal, pendingSteps, memory, first }
                      started; cleared: 1 when it
                      removed a waitingFor (the run leaves the count of waiting runs,
                      gate/waiting-runs.ts), else 0; usage (JSON, or false), modelCalls and wakes
                      (or false) as the record holds them; cancelled: 1 when the cancel flag is set;
                      journal: HGETALL of KEYS[3] and pendingSteps the record's field (or false),
-                     or 0 and 0 when not sent; memory: HGETALL of KEYS[4], or 0 when not sent
+                     or 0 and 0 when not sent; memory: HGETALL of KEYS[4], or 0 when not sent;
+                     first: 1 when no execution of the run started before this one, else 0
     { 0, status }    the run already ended (succeeded, failed or cancelled); do not run it
     ${ATTEMPT_SUPERSEDED}               (continuing only) a newer attempt owns the run; nothing written
 ]]
@@ -88,17 +97,23 @@ if read[2] or read[3] then
 end
 local bound = tonumber(ARGV[7] or '0') or 0
 local journal, pending, memory = 0, 0, 0
+local cancelled
 if bound > 0 then
-  local length = redis.call('HLEN', KEYS[3])
-  if length <= bound then
-    journal = length == 0 and {} or redis.call('HGETALL', KEYS[3])
-    pending = read[10]
+  -- None of the three keys (a first start that nobody cancelled): one command answers all three.
+  if redis.call('EXISTS', KEYS[2], KEYS[3], KEYS[4]) == 0 then
+    cancelled, journal, pending, memory = 0, {}, read[10], {}
+  else
+    local length = redis.call('HLEN', KEYS[3])
+    if length <= bound then
+      journal = length == 0 and {} or redis.call('HGETALL', KEYS[3])
+      pending = read[10]
+    end
+    length = redis.call('HLEN', KEYS[4])
+    if length <= bound then memory = length == 0 and {} or redis.call('HGETALL', KEYS[4]) end
   end
-  length = redis.call('HLEN', KEYS[4])
-  if length <= bound then memory = length == 0 and {} or redis.call('HGETALL', KEYS[4]) end
 end
-return {
-  1, attempts, cleared, read[7], modelCalls, read[9], redis.call('EXISTS', KEYS[2]), journal, pending, memory
-}
+cancelled = cancelled or redis.call('EXISTS', KEYS[2])
+local first = (status ~= 'waiting' and (tonumber(read[6] or '0') or 0) == 0) and 1 or 0
+return { 1, attempts, cleared, read[7], modelCalls, read[9], cancelled, journal, pending, memory, first }
 `,
 );

@@ -3,7 +3,7 @@ import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Argument builder: `finishRunArgs`. */
 export const finishRunScript = new LuaScript(
-  'finish-run-10',
+  'finish-run-11',
   7,
   `--[[
   Ends a run exactly once: writes the terminal status and result, appends the run-end event,
@@ -25,6 +25,8 @@ export const finishRunScript = new LuaScript(
   built from the index's members and ARGV[12] (they share the run's hash tag, like KEYS).
   (finish-run-7 cleaned up for the worker only: a run ended without an attempt kept its memory
   and children set forever.)
+  Neither the children set nor the memory index there (most runs): one EXISTS of both instead
+  of the EXPIRE and the SMEMBERS (finish-run-10).
 
   Commands: one HMGET reads the attempt fence (attempt-fence.lua.ts, inlined to share the read),
   the status and the fields a run's end removes; HDEL only when one of those is there; the
@@ -45,6 +47,15 @@ export const finishRunScript = new LuaScript(
   written by another), and the last id generated is the worker's last. Otherwise (an earlier execution's
   events, another writer, no timeline passed) it replies with the stream for the caller to
   compact (compact-events-2).
+
+  A worker whose attempt made the run's first execution (start-run-5 said so) and knows every
+  event it wrote says the stream holds exactly those (ARGV[b+n+6] = '1'): then nothing is checked
+  (finish-run-10 sent XLEN or XINFO STREAM). Nothing else writes a run's stream before its end:
+  events come from the attempt that owns the run (write-run-2, fenced) and from a finish, and a
+  finish by anyone else ended the run (this call replies 0 before looking at the stream); a
+  newer attempt is refused by the fence above. The stream of an earlier run with the same id
+  expired with its record. The compacted stream's XADDs leave out MAXLEN: it is known to be
+  shorter than the max length.
 
   Input:
     KEYS[1] record    hash of the run record
@@ -78,7 +89,8 @@ export const finishRunScript = new LuaScript(
     ARGV[b+n+3] the stream's last id the head was encoded for ('' when empty)
     ARGV[b+n+4] the ms part of that id (0 when empty)
     ARGV[b+n+5] milliseconds the stream stays readable once compacted (the grace)
-    ARGV[b+n+6 ..] for each of the n events, then run-end: its at (epoch ms), its entry's tail
+    ARGV[b+n+6] '1': the stream holds exactly the events the head covers (not checked); '0': check
+    ARGV[b+n+7 ..] for each of the n events, then run-end: its at (epoch ms), its entry's tail
 
   Output:
     1  ended now and compacted
@@ -90,6 +102,7 @@ local record = redis.call('HMGET', KEYS[1], 'attempt', 'status', 'waitingFor', '
 -- The attempt fence (attempt-fence.lua.ts): no token, or no owner in the record, is never refused.
 ${refuseOtherOwner('record[1]', 'ARGV[11]')}
 local function cleanUp()
+  if redis.call('EXISTS', KEYS[6], KEYS[7]) == 0 then return end
   redis.call('EXPIRE', KEYS[6], ARGV[9])
   -- An index without members does not exist: nothing to delete then.
   local callPaths = redis.call('SMEMBERS', KEYS[7])
@@ -119,7 +132,9 @@ if head ~= '' then
   local expected = tonumber(ARGV[at + 1])
   -- Below the max length the stream was never trimmed, and this script's XADDs trim nothing.
   if expected + pending + 1 < tonumber(ARGV[8]) then
-    if expected == 0 then
+    if ARGV[at + 5] == '1' then
+      compact = true
+    elseif expected == 0 then
       compact = redis.call('XLEN', KEYS[2]) == 0
     else
       -- An error (no stream, or not one): not compacted here.
@@ -145,10 +160,15 @@ end
 redis.call('HSET', KEYS[1], unpack(fields))
 if record[3] or record[4] or record[5] then redis.call('HDEL', KEYS[1], 'waitingFor', 'waits', 'pendingSteps') end
 local ids = {}
-for index = base + 1, base + pending do
-  ids[#ids + 1] = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'event', ARGV[index])
+for index = base + 1, base + pending + 1 do
+  -- run-end (ARGV[7]) last; a stream to compact is short: no trim to check.
+  local event = index > base + pending and ARGV[7] or ARGV[index]
+  if compact then
+    ids[#ids + 1] = redis.call('XADD', KEYS[2], '*', 'event', event)
+  else
+    ids[#ids + 1] = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'event', event)
+  end
 end
-ids[#ids + 1] = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'event', ARGV[7])
 redis.call('EXPIRE', KEYS[1], ARGV[9])
 redis.call('EXPIRE', KEYS[3], ARGV[10])
 if not compact then
@@ -160,7 +180,7 @@ local previous = tonumber(ARGV[at + 3])
 for index, id in ipairs(ids) do
   local ms, seq = string.match(id, '^(%d+)-(%d+)$')
   ms = tonumber(ms)
-  local slot = at + 3 + 2 * index
+  local slot = at + 4 + 2 * index
   entries[index] = string.format('[%d,%s,%d,', ms - previous, seq, ms - tonumber(ARGV[slot])) .. ARGV[slot + 1]
   previous = ms
 end
