@@ -13,6 +13,7 @@
  */
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createClient } from '@flotilla/runtime/client';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -131,6 +132,23 @@ const cpuMsOfThisProcess = () => {
   return (usage.user + usage.system) / 1000;
 };
 
+/**
+ * CPU ms of this process' main thread alone (Linux: its `/proc` stat, in clock ticks of 10 ms),
+ * or `undefined` elsewhere. The rest of `process.cpuUsage()` is spent by V8's helper threads
+ * (optimizing compiles, concurrent GC) and libuv's: in a phase's first thousand runs that is
+ * mostly the JIT compiling what the phase runs (docs/performance.md, round 7).
+ */
+const mainThreadCpuMs = () => {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    // utime and stime: fields 14 and 15, counted after the command name's closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+};
+
 /** One phase: `runs` runs of `shape` on `system` at `concurrency`; its figures per run. */
 async function phase({ system, shape, concurrency, runs, window, phaseTimeoutMs }, url, admin) {
   const prefix = `bench-cost:${randomUUID().slice(0, 8)}`;
@@ -145,6 +163,7 @@ async function phase({ system, shape, concurrency, runs, window, phaseTimeoutMs 
     const before = {
       worker: await worker.cpuMs(phaseTimeoutMs),
       client: cpuMsOfThisProcess(),
+      clientMainThread: mainThreadCpuMs(),
       redis: await redisSnapshot(admin),
     };
     const started = performance.now();
@@ -156,6 +175,7 @@ async function phase({ system, shape, concurrency, runs, window, phaseTimeoutMs 
     const seconds = (performance.now() - started) / 1000;
     const after = {
       client: cpuMsOfThisProcess(),
+      clientMainThread: mainThreadCpuMs(),
       worker: await worker.cpuMs(phaseTimeoutMs),
       redis: await redisSnapshot(admin),
     };
@@ -173,6 +193,11 @@ async function phase({ system, shape, concurrency, runs, window, phaseTimeoutMs 
       cpuMsPerRun: {
         worker: round((after.worker - before.worker) / runs, 3),
         client: round((after.client - before.client) / runs, 3),
+        // Of `client`: the main thread's share (the rest is V8's JIT and GC threads), when known.
+        clientMainThread:
+          before.clientMainThread === undefined || after.clientMainThread === undefined
+            ? undefined
+            : round((after.clientMainThread - before.clientMainThread) / runs, 3),
         redis: redis.cpuMs,
       },
       redisCommandsPerRun: redis.commands,

@@ -3,12 +3,18 @@ import { boundedRequest, type RequestBound } from '../config/bounded-request.js'
 import { openRedis } from '../config/open-redis.js';
 import { RunNotFoundError } from '../errors/run-errors.js';
 import type { EventReader } from '../events/cluster-event-reader.js';
-import { readRunEventStream, type StreamedRunEvent } from '../events/redis-run-event-stream.js';
+import {
+  dedicatedEventSource,
+  type RunEventSource,
+  readRunEventStream,
+  type StreamedRunEvent,
+} from '../events/redis-run-event-stream.js';
 import { qualifyId, unqualifyId } from '../jobs/tenant-ids.js';
 import { runKeys } from '../keys.js';
 import { COMPACTED_STREAM_GRACE_MS, type RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isTerminalStatus } from '../runs/run-status.js';
+import { awaitRunEnd } from './await-run-end.js';
 import { outcomeOfRunEnd, type RunOutcome, settleOutcome } from './run-outcome.js';
 
 /** A submitted run, as the client sees it. */
@@ -106,23 +112,20 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
       : await this.#record();
     let after: string | undefined;
     while (!isTerminalStatus(record.status)) {
-      // Read on after the last event seen: a run-end the record does not confirm was lost with
-      // the record's end (the record went back in time); the run's next end follows it.
-      const options = after === undefined ? {} : { after };
-      // Only the end matters here, so the tenant's view of the events is not needed. The record
-      // was just read (or submitted) unfinished: no timeline to read before the stream.
-      const reader = this.#resultReader ?? this.#sharedReader;
-      // Events before run-end are read past unparsed (`endOnly`); reading on after a run-end the
-      // record did not confirm starts after it, as before.
-      let end: RunOutcome | undefined;
-      for await (const event of this.#storedEvents(options, reader, { unfinished: true, endOnly: true })) {
-        after = event.eventId;
-        if (event.type !== 'run-end') continue;
-        end = outcomeOfRunEnd(event);
-        break;
-      }
+      // Only the end matters here, so the tenant's view of the events is not needed. Reading on
+      // after a run-end the record did not confirm (its end lost with the record's, the record
+      // went back in time) starts after it: the run's next end follows it.
+      const end = await awaitRunEnd({
+        source: this.#source(this.#resultReader ?? this.#sharedReader),
+        key: runKeys(this.#prefix, this.#storedId).events,
+        after,
+        timeoutMs: this.#bound.timeoutMs,
+        isOver: () => this.#isOver(),
+        compacted: () => this.#records.compactedEvents(this.#storedId),
+      });
+      if (end) after = end.eventId;
       // The common end: the event carries the outcome, no record read.
-      record = end ?? (await this.#record());
+      record = (end && outcomeOfRunEnd(end)) ?? (await this.#record());
     }
     return settleOutcome<Output>(record);
   }
@@ -142,50 +145,42 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
     return { [Symbol.asyncIterator]: () => tenantView(events[Symbol.asyncIterator]()) };
   }
 
-  /**
-   * `endOnly`: yields `run-end` alone (see `readRunEventStream`).
-   * `unfinished`: the caller just read the record unfinished, so the first look for a compacted
-   * timeline is skipped (one is only written after the record ends; a run ending meanwhile is
-   * found in the stream, or through `isOver` and the timeline read that follows it).
-   */
-  #storedEvents(
-    options: RunEventsOptions,
-    reader: EventReader | undefined,
-    { unfinished = false, endOnly = false } = {},
-  ): AsyncIterable<StreamedRunEvent> {
-    let skipTimeline = unfinished;
+  #storedEvents(options: RunEventsOptions, reader: EventReader | undefined): AsyncIterable<StreamedRunEvent> {
     return {
       [Symbol.asyncIterator]: () =>
         readRunEventStream({
-          connection:
-            reader?.source() ??
-            // Inherits the client's fail-fast settings; XREAD BLOCK needs no command timeout.
-            openRedis(this.#bound.redis, {
-              role: 'run-events',
-              logger: this.#logger,
-              perCall: true,
-              redis: { connectionName: eventsConnectionName(this.#prefix), commandTimeout: undefined },
-            }),
+          connection: this.#source(reader),
           key: runKeys(this.#prefix, this.#storedId).events,
           requestTimeoutMs: this.#bound.timeoutMs,
           ...options,
-          endOnly,
-          compacted: async () => {
-            if (!skipTimeline) return this.#records.compactedEvents(this.#storedId);
-            skipTimeline = false;
-            return undefined;
-          },
+          compacted: () => this.#records.compactedEvents(this.#storedId),
           recordedOutcome: async () => {
             const record = await boundedRequest(this.#bound, () => this.#records.get(this.#storedId));
             if (record === undefined || !isTerminalStatus(record.status)) return undefined;
             return { output: record.output, error: record.error };
           },
-          isOver: async () => {
-            const record = await boundedRequest(this.#bound, () => this.#records.get(this.#storedId));
-            return record === undefined || isTerminalStatus(record.status);
-          },
+          isOver: () => this.#isOver(),
         }),
     };
+  }
+
+  /** A source for one reader: `reader`'s, or a connection of its own (closed with the reader). */
+  #source(reader: EventReader | undefined): RunEventSource {
+    if (reader) return reader.source();
+    // Inherits the client's fail-fast settings; XREAD BLOCK needs no command timeout.
+    const connection = openRedis(this.#bound.redis, {
+      role: 'run-events',
+      logger: this.#logger,
+      perCall: true,
+      redis: { connectionName: eventsConnectionName(this.#prefix), commandTimeout: undefined },
+    });
+    return dedicatedEventSource(connection);
+  }
+
+  /** Whether the run ended or its record is gone: asked when a blocked read passed with nothing new. */
+  async #isOver(): Promise<boolean> {
+    const record = await boundedRequest(this.#bound, () => this.#records.get(this.#storedId));
+    return record === undefined || isTerminalStatus(record.status);
   }
 
   async #record(): Promise<RunRecord> {

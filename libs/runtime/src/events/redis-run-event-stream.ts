@@ -247,13 +247,13 @@ export function parseStreamEntries(entries: readonly [string, string[]][]): Stre
 }
 
 /** Whether an entry's fields may be a `run-end` (its text holds "run-end", its type; a match is parsed to know). */
-function mayBeRunEnd(fields: string[]): boolean {
+export function mayBeRunEnd(fields: string[]): boolean {
   const index = fields.indexOf(RUN_EVENT_FIELD);
   return index >= 0 && fields[index + 1]?.includes('"run-end"') === true;
 }
 
 /** `endOnly`: `undefined` for any event but `run-end` (most are not even parsed then). */
-function parseEvent(fields: string[], endOnly = false): RunEvent | undefined {
+export function parseEvent(fields: string[], endOnly = false): RunEvent | undefined {
   const index = fields.indexOf(RUN_EVENT_FIELD);
   const text = index >= 0 ? fields[index + 1] : undefined;
   if (text === undefined) return undefined;

@@ -79,11 +79,12 @@ export class SharedEventReader {
       redis: this.blocking,
       // Every blocked read ends by its `blockMs` timer, answered or not.
       settlesInBlockMs: true,
-      read: async (key, lastId, blockMs, wanted) => {
+      // Not an async function: its promise would wrap the one returned (two promises more per read).
+      read: (key, lastId, blockMs, wanted) => {
         // The client was closed: its readers end now, not after a wait for a connection.
-        if (this.#closed) throw readerClosedError();
+        if (this.#closed) return Promise.reject(readerClosedError());
         if (blockMs === undefined)
-          return xreadEntries(await this.#options.control.xread('COUNT', 100, 'STREAMS', key, lastId));
+          return this.#options.control.xread('COUNT', 100, 'STREAMS', key, lastId).then(xreadEntries);
         return new Promise<StreamEntries>((resolve, reject) => {
           const timer = setTimeout(() => finish([]), blockMs);
           const finish = (entries: StreamEntries, error?: unknown) => {
