@@ -2,7 +2,7 @@ import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Caller: `ConversationGate.leave`. */
 export const leaveWriterScript = new LuaScript(
-  'leave-writer-5',
+  'leave-writer-6',
   4,
   `--[[
   A run on a conversation ended (any terminal status, or cancelled while it waited): it leaves
@@ -10,6 +10,8 @@ export const leaveWriterScript = new LuaScript(
   attempt's token, nothing is done while another attempt of the run holds the lease (a newer
   attempt took the run over: it leaves when it ends), so the leave can be sent with the
   attempt's finish without waiting for it.
+  When nobody is left in line (the usual leave), the lease and the counter go in one DEL
+  (leave-writer-5: one each), one command fewer; same keys, arguments, writes and replies.
 
   Input:
     KEYS[1] writers    sorted set: run id -> sequence
@@ -29,12 +31,12 @@ local leaseRun, leaseAttempt = unpack(redis.call('HMGET', lease, 'runId', 'attem
 if leaseRun == runId and attempt ~= '' and leaseAttempt ~= attempt then return false end
 redis.call('ZREM', writers, runId)
 redis.call('SREM', rollbacks, runId)
-if leaseRun == runId then redis.call('DEL', lease) end
 local head = redis.call('ZRANGE', writers, 0, 0)[1]
 if not head then
-  redis.call('DEL', sequence)
+  if leaseRun == runId then redis.call('DEL', lease, sequence) else redis.call('DEL', sequence) end
   return ''
 end
+if leaseRun == runId then redis.call('DEL', lease) end
 return head
 `,
 );
