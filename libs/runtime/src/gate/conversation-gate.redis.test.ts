@@ -118,14 +118,20 @@ describe('the line of writers', () => {
   it('deletes the lease and the counter with the last run to leave, and only then', async () => {
     const id = `c-${randomUUID()}`;
     const keys = conversationGateKeys(fixture.prefix, id);
-    await gate().register(id, 'r1', 'enqueue');
-    await gate().register(id, 'r2', 'enqueue');
+    for (const runId of ['r1', 'r2', 'r3']) await gate().register(id, runId, 'enqueue');
     await gate().enter(id, 'r1', 'a');
+    // A waiting run leaves (cancelled): the head keeps its place and its lease.
+    await gate().leave(id, 'r2');
+    expect(await fixture.redis.hget(keys.lease, 'runId')).toBe('r1');
+    expect(await fixture.redis.zrange(keys.writers, 0, -1)).toEqual(['r1', 'r3']);
     await gate().leave(id, 'r1', 'a');
     expect(await fixture.redis.exists(keys.lease, keys.sequence)).toBe(1);
-    await gate().enter(id, 'r2', 'b');
-    await gate().leave(id, 'r2', 'b');
+    expect(await gate().isFirst(id, 'r3')).toBe(true);
+    await gate().enter(id, 'r3', 'c');
+    await gate().leave(id, 'r3', 'c');
     expect(await fixture.redis.exists(keys.lease, keys.sequence, keys.writers)).toBe(0);
+    // Again (idempotent): nothing to do.
+    await gate().leave(id, 'r3', 'c');
     // A line started anew numbers from 1 again, in order.
     await gate().register(id, 'r3', 'enqueue');
     await gate().register(id, 'r3', 'enqueue');
@@ -202,7 +208,7 @@ describe('the commands each script runs (MONITOR)', () => {
     return seen;
   }
 
-  it('registers, enters, appends the first turn and leaves with 2, 3, 6 and 5 commands', async () => {
+  it('registers, enters, appends the first turn and leaves with 2, 3, 6 and 4 commands', async () => {
     const id = `c-${randomUUID()}`;
     const writer = store();
     expect(await luaCommands(id, async () => void (await gate().register(id, 'r1', 'enqueue')))).toEqual([
@@ -217,7 +223,6 @@ describe('the commands each script runs (MONITOR)', () => {
     expect(await appended).toEqual(['HMGET', 'HMGET', 'HSETNX', 'RPUSH', 'HSET', 'RPUSH']);
     expect(await luaCommands(id, () => gate().leave(id, 'r1', 'a'))).toEqual([
       'HMGET',
-      'ZREM',
       'SREM',
       'ZRANGE',
       'DEL',

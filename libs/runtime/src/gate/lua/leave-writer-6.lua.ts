@@ -10,8 +10,9 @@ export const leaveWriterScript = new LuaScript(
   attempt's token, nothing is done while another attempt of the run holds the lease (a newer
   attempt took the run over: it leaves when it ends), so the leave can be sent with the
   attempt's finish without waiting for it.
-  When nobody is left in line (the usual leave), the lease and the counter go in one DEL
-  (leave-writer-5: one each), one command fewer; same keys, arguments, writes and replies.
+  The first two in line are read first: a run alone in line (the usual leave) goes with the
+  lease and the counter in one DEL (leave-writer-5: ZREM, ZRANGE, DEL, DEL), two commands
+  fewer; same keys, arguments, writes and replies.
 
   Input:
     KEYS[1] writers    sorted set: run id -> sequence
@@ -29,13 +30,17 @@ local writers, sequence, lease, rollbacks = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local runId, attempt = ARGV[1], ARGV[2]
 local leaseRun, leaseAttempt = unpack(redis.call('HMGET', lease, 'runId', 'attempt'))
 if leaseRun == runId and attempt ~= '' and leaseAttempt ~= attempt then return false end
-redis.call('ZREM', writers, runId)
 redis.call('SREM', rollbacks, runId)
-local head = redis.call('ZRANGE', writers, 0, 0)[1]
+local first = redis.call('ZRANGE', writers, 0, 1)
+-- The head once this run is out of the line.
+local head = first[1]
+if head == runId then head = first[2] end
 if not head then
-  if leaseRun == runId then redis.call('DEL', lease, sequence) else redis.call('DEL', sequence) end
+  -- Nobody else in line: the line (this run alone, or empty), the counter and its lease go.
+  if leaseRun == runId then redis.call('DEL', writers, sequence, lease) else redis.call('DEL', writers, sequence) end
   return ''
 end
+redis.call('ZREM', writers, runId)
 if leaseRun == runId then redis.call('DEL', lease) end
 return head
 `,
