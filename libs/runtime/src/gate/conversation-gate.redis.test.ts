@@ -1,14 +1,14 @@
 /**
  * The conversation gate's scripts against a real Redis: the line of writers (submission order,
  * idempotent, onConflict), the lease (first in line only, replaced by a newer attempt) and the
- * fence it puts on appends (`append-conversation-8` refuses any writer that does not hold it),
+ * fence it puts on appends (`append-conversation-9` refuses any writer that does not hold it),
  * and the read of the conversation an attempt that enters makes in the same call.
  */
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useRedis } from '../../../../test/support/redis.js';
-import { conversationKeys } from '../keys.js';
+import { conversationGateKeys, conversationKeys } from '../keys.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
 import { ConversationGate } from './conversation-gate.js';
 
@@ -105,6 +105,40 @@ describe('the line of writers', () => {
     await store().append(id, turn('t2', 1, { runId: 'r2', attempt: 'b' }));
   });
 
+  it('takes in a run that is not in line: first on an empty line, else last', async () => {
+    const id = `c-${randomUUID()}`;
+    expect(await gate().enter(id, 'r1', 'a')).toEqual({ entered: true });
+    expect(await gate().enter(id, 'r2', 'b')).toEqual({ entered: false, headRunId: 'r1' });
+    await gate().register(id, 'r3', 'enqueue');
+    await gate().leave(id, 'r1', 'a');
+    expect(await gate().enter(id, 'r3', 'c')).toEqual({ entered: false, headRunId: 'r2' });
+    expect(await gate().enter(id, 'r2', 'b')).toEqual({ entered: true });
+  });
+
+  it('deletes the lease and the counter with the last run to leave, and only then', async () => {
+    const id = `c-${randomUUID()}`;
+    const keys = conversationGateKeys(fixture.prefix, id);
+    for (const runId of ['r1', 'r2', 'r3']) await gate().register(id, runId, 'enqueue');
+    await gate().enter(id, 'r1', 'a');
+    // A waiting run leaves (cancelled): the head keeps its place and its lease.
+    await gate().leave(id, 'r2');
+    expect(await fixture.redis.hget(keys.lease, 'runId')).toBe('r1');
+    expect(await fixture.redis.zrange(keys.writers, 0, -1)).toEqual(['r1', 'r3']);
+    await gate().leave(id, 'r1', 'a');
+    expect(await fixture.redis.exists(keys.lease, keys.sequence)).toBe(1);
+    expect(await gate().isFirst(id, 'r3')).toBe(true);
+    await gate().enter(id, 'r3', 'c');
+    await gate().leave(id, 'r3', 'c');
+    expect(await fixture.redis.exists(keys.lease, keys.sequence, keys.writers)).toBe(0);
+    // Again (idempotent): nothing to do.
+    await gate().leave(id, 'r3', 'c');
+    // A line started anew numbers from 1 again, in order.
+    await gate().register(id, 'r3', 'enqueue');
+    await gate().register(id, 'r3', 'enqueue');
+    await gate().register(id, 'r4', 'enqueue');
+    expect(await fixture.redis.zrange(keys.writers, 0, -1, 'WITHSCORES')).toEqual(['r3', '1', 'r4', '3']);
+  });
+
   it('clears a head whose run ended without leaving (a lost wake-up), never a live one', async () => {
     const id = `c-${randomUUID()}`;
     await gate().register(id, 'live', 'enqueue');
@@ -152,6 +186,64 @@ describe('the lease fences appends', () => {
     const id = `c-${randomUUID()}`;
     await store().append(id, turn('t1', 0));
     expect((await store().load(id))?.header.version).toBe(1);
+  });
+});
+
+describe('the commands each script runs (MONITOR)', () => {
+  /** The commands the scripts run inside Redis on `id`'s keys while `work` runs, by name. */
+  async function luaCommands(id: string, work: () => Promise<void>): Promise<string[]> {
+    const monitor = await fixture.redis.duplicate().monitor();
+    const seen: string[] = [];
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (source === 'lua' && args.some((arg) => arg.includes(id))) seen.push(String(args[0]).toUpperCase());
+    });
+    try {
+      await work();
+      // MONITOR sees a command before its reply: one more round trip flushes what is on its way.
+      await fixture.redis.ping();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      monitor.disconnect();
+    }
+    return seen;
+  }
+
+  it('registers, enters, appends the first turn and leaves with 2, 3, 6 and 4 commands', async () => {
+    const id = `c-${randomUUID()}`;
+    const writer = store();
+    expect(await luaCommands(id, async () => void (await gate().register(id, 'r1', 'enqueue')))).toEqual([
+      'INCR',
+      'ZADD',
+    ]);
+    const entered = luaCommands(id, async () => void (await gate().enter(id, 'r1', 'a', 0)));
+    expect(await entered).toEqual(['ZRANGE', 'HSET', 'HGETALL']);
+    const appended = luaCommands(id, async () => {
+      await writer.append(id, turn('t1', 0, { runId: 'r1', attempt: 'a' }));
+    });
+    expect(await appended).toEqual(['HMGET', 'HMGET', 'HSETNX', 'RPUSH', 'HSET', 'RPUSH']);
+    expect(await luaCommands(id, () => gate().leave(id, 'r1', 'a'))).toEqual([
+      'HMGET',
+      'SREM',
+      'ZRANGE',
+      'DEL',
+    ]);
+  });
+
+  it('answers a replayed append (its version moved on) with one HEXISTS more, and writes nothing', async () => {
+    const id = `c-${randomUUID()}`;
+    const writer = store();
+    await writer.append(id, turn('t1', 0));
+    await writer.append(id, turn('t2', 1));
+    const header = (await store().load(id))?.header;
+    let replayed: unknown;
+    const commands = await luaCommands(id, async () => {
+      replayed = await writer.append(id, turn('t1', 0));
+    });
+    expect(commands).toEqual(['HMGET', 'HMGET', 'HEXISTS']);
+    expect(replayed).toEqual(header);
+    await expect(writer.append(id, turn('t3', 0))).rejects.toMatchObject({
+      name: 'ConversationConflictError',
+    });
   });
 });
 

@@ -2,7 +2,7 @@
  * One writer per conversation (ARCHITECTURE.md §9), the `conversation` kind of the waiting gate.
  * Under the conversation's hash tag (`conversationGateKeys`): a line of writers (run ids in
  * submission order) and a lease (the run at the head of the line and its execution attempt).
- * Only the lease holder may append (`append-conversation-8` checks it), so a stale execution
+ * Only the lease holder may append (`append-conversation-9` checks it), so a stale execution
  * of a run (crashed, handed back, abandoned) can never write again.
  *
  * - A client registers a run when it submits it (`register`), which decides `onConflict`.
@@ -18,9 +18,9 @@ import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { conversationGateKeys, conversationKeys } from '../keys.js';
 import type { LatestRead } from '../store/redis-conversation-store.js';
-import { enterWriterScript } from './lua/enter-writer-4.lua.js';
-import { leaveWriterScript } from './lua/leave-writer-5.lua.js';
-import { registerWriterScript } from './lua/register-writer-3.lua.js';
+import { enterWriterScript } from './lua/enter-writer-5.lua.js';
+import { leaveWriterScript } from './lua/leave-writer-6.lua.js';
+import { registerWriterScript } from './lua/register-writer-4.lua.js';
 import type { OnConflict } from './waiting-for.js';
 
 /** What {@link ConversationGate.register} did. */

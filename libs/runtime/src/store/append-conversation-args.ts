@@ -1,12 +1,12 @@
 /**
- * The TypeScript side of `append-conversation-8`: a pure argument builder (testable without
+ * The TypeScript side of `append-conversation-9`: a pure argument builder (testable without
  * Redis) and the reading of its reply, where return codes become errors through one table.
  */
 import type { ConversationGateKeys, ConversationKeys } from '../keys.js';
 import type { AppendChange } from './conversation-store.js';
 import { ConversationConflictError, ConversationLeaseLostError } from './store-errors.js';
 
-/** KEYS and ARGV of one `append-conversation-8` call. */
+/** KEYS and ARGV of one `append-conversation-9` call. */
 export interface ScriptCall {
   keys: string[];
   args: string[];
@@ -71,7 +71,7 @@ function isTokenCount(value: number | undefined): value is number {
   return value !== undefined && Number.isSafeInteger(value) && value >= 0;
 }
 
-/** Return codes of `append-conversation-8`. */
+/** Return codes of `append-conversation-9`. */
 export const AppendConversationCode = { appended: 1, duplicate: 0, conflict: -1, leaseNotHeld: -2 } as const;
 
 /** Negative return code → the error it always means. */
@@ -104,7 +104,7 @@ export function readAppendConversationReply(
   const toError = appendConversationErrors[Number(code)];
   if (toError) throw toError(conversationId, change, detail);
   if (!Array.isArray(detail))
-    throw new Error(`append-conversation-8 returned an unexpected reply: ${String(reply)}`);
+    throw new Error(`append-conversation-9 returned an unexpected reply: ${String(reply)}`);
   return pairsToRecord(detail as string[]);
 }
 

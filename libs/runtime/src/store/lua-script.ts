@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 /**
  * One Lua script, run with EVALSHA and loaded with EVAL on a `NOSCRIPT` miss (after a Redis
  * restart or on a fresh server). `keyCount` is the number of KEYS, which the script file name
- * carries too (`append-conversation-8`), or `'any'` for a script that takes a list of keys of one
+ * carries too (`append-conversation-9`), or `'any'` for a script that takes a list of keys of one
  * hash slot (`index-runs-1`: its caller bounds the list).
  */
 export class LuaScript {

@@ -14,7 +14,7 @@ import type {
   LoadConversationOptions,
   StoredConversation,
 } from './conversation-store.js';
-import { appendConversationScript } from './lua/append-conversation-8.lua.js';
+import { appendConversationScript } from './lua/append-conversation-9.lua.js';
 import {
   DEFAULT_BLOB_THRESHOLD_BYTES,
   hasBlobMedia,
@@ -64,7 +64,7 @@ export interface RedisConversationStoreOptions {
  * hash tag: a header hash (latest version), an append-only message list (chunks of messages
  * joined by ','), a versions list (one small entry per version: message count, usage totals,
  * model, timestamp, and the system prompt when it changed) and an applied-append-id hash. An
- * append is one Lua script (`append-conversation-8`, fenced by the lease of the conversation
+ * append is one Lua script (`append-conversation-9`, fenced by the lease of the conversation
  * gate); a load validates everything it reads.
  */
 export class RedisConversationStore implements ConversationStore {
@@ -152,7 +152,7 @@ export class RedisConversationStore implements ConversationStore {
 
   /**
    * The list index a read of the latest version of `conversationId` starts at (for a read made
-   * elsewhere in the same way: `enter-writer-4`, then {@link loadLatestRead}).
+   * elsewhere in the same way: `enter-writer-5`, then {@link loadLatestRead}).
    */
   latestReadFrom(conversationId: string): number {
     return this.#baseStarts.get(conversationKeys(this.#prefix, conversationId).header) ?? 0;

@@ -2,7 +2,7 @@ import { LuaScript } from '../lua-script.js';
 
 /** See the header of the script. Argument builder: `appendConversationArgs`. */
 export const appendConversationScript = new LuaScript(
-  'append-conversation-8',
+  'append-conversation-9',
   6,
   `--[[
   Appends one turn to a conversation, or writes a new base (a compacted history that later
@@ -24,9 +24,12 @@ export const appendConversationScript = new LuaScript(
   rolling deploy).
 
   The reply's header is built from what the script read (one HMGET of every header field) and
-  wrote, not read back with an HGETALL after the write (append-conversation-7 did): one command
-  fewer per append, the same fields and values. Same keys, arguments and writes as
-  append-conversation-7.
+  wrote, not read back with an HGETALL after the write (append-conversation-7 did). The applied
+  marker is checked and written by one HSETNX, the script's first write, made once every check
+  and every value it computes passed (append-conversation-8: HEXISTS first, HSET last): one
+  command fewer per append. An append whose version moved on asks HEXISTS (duplicate or
+  conflict), and a duplicate's header is the one the HMGET read (updatedAt included), not an
+  HGETALL. Same keys, arguments, writes and replies as append-conversation-8.
 
   Input:
     KEYS[1] header    hash: schemaVersion, conversationId, version, messageCount (messages in
@@ -82,16 +85,26 @@ if ARGV[10] ~= '' or leaseRun then
   end
 end
 
-if redis.call('HEXISTS', appendsKey, appendId) == 1 then
-  return { 0, redis.call('HGETALL', headerKey) }
-end
-
 -- Every header field, in one command: what the append reads, and the rest of its reply.
 local names = { 'version', 'system', 'systemAt', 'messageCount', 'usage', 'model', 'lastPromptTokens',
-  'baseStart', 'baseAt', 'baseChunk', 'tailBytes', 'chunks', 'schemaVersion', 'conversationId', 'createdAt', 'base' }
+  'baseStart', 'baseAt', 'baseChunk', 'tailBytes', 'chunks', 'schemaVersion', 'conversationId', 'createdAt', 'base',
+  'updatedAt' }
 local h = redis.call('HMGET', headerKey, unpack(names))
+-- The header as it is now (HGETALL's field/value pairs): a duplicate's reply.
+local function current()
+  local flat = {}
+  for index, name in ipairs(names) do
+    if h[index] then
+      flat[#flat + 1] = name
+      flat[#flat + 1] = h[index]
+    end
+  end
+  return flat
+end
 local version = tonumber(h[1] or '0')
 if version ~= tonumber(ARGV[2]) then
+  -- Applied before (a replay whose append landed), or another version: a conflict.
+  if redis.call('HEXISTS', appendsKey, appendId) == 1 then return { 0, current() } end
   return { -1, version }
 end
 
@@ -120,15 +133,14 @@ if model ~= '' then
   fields[#fields + 1] = 'model'
   fields[#fields + 1] = model
 end
--- A base replaces the prompt the last count was measured on: the count goes with it.
-local lastPrompt = h[7]
+-- A base replaces the prompt the last count was measured on: the count goes with it (HDEL below).
+local lastPrompt, dropLastPrompt = h[7], false
 if ARGV[13] ~= '' then
   lastPrompt = ARGV[13]
   fields[#fields + 1] = 'lastPromptTokens'
   fields[#fields + 1] = lastPrompt
 elseif baseSource ~= '' and lastPrompt then
-  lastPrompt = false
-  redis.call('HDEL', headerKey, 'lastPromptTokens')
+  lastPrompt, dropLastPrompt = false, true
 end
 
 if turnUsage ~= '' then
@@ -145,10 +157,6 @@ if turnUsage ~= '' then
   usage = cjson.encode(total)
 end
 
--- One SADD per batch of arguments, not per element (batches stay under unpack's limit).
-for from = firstBlob, firstBlob + blobCount - 1, 1000 do
-  redis.call('SADD', blobsKey, unpack(ARGV, from, math.min(from + 999, firstBlob + blobCount - 1)))
-end
 previousCount = tonumber(previousCount)
 local messageCount = previousCount + added
 local baseStart = tonumber(h[8] or '0')
@@ -166,6 +174,17 @@ if baseSource ~= '' then
   fields[#fields + 1] = 'base'
   fields[#fields + 1] = base
   entryBase = ',"base":' .. base
+end
+
+-- Checks the applied marker and writes it, as the first write: after the checks and the
+-- computations from the header (a script is not rolled back; what follows cannot fail on a
+-- header a load accepts). Only a marker left by a write at an earlier version is found here:
+-- an append of it moved the version on (the usual duplicate is the HEXISTS above).
+if redis.call('HSETNX', appendsKey, appendId, nextVersion) == 0 then return { 0, current() } end
+if dropLastPrompt then redis.call('HDEL', headerKey, 'lastPromptTokens') end
+-- One SADD per batch of arguments, not per element (batches stay under unpack's limit).
+for from = firstBlob, firstBlob + blobCount - 1, 1000 do
+  redis.call('SADD', blobsKey, unpack(ARGV, from, math.min(from + 999, firstBlob + blobCount - 1)))
 end
 if chunkBound == 0 then
   -- One message per entry (the list then reads as append-conversation-6 wrote it).
@@ -198,7 +217,6 @@ redis.call('HSET', headerKey, unpack(fields))
 redis.call('RPUSH', versionsKey, '{"messageCount":' .. messageCount .. ',"systemAt":' .. systemAt ..
   ',"baseStart":' .. baseStart .. ',"baseAt":' .. baseAt .. ',"baseChunk":' .. baseChunk .. ',"chunks":' .. chunks ..
   ',"updatedAt":"' .. now .. '","usage":' .. usage .. entryModel .. entrySystem .. entryBase .. '}')
-redis.call('HSET', appendsKey, appendId, nextVersion)
 if retention > 0 then
   for index = 1, 5 do redis.call('EXPIRE', KEYS[index], retention) end
 end

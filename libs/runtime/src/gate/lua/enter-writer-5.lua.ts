@@ -2,7 +2,7 @@ import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Caller: `ConversationGate.enter`. */
 export const enterWriterScript = new LuaScript(
-  'enter-writer-4',
+  'enter-writer-5',
   5,
   `--[[
   A worker is about to execute a run on a conversation. The run at the head of the line of
@@ -12,6 +12,10 @@ export const enterWriterScript = new LuaScript(
   Asked to (ARGV[3]), an attempt that gets the lease also reads the conversation's latest
   version in the same call (what RedisConversationStore's latest load reads): under the lease
   nobody else appends, so it is what the run's own load would read after its start.
+  The head is read first: a run first in line (the usual entry) is known to be in line without
+  the ZSCORE enter-writer-4 made first, one command fewer; same keys, arguments and replies.
+  No header, no conversation (a run's first turn): its list is not read (a load reads nothing
+  past an empty header), one command fewer again.
 
   Input:
     KEYS[1] writers    sorted set: run id -> sequence
@@ -26,17 +30,24 @@ export const enterWriterScript = new LuaScript(
   Output:
     { 1 }                       the lease is this attempt's: execute
     { 1, headerFields, chunks } the same, with HGETALL header and LRANGE messages ARGV[3] -1
+                                (chunks empty when the header is)
     { 0, headRunId }            wait: headRunId is first in line
 ]]
 local writers, sequence, lease = KEYS[1], KEYS[2], KEYS[3]
 local runId, attempt, from = ARGV[1], ARGV[2], ARGV[3]
-if not redis.call('ZSCORE', writers, runId) then
-  redis.call('ZADD', writers, redis.call('INCR', sequence), runId)
-end
 local head = redis.call('ZRANGE', writers, 0, 0)[1]
-if head ~= runId then return { 0, head } end
+if head ~= runId then
+  if not redis.call('ZSCORE', writers, runId) then
+    redis.call('ZADD', writers, redis.call('INCR', sequence), runId)
+    -- Joined an empty line: first.
+    head = head or runId
+  end
+  if head ~= runId then return { 0, head } end
+end
 redis.call('HSET', lease, 'runId', runId, 'attempt', attempt)
 if from == '' then return { 1 } end
-return { 1, redis.call('HGETALL', KEYS[4]), redis.call('LRANGE', KEYS[5], tonumber(from), -1) }
+local header = redis.call('HGETALL', KEYS[4])
+if #header == 0 then return { 1, header, {} } end
+return { 1, header, redis.call('LRANGE', KEYS[5], tonumber(from), -1) }
 `,
 );
