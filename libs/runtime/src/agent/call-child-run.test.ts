@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ChildCall, ChildResolution, ChildRunner } from '../context/child-runner.js';
 import { currentAgentContext } from '../context/context-store.js';
-import type { JournalEntry } from '../context/run-services.js';
+import type { JournalEntry, RecordOptions } from '../context/run-services.js';
 import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
 import { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
 import { NonDeterminismError } from '../errors/run-errors.js';
@@ -107,6 +107,52 @@ describe('child calls with a child runner (worker mode)', () => {
     expect(replay.output).toEqual([2, 4, 6]);
     expect(children.asked).toEqual([]); // recorded positions never reach the runner
     expect(replay.usage).toEqual(emptyUsage());
+  });
+
+  it("records an outcome read from an ended child with the run's next write, unless the child left stats to drop", async () => {
+    /** A journal that says how each entry was recorded. */
+    class TellingJournal extends InMemoryRunJournal {
+      readonly deferred = new Map<string, boolean>();
+      override record(position: string, entry: JournalEntry, options?: RecordOptions): Promise<void> {
+        this.deferred.set(position, options?.deferred === true);
+        return super.record(position, entry);
+      }
+    }
+    const children = new ScriptedChildRunner();
+    for (const n of [0, 1, 2]) children.states.set(`${position(n)}#0`, finished(n, (n + 1) * 2));
+    const stats = {
+      costs: {},
+      promptTokens: 5,
+      completionTokens: 1,
+      totalTokens: 6,
+      callCount: 1,
+      items: [],
+    };
+    children.states.set(`${position(2)}#0`, {
+      state: 'finished',
+      childRunId: 'c2',
+      outcome: { ok: true, value: 6 },
+      usage,
+      modelCalls: 1,
+      stats,
+    });
+    const journal = new TellingJournal();
+    const services = { ...createEmbeddedServices({ journal }), children };
+    expect((await executeRun({ agent: FanOut, input: {}, services })).output).toEqual([2, 4, 6]);
+    expect(Object.fromEntries(journal.deferred)).toEqual({
+      [position(0)]: true,
+      [position(1)]: true,
+      [position(2)]: false,
+    });
+    // Lost in a crash before that write: the next execution reads the same outcomes again.
+    children.asked.length = 0;
+    const again = await executeRun({
+      agent: FanOut,
+      input: {},
+      services: { ...createEmbeddedServices({ journal: new InMemoryRunJournal() }), children },
+    });
+    expect(again.output).toEqual([2, 4, 6]);
+    expect(children.asked.map((call) => call.position)).toEqual([position(0), position(1), position(2)]);
   });
 
   it("throws a finished child's failure at the await, rebuilt by name", async () => {

@@ -57,6 +57,10 @@ export async function callChildRun(call: PositionedChildCall, runner: ChildRunne
       fingerprint: call.fingerprint,
       execute: () => settleChildRun(call, runner, ids, spent),
       usage: () => spent.stats,
+      // A success is an ended child's outcome read from its record, which stays: lost in a crash,
+      // the replay reads it again. Recorded with the run's next write (its end, as a rule) unless
+      // the child left stats to drop once it is recorded (`forgetChildStats`).
+      deferRecord: () => spent.stored === false,
       onReplay: (recorded) => {
         if (recorded.usage) applyUsage(parent, recorded.usage, false);
       },

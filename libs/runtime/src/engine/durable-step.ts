@@ -34,9 +34,11 @@ export interface DurableStep<T> {
    * Whether a success may be recorded with the run's next write instead of before the step
    * returns (`RunJournal.record`'s `deferred`): only for work that may safely run again when the
    * record is lost in a crash (a model turn). Every other step settles such records before its
-   * work starts. @default false
+   * work starts. A function is asked after the work, which settles those records first like any
+   * other step (a child call that read an ended child's outcome from its record, which a replay
+   * reads again). @default false
    */
-  deferRecord?: boolean;
+  deferRecord?: boolean | (() => boolean);
   /** Whether a failure is recorded (replayed as the same error) or left for a retry. @default never */
   recordFailure?: (error: unknown) => boolean;
   /** The usage the step spent, stored with its outcome (success or recorded failure). @default none */
@@ -124,7 +126,7 @@ async function executeAndRecord<T>(
   inFlight: InFlightStep,
 ): Promise<DurableResult<T>> {
   const { run } = context;
-  if (!step.deferRecord) {
+  if (step.deferRecord !== true) {
     // The model turns recorded lazily before this must be stored before work that must not run
     // twice; a cancel (or a takeover) that came while they were written stops it, as before.
     const settled = run.settleRecords();
@@ -150,10 +152,11 @@ async function executeAndRecord<T>(
   const stored: unknown = value === undefined ? undefined : JSON.parse(text as string);
   const recorded = entry(step, { ok: true, value: stored });
   const entryText = journalEntryText(recorded, text);
+  const deferred = typeof step.deferRecord === 'function' ? step.deferRecord() : step.deferRecord;
   const written = run.record(
     step.position,
     recorded,
-    step.deferRecord ? { deferred: true, text: entryText } : { text: entryText },
+    deferred ? { deferred: true, text: entryText } : { text: entryText },
   );
   if (written !== SETTLED) await written;
   return { value: stored as T, replayed: false };

@@ -123,6 +123,45 @@ describe('RunWriteBatch', () => {
     expect(events?.map((streamed) => streamed.type)).toEqual(['progress', 'progress', 'run-end']);
   });
 
+  it("hands what waits to the suspension's script without waiting for a write in flight, knows its ids when none was, and ends the hold", async () => {
+    const attempt = randomUUID();
+    const { runId, batch, journal } = await startedRun(attempt);
+    const suspension = { usage: emptyUsage(), modelCalls: 0 };
+    batch.event(event('first'));
+    await batch.flush();
+    await journal.record('g0/model:0', entry('answer'), { deferred: true });
+    batch.event(event('suspended'));
+    batch.hold();
+    const pending = await batch.handOver();
+    expect(pending.records).toEqual(['g0/model:0', JSON.stringify(entry('answer'))]);
+    expect(pending.events).toEqual([event('suspended')]);
+    // Nothing deferred is left to settle, and nothing to hand over twice.
+    await batch.settle();
+    expect((await batch.handOver()).events).toEqual([]);
+    expect(await records().suspend(runId, suspension, undefined, attempt, pending)).toBe(true);
+    expect(await streamOf(runId)).toEqual(['first', 'suspended']);
+    const ids = (await fixture.redis.xrange(runKeys(fixture.prefix, runId).events, '-', '+')).map(
+      ([id]) => id,
+    );
+    expect(batch.written()?.ids).toEqual(ids);
+    // The hold ended: the next execution's events go on their own.
+    batch.event(event('resumed'));
+    await vi.waitFor(async () => expect(await streamOf(runId)).toEqual(['first', 'suspended', 'resumed']));
+
+    // A write in flight: sent first (same connection), its ids unknown to the batch afterwards.
+    const other = await startedRun(attempt);
+    other.batch.event(event('in flight'));
+    const flushing = other.batch.flush();
+    await Promise.resolve();
+    other.batch.event(event('suspended'));
+    const handed = await other.batch.handOver();
+    expect(handed.events).toEqual([event('suspended')]);
+    expect(await records().suspend(other.runId, suspension, undefined, attempt, handed)).toBe(true);
+    await flushing;
+    expect(await streamOf(other.runId)).toEqual(['in flight', 'suspended']);
+    expect(other.batch.written()).toBeUndefined();
+  });
+
   it('records the first write of a position only, deferred or not', async () => {
     const { journal } = await startedRun();
     await journal.record('g0/model:0', entry('first'));

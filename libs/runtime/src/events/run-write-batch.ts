@@ -67,6 +67,10 @@ export class RunWriteBatch {
   /** Why deferred records were lost: every later settle throws it. */
   #lost: unknown;
   #writing: Promise<void> = Promise.resolve();
+  /** Writes chained behind another, not sent yet (see {@link handOver}). */
+  #queued = 0;
+  /** Whether a write was sent and its reply has not come yet. */
+  #inFlight = false;
   #tickScheduled = false;
   #immediateScheduled = false;
   /** Set by {@link hold}: events and deferred records wait for an explicit write. */
@@ -161,7 +165,11 @@ export class RunWriteBatch {
     this.#records = [];
     this.#events = [];
     if (records.length === 0 && events.length === 0) return this.#writing;
-    this.#writing = this.#writing.then(() => this.#write(records, events));
+    this.#queued += 1;
+    this.#writing = this.#writing.then(() => {
+      this.#queued -= 1;
+      return this.#write(records, events);
+    });
     return this.#writing;
   }
 
@@ -193,6 +201,41 @@ export class RunWriteBatch {
   }
 
   /**
+   * What is not written yet, for a script of the caller that writes it while the run goes on (its
+   * suspension, `suspend-run-3`), then forgotten. A write in flight is not waited for: it was
+   * sent on the same connection, so Redis runs it first (writes still queued behind it are
+   * waited for). {@link written} learns the ids the caller's script gave the events through
+   * `onEventsWritten`, unless a write was in flight (whose ids may come after): it forgets then,
+   * and the run's end reads the stream back. Nothing when the attempt was superseded. Ends a
+   * {@link hold}: the writes of a next execution in this job go on as before.
+   */
+  async handOver(): Promise<DrainedWrites & { onEventsWritten: (ids: string[]) => void }> {
+    this.#held = false;
+    if (this.#queued > 0) await this.#writing;
+    const records = this.#records;
+    const events = this.#events;
+    this.#records = [];
+    this.#events = [];
+    // A durable record's caller is not waiting by now (every step of the execution is blocked).
+    for (const record of records) {
+      if (record.settle) record.settle.resolve();
+      else this.#unsettled -= 1;
+    }
+    const written = this.#inFlight ? undefined : this.#written;
+    if (events.length > 0) this.#written = undefined;
+    if (this.#superseded) return { records: [], events: [], onEventsWritten: () => {} };
+    return {
+      records: records.flatMap((record) => [record.position, record.text]),
+      events,
+      onEventsWritten: (ids) => {
+        if (!written) return;
+        this.#written = written;
+        this.#remember(events, ids);
+      },
+    };
+  }
+
+  /**
    * Every event this batch wrote to the stream, with the ids the stream gave them, so the run's
    * end can encode its timeline without reading the stream back; `undefined` when it does not
    * know them all (a write failed or was refused, or there were too many to keep). Read it after
@@ -217,6 +260,7 @@ export class RunWriteBatch {
     let failure: unknown;
     if (this.#superseded) failure = new AttemptSupersededError(this.#runId, 'a journal record');
     else {
+      this.#inFlight = true;
       try {
         failure = await this.#send(records, events);
       } catch (error) {
@@ -225,6 +269,7 @@ export class RunWriteBatch {
         this.#written = undefined;
         if (events.length > 0) this.#onError(error);
       }
+      this.#inFlight = false;
     }
     this.#unsettled -= deferred;
     if (failure !== undefined && deferred > 0) this.#lost ??= failure;
@@ -254,7 +299,7 @@ export class RunWriteBatch {
     return new AttemptSupersededError(this.#runId, 'a journal record');
   }
 
-  #remember(texts: string[], ids: string[]): void {
+  #remember(texts: readonly string[], ids: readonly string[]): void {
     const written = this.#written;
     if (!written) return;
     for (const text of texts) this.#writtenBytes += text.length;

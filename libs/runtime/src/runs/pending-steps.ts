@@ -1,7 +1,7 @@
 /**
  * The pending steps of a run in Redis: the journal positions of the durable steps its latest
  * execution suspended on (`RunSuspension.pendingSteps`), kept as one field of the run record
- * (`pendingSteps`, JSON list). `suspend-run-2` writes it with the suspension (one write, no
+ * (`pendingSteps`, JSON list). `suspend-run-3` writes it with the suspension (one write, no
  * extra round trip) and `RedisRunJournal.load` reads it beside the journal (sent together:
  * one round trip). On the record rather than in the journal hash: a worker of an older runtime
  * ignores a record field it does not know, but would fail the whole journal on a field that is

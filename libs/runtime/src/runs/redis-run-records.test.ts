@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { emptyUsage } from '@flotilla/ir';
 import { describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../../../../test/support/redis.js';
+import { AttemptSupersededError } from '../errors/run-errors.js';
 import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
 import { parseStreamEntries } from '../events/redis-run-event-stream.js';
 import type { RunEvent } from '../events/run-event.js';
@@ -361,6 +362,48 @@ describe('RedisRunRecords', () => {
     const late = { usage, modelCalls: 0, suspended: { pendingSteps: ['root/agent:a:0/g0/agent:c:0'] } };
     expect(await records().suspend(runId, late)).toBe(false);
     expect(await fixture.redis.hexists(runKeys(fixture.prefix, runId).record, 'pendingSteps')).toBe(0);
+  });
+
+  it("writes the execution's unsent journal entries and events with the suspension; an ended run gets the entries only, a superseded attempt nothing", async () => {
+    const entry = JSON.stringify({ kind: 'memo', fingerprint: 'm', outcome: { ok: true, value: 1 }, at: 1 });
+    const event = JSON.stringify({ type: 'run-suspended', callPath: 'root', at: 1, pendingChildren: [] });
+    const suspendWith = async (runId: string, attempt?: string) => {
+      const written: string[][] = [];
+      const writes = {
+        records: ['root/p1', entry],
+        events: [event],
+        onEventsWritten: (ids: string[]) => written.push(ids),
+      };
+      return {
+        suspended: await records().suspend(runId, { usage, modelCalls: 0 }, undefined, attempt, writes),
+        written,
+      };
+    };
+    const runId = randomUUID();
+    const keys = runKeys(fixture.prefix, runId);
+    await records().create({ runId, agentId: 'a' });
+    await records().start({ runId, agentId: 'a', attempt: 't1' });
+    const { suspended, written } = await suspendWith(runId, 't1');
+    expect(suspended).toBe(true);
+    const stream = await fixture.redis.xrange(keys.events, '-', '+');
+    expect(stream.map(([id, fields]) => [id, fields[1]])).toEqual([[written[0]?.[0], event]]);
+    expect(written).toHaveLength(1);
+    expect(await fixture.redis.hget(keys.journal, 'root/p1')).toBe(entry);
+    expect((await records().get(runId))?.status).toBe('waiting');
+    // A newer attempt owns the run: nothing written.
+    const other = randomUUID();
+    const otherKeys = runKeys(fixture.prefix, other);
+    await records().create({ runId: other, agentId: 'a' });
+    await records().start({ runId: other, agentId: 'a', attempt: 't2' });
+    await expect(suspendWith(other, 't1')).rejects.toSatisfy(AttemptSupersededError.is);
+    expect(await fixture.redis.exists(otherKeys.journal, otherKeys.events)).toBe(0);
+    // Ended (a cancel won): the entries are recorded, the event is not, the record stays ended.
+    await records().finish(other, 'root/agent:a:0', { status: 'cancelled', usage, modelCalls: 0 });
+    const length = await fixture.redis.xlen(otherKeys.events);
+    expect(await suspendWith(other, 't2')).toEqual({ suspended: false, written: [] });
+    expect(await fixture.redis.hget(otherKeys.journal, 'root/p1')).toBe(entry);
+    expect(await fixture.redis.xlen(otherKeys.events)).toBe(length);
+    expect((await records().get(other))?.status).toBe('cancelled');
   });
 
   it('returns undefined for a run that does not exist', async () => {

@@ -15,6 +15,7 @@ import {
   encodeSplitRunTimeline,
   type RunEndOutcome,
 } from '../events/run-timeline.js';
+import type { DrainedWrites } from '../events/run-write-batch.js';
 import {
   type ParkedWait,
   parkedWaitsSchema,
@@ -35,7 +36,7 @@ import { parkRunScript } from './lua/park-run-1.lua.js';
 import { pinRunScript } from './lua/pin-run-1.lua.js';
 import { recordProgressScript } from './lua/record-progress-1.lua.js';
 import { startRunScript } from './lua/start-run-5.lua.js';
-import { suspendRunScript } from './lua/suspend-run-2.lua.js';
+import { suspendRunScript } from './lua/suspend-run-3.lua.js';
 import { swapAttemptTraceScript } from './lua/swap-attempt-trace-1.lua.js';
 import { wakeRunScript } from './lua/wake-run-1.lua.js';
 import { runEndText } from './run-end-text.js';
@@ -472,6 +473,9 @@ export class RedisRunRecords {
    * the totals the record carries; `false` when the run had already ended (e.g. cancelled).
    * `carried`: the record's totals from this execution's `start` (saves reading them again).
    * @default read from the record. `attempt`: the suspending attempt's token. @default none
+   * `writes`: the execution's journal entries and events not written yet (`RunWriteBatch.drain`),
+   * written in the same script (the entries even when the run had ended, the events only when
+   * it suspends); `onEventsWritten` gets the stream ids of the events. @default none
    * @throws AttemptSupersededError when a newer attempt than `attempt` owns the run
    * @throws TooManyPendingStepsError past `MAX_PENDING_STEPS` pending steps
    */
@@ -484,6 +488,7 @@ export class RedisRunRecords {
     },
     carried?: RunTotals,
     attempt?: string,
+    writes?: DrainedWrites & { onEventsWritten?: (ids: string[]) => void },
   ): Promise<boolean> {
     // Only the run's own execution writes its totals, so `carried` is still what the record holds.
     const prior = carried ?? (await this.#totals(runKeys(this.#prefix, runId).record));
@@ -494,12 +499,17 @@ export class RedisRunRecords {
       runId,
       ...(waits && { waits }),
       ...(pendingSteps && { pendingSteps }),
+      ...(writes && { writes: { ...writes, eventStreamMaxLength: this.#eventStreamMaxLength } }),
     });
     const reply = await suspendRunScript.run(this.#redis, call.keys, call.args);
     if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, 'a suspension');
     if (!Array.isArray(reply)) return false;
     // A durable wait sets waitingFor like a park does, so the run counts as waiting for its kind.
-    const [, agentId, cleared] = reply as [number, string, number];
+    const [, agentId, cleared, ids] = reply as [number, string, number, string[]];
+    if (ids.length > 0) {
+      publishEventNotice(this.#redis, call.keys[2] as string);
+      writes?.onEventsWritten?.(ids);
+    }
     const waitingFor = summarizeWaits(waits ?? []);
     if (waitingFor)
       await this.#countWait(() =>

@@ -64,11 +64,26 @@ describe('run script argument builders', () => {
     expect(createRunArgs(keys, child, 7).args.slice(7)).toEqual(['r1', 'r1', '', '', 'v2']);
   });
 
-  it('lays out suspend-run-2: the usage totals a suspended run carries (no waits, no pending steps)', () => {
+  it('lays out suspend-run-3: the usage totals a suspended run carries (no waits, no pending steps, no writes)', () => {
     expect(suspendRunArgs(keys, { usage, modelCalls: 3 }, 9)).toEqual({
-      keys: ['p:run:{r:r1}:record'],
-      args: [JSON.stringify(usage), '3', '9', '', '', '', ''],
+      keys: ['p:run:{r:r1}:record', 'p:run:{r:r1}:journal', 'p:run:{r:r1}:events'],
+      args: [JSON.stringify(usage), '3', '9', '', '', '', '', '0', '0'],
     });
+  });
+
+  it("sends the execution's unsent journal entries, then its events, after the suspension's own arguments", () => {
+    const writes = {
+      records: ['root/p1', '{"e":1}'],
+      events: ['{"type":"run-suspended"}'],
+      eventStreamMaxLength: 50,
+    };
+    expect(suspendRunArgs(keys, { usage, modelCalls: 3 }, 9, 't', { writes }).args.slice(7)).toEqual([
+      '50',
+      '1',
+      'root/p1',
+      '{"e":1}',
+      '{"type":"run-suspended"}',
+    ]);
   });
 
   it('sends the waits of a durable suspension, the one waitingFor that sums them up, and the steps it waits at', () => {
@@ -82,6 +97,8 @@ describe('run script argument builders', () => {
       JSON.stringify(waits[0]?.waitingFor),
       JSON.stringify(waits),
       JSON.stringify(pendingSteps),
+      '0',
+      '0',
     ]);
   });
 

@@ -1,6 +1,6 @@
 /**
  * Pure argument builders of the run record scripts (`create-run-2`, `start-run-5`,
- * `finish-run-11`), testable without Redis.
+ * `suspend-run-3`, `finish-run-11`), testable without Redis.
  */
 import type { TokenUsage } from '@flotilla/ir';
 import type { SerializedError } from '../errors/serialize-error.js';
@@ -61,10 +61,21 @@ export function createRunArgs(keys: RunKeys, run: NewRun, now: number): RunScrip
   };
 }
 
+/** What an execution wrote last and had not sent when it suspended (`RunWriteBatch.drain`). */
+export interface SuspensionWrites {
+  /** Journal entries: position, entry JSON, … */
+  records: readonly string[];
+  /** Events (JSON), in emit order. */
+  events: readonly string[];
+  /** The events' stream max length (approximate). */
+  eventStreamMaxLength: number;
+}
+
 /**
- * KEYS and ARGV of `suspend-run-2`: the run's usage totals after this execution's share, the
- * suspending attempt's token (`''`: not fenced), its durable waits (none: child runs only) and
- * the journal positions of the steps it suspended on (`runId` names the run in the error).
+ * KEYS and ARGV of `suspend-run-3`: the run's usage totals after this execution's share, the
+ * suspending attempt's token (`''`: not fenced), its durable waits (none: child runs only), the
+ * journal positions of the steps it suspended on (`runId` names the run in the error), and the
+ * execution's writes not sent yet (`RunWriteBatch.drain`), written in the same script.
  * @throws TooManyPendingStepsError past `MAX_PENDING_STEPS` positions
  */
 export function suspendRunArgs(
@@ -72,12 +83,19 @@ export function suspendRunArgs(
   totals: { usage: TokenUsage; modelCalls: number },
   now: number,
   attempt = '',
-  suspension: { waits?: readonly ParkedWait[]; pendingSteps?: readonly string[]; runId?: string } = {},
+  suspension: {
+    waits?: readonly ParkedWait[];
+    pendingSteps?: readonly string[];
+    runId?: string;
+    /** The execution's writes not sent yet. @default none */
+    writes?: SuspensionWrites;
+  } = {},
 ): RunScriptCall {
   const waits = suspension.waits ?? [];
   const waitingFor = summarizeWaits(waits);
+  const { records = [], events = [], eventStreamMaxLength = 0 } = suspension.writes ?? {};
   return {
-    keys: [keys.record],
+    keys: [keys.record, keys.journal, keys.events],
     args: [
       JSON.stringify(totals.usage),
       String(totals.modelCalls),
@@ -86,6 +104,10 @@ export function suspendRunArgs(
       waitingFor ? JSON.stringify(waitingFor) : '',
       waitingFor ? JSON.stringify(waits) : '',
       encodePendingSteps(suspension.runId ?? '', suspension.pendingSteps ?? []),
+      String(eventStreamMaxLength),
+      String(records.length / 2),
+      ...records,
+      ...events,
     ],
   };
 }

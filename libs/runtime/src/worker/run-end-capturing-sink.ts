@@ -10,11 +10,14 @@ import { SETTLED } from '../shared/settled.js';
  * when a cancel or a crash ends it from elsewhere. Once the engine's `run-end` is in, the events
  * still buffered wait for the worker (`write` before a retry, `drain` into the finish script):
  * the engine's own closing `flush` writes nothing then, which saves the run a script call and a
- * round trip.
+ * round trip. So do the events of an execution that suspended (`run-suspended` last): the
+ * worker hands them to the suspension's script (`suspend-run-3`).
  */
 export class RunEndCapturingSink implements RunEventSink {
   readonly #inner: RedisRunEventSink;
   #runEnd: RunEndEvent | undefined;
+  /** The last event was `run-suspended`: the execution is over, the worker suspends the run. */
+  #suspending = false;
 
   constructor(inner: RedisRunEventSink) {
     this.#inner = inner;
@@ -31,15 +34,20 @@ export class RunEndCapturingSink implements RunEventSink {
   }
 
   emit(event: RunEvent): void {
+    this.#suspending = event.type === 'run-suspended';
     if (event.type === 'run-end') {
       this.#runEnd = event;
       this.#inner.hold();
-    } else this.#inner.emit(event);
+    } else {
+      this.#inner.emit(event);
+      // The suspension's script writes it (`RunWriteBatch.handOver`), which ends the hold.
+      if (this.#suspending) this.#inner.hold();
+    }
   }
 
   /** The engine's flush: left to the worker once the execution is over (see the class). */
   flush(): Promise<void> {
-    return this.#runEnd ? SETTLED : this.#inner.flush();
+    return this.#runEnd || this.#suspending ? SETTLED : this.#inner.flush();
   }
 
   /** Writes every event emitted (and record made) so far (before a suspension, a retry or a hand-back). */

@@ -744,7 +744,9 @@ export class RunProcessor {
     while (outcome.suspended) {
       const suspension = keepingConversation(outcome.suspended, run.decoded.conversationId);
       const suspended = { ...outcome, suspended: suspension };
-      if (!(await records.suspend(run.runId, suspended, run.carried.totals, run.attempt.token)))
+      // What the execution wrote last (its run-suspended event) goes in the suspension's script.
+      const writes = await run.sink.batch.handOver();
+      if (!(await records.suspend(run.runId, suspended, run.carried.totals, run.attempt.token, writes)))
         return 'left';
       if (suspension.pendingChildren.length > 0) {
         if (await this.#moveToWaitingChildren(run, outcome)) throw new WaitingChildrenError();

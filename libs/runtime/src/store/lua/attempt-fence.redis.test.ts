@@ -69,7 +69,7 @@ describe('the attempt fence', () => {
     expect(await memoryOf(runId, current).load('root')).toEqual({});
   });
 
-  it('suspend-run-2 and finish-run-11 refuse a superseded attempt; a cancel (no attempt) still ends the run', async () => {
+  it('suspend-run-3 and finish-run-11 refuse a superseded attempt; a cancel (no attempt) still ends the run', async () => {
     const { runId, old, current } = await supersededRun();
     await expect(records().suspend(runId, ending, undefined, old)).rejects.toSatisfy(
       AttemptSupersededError.is,
