@@ -196,13 +196,15 @@ function recordValue<T>(
     throw error;
   }
   if (flushed === SETTLED) return recordFlushedValue(context, step, value, ended);
-  return flushed.then(
-    () => recordFlushedValue(context, step, value, ended),
-    (error: unknown) => {
-      ended();
-      throw error;
-    },
-  );
+  return flushed.then(() => recordFlushedValue(context, step, value, ended), endedAndThrown(ended));
+}
+
+/** A rejection handler that calls `ended`, then rethrows. */
+function endedAndThrown(ended: () => void): (error: unknown) => never {
+  return (error) => {
+    ended();
+    throw error;
+  };
 }
 
 function recordFlushedValue<T>(
@@ -234,16 +236,10 @@ function recordFlushedValue<T>(
     ended();
     return result;
   }
-  return written.then(
-    () => {
-      ended();
-      return result;
-    },
-    (error: unknown) => {
-      ended();
-      throw error;
-    },
-  );
+  return written.then(() => {
+    ended();
+    return result;
+  }, endedAndThrown(ended));
 }
 
 /** Records a failure the step records, then calls `ended` and rethrows it. */
@@ -262,16 +258,10 @@ function recordFailure<T>(
   } catch (failure) {
     recording = Promise.reject(failure);
   }
-  return recording.then(
-    () => {
-      ended();
-      throw error;
-    },
-    (failure: unknown) => {
-      ended();
-      throw failure;
-    },
-  );
+  return recording.then(() => {
+    ended();
+    throw error;
+  }, endedAndThrown(ended));
 }
 
 /**

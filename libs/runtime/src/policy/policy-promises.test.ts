@@ -52,18 +52,25 @@ async function promisesOf(work: () => Promise<unknown>): Promise<{ count: number
   }
 }
 
+/** The promises of one `promptChat` inside an embedded run of an agent (`equip` runs first). */
+async function promisesOfChat(id: string, message: string, equip = () => {}) {
+  let measured: { count: number; result: unknown } | undefined;
+  const Agent = createAgent({
+    id,
+    model: countingModel(),
+    handler: async () => {
+      equip();
+      measured = await promisesOf(() => promptChat({ message }));
+      return 'ok';
+    },
+  });
+  await runAgent(Agent, undefined);
+  return measured;
+}
+
 describe('promises of the policy path', () => {
   it('one model turn: at most 18 promises from promptChat to its answer', async () => {
-    let measured: { count: number; result: unknown } | undefined;
-    const Agent = createAgent({
-      id: 'one-turn-promises',
-      model: countingModel(),
-      handler: async () => {
-        measured = await promisesOf(() => promptChat({ message: 'ping' }));
-        return 'ok';
-      },
-    });
-    await runAgent(Agent, undefined);
+    const measured = await promisesOfChat('one-turn-promises', 'ping');
     expect(measured?.result).toMatchObject({ data: 'done' });
     // 17 here (the model's 1, the embedded journal's record, the agent's own awaits); 31 while each
     // layer was an async function (before issue 15, round 7).
@@ -71,22 +78,14 @@ describe('promises of the policy path', () => {
   });
 
   it('two model turns and one tool call: at most 45 promises', async () => {
-    let measured: { count: number; result: unknown } | undefined;
-    const Agent = createAgent({
-      id: 'tool-turn-promises',
-      model: countingModel(),
-      handler: async () => {
-        equipTool({
-          name: 'lookup',
-          description: 'Looks up',
-          parameters: z.object({}),
-          handler: async () => 'found',
-        });
-        measured = await promisesOf(() => promptChat({ message: 'look it up' }));
-        return 'ok';
-      },
-    });
-    await runAgent(Agent, undefined);
+    const measured = await promisesOfChat('tool-turn-promises', 'look it up', () =>
+      equipTool({
+        name: 'lookup',
+        description: 'Looks up',
+        parameters: z.object({}),
+        handler: async () => 'found',
+      }),
+    );
     expect(measured?.result).toMatchObject({ data: 'done' });
     // 43 here; 78 with an async function per layer.
     expect(measured?.count).toBeLessThanOrEqual(45);
