@@ -8,7 +8,7 @@ import type { Attributes } from '@opentelemetry/api';
 import type { AgentContext } from '../context/agent-context.js';
 import type { InFlightStep } from '../context/in-flight-steps.js';
 import { journalEntryText } from '../context/journal-entry-text.js';
-import type { JournalEntry, JournalEntryKind } from '../context/run-services.js';
+import type { JournalEntry, JournalEntryKind, RunServices } from '../context/run-services.js';
 import { NonDeterminismError } from '../errors/run-errors.js';
 import { deserializeError, serializeError } from '../errors/serialize-error.js';
 import { SETTLED } from '../shared/settled.js';
@@ -90,76 +90,182 @@ export function durableStep<T>(context: AgentContext, step: DurableStep<T>): Pro
   });
 }
 
-async function serveStep<T>(
+/**
+ * Not async, nor is anything under it on a live step's usual path (nothing deferred to settle,
+ * nothing to flush, a deferred record): the step's work and its record are one `.then` (an
+ * async layer costs two promises, each paying the async-context hooks).
+ */
+function serveStep<T>(
   context: AgentContext,
   step: DurableStep<T>,
   recorded: JournalEntry | undefined,
 ): Promise<DurableResult<T>> {
   const { run } = context;
   const { replayOnly } = run.services;
-  if (recorded) {
-    if (!replayOnly) return { value: replayEntry<T>(recorded, step, step.onReplay), replayed: true };
-    try {
-      return { value: replayEntry<T>(recorded, step, step.onReplay), replayed: true };
-    } catch (error) {
-      if (NonDeterminismError.is(error)) replayOnly.diverged(error);
-      throw error;
-    }
-  }
-  // An abandoned (suspended) execution must not do or record anything more.
-  if (run.suspended) return new Promise<never>(() => {});
-  context.throwIfAborted();
-  // A replay-only run (`replayRun`) executes nothing.
-  if (replayOnly) return { value: (await replayOnly.unrecorded(context, step)) as T, replayed: true };
-  const inFlight = run.steps.begin(step.position);
   try {
-    return await executeAndRecord(context, step, inFlight);
-  } finally {
-    // Only after the outcome is recorded: a run must not suspend with a record in flight.
-    run.steps.end(inFlight);
+    if (recorded)
+      return Promise.resolve({ value: replayRecorded(recorded, step, replayOnly), replayed: true });
+    // An abandoned (suspended) execution must not do or record anything more.
+    if (run.suspended) return new Promise<never>(() => {});
+    context.throwIfAborted();
+    // A replay-only run (`replayRun`) executes nothing.
+    if (replayOnly)
+      return replayOnly.unrecorded(context, step).then((value) => ({ value: value as T, replayed: true }));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const inFlight = run.steps.begin(step.position);
+  // A function `deferRecord` is asked after the work: until then the step settles like any other.
+  if (step.deferRecord === true) return executeAndRecord(context, step, inFlight);
+  // The model turns recorded lazily before this must be stored before work that must not run
+  // twice; a cancel (or a takeover) that came while they were written stops it, as before.
+  const settled = run.settleRecords();
+  if (settled === SETTLED) return executeAndRecord(context, step, inFlight);
+  return settled.then(
+    () => executeAndRecord(context, step, inFlight),
+    (error: unknown) => {
+      run.steps.end(inFlight);
+      throw error;
+    },
+  );
+}
+
+function replayRecorded<T>(
+  recorded: JournalEntry,
+  step: DurableStep<T>,
+  replayOnly: RunServices['replayOnly'],
+): T {
+  if (!replayOnly) return replayEntry<T>(recorded, step, step.onReplay);
+  try {
+    return replayEntry<T>(recorded, step, step.onReplay);
+  } catch (error) {
+    if (NonDeterminismError.is(error)) replayOnly.diverged(error);
+    throw error;
   }
 }
 
-async function executeAndRecord<T>(
+/**
+ * Runs the step's work and records its outcome; the step stays in flight until the outcome is
+ * recorded (a run must not suspend with a record in flight).
+ */
+function executeAndRecord<T>(
   context: AgentContext,
   step: DurableStep<T>,
   inFlight: InFlightStep,
 ): Promise<DurableResult<T>> {
   const { run } = context;
-  if (step.deferRecord !== true) {
-    // The model turns recorded lazily before this must be stored before work that must not run
-    // twice; a cancel (or a takeover) that came while they were written stops it, as before.
-    const settled = run.settleRecords();
-    if (settled !== SETTLED) await settled;
-    context.throwIfAborted();
-  }
-  let value: T;
   try {
-    value = await run.steps.run(inFlight, step.execute);
+    // A cancel that came while earlier records were settled stops the work (checked again here).
+    if (step.deferRecord !== true) context.throwIfAborted();
   } catch (error) {
-    if (step.recordFailure?.(error)) {
-      await run.flushWrites();
-      await run.record(step.position, entry(step, { ok: false, error: serializeError(error) }));
-    }
+    run.steps.end(inFlight);
+    return Promise.reject(error);
+  }
+  let work: Promise<T>;
+  try {
+    work = run.steps.run(inFlight, step.execute);
+  } catch (error) {
+    work = Promise.reject(error);
+  }
+  const ended = (): void => run.steps.end(inFlight);
+  return work.then(
+    (value) => recordValue(context, step, value, ended),
+    (error: unknown) => {
+      if (!step.recordFailure?.(error)) {
+        ended();
+        throw error;
+      }
+      return recordFailure(context, step, error, ended);
+    },
+  );
+}
+
+/**
+ * Records a success, then calls `ended`; the result at once when nothing had to be awaited (the
+ * usual case), else one `.then` on what was.
+ */
+function recordValue<T>(
+  context: AgentContext,
+  step: DurableStep<T>,
+  value: T,
+  ended: () => void,
+): DurableResult<T> | Promise<DurableResult<T>> {
+  let flushed: Promise<void>;
+  try {
+    // Memory written during the step must be stored before the step counts as done.
+    flushed = context.run.flushWrites();
+  } catch (error) {
+    ended();
     throw error;
   }
-  // Memory written during the step must be stored before the step counts as done.
-  const flushed = run.flushWrites();
-  if (flushed !== SETTLED) await flushed;
-  // The value as it will read back from the journal, so a live run and its replay see the same
-  // thing (`undefined` properties vanish, dates become strings); its text is what is stored.
-  const text = value === undefined ? undefined : (step.jsonText?.(value) ?? JSON.stringify(value));
-  const stored: unknown = value === undefined ? undefined : JSON.parse(text as string);
-  const recorded = entry(step, { ok: true, value: stored });
-  const entryText = journalEntryText(recorded, text);
-  const deferred = typeof step.deferRecord === 'function' ? step.deferRecord() : step.deferRecord;
-  const written = run.record(
-    step.position,
-    recorded,
-    deferred ? { deferred: true, text: entryText } : { text: entryText },
-  );
-  if (written !== SETTLED) await written;
-  return { value: stored as T, replayed: false };
+  if (flushed === SETTLED) return recordFlushedValue(context, step, value, ended);
+  return flushed.then(() => recordFlushedValue(context, step, value, ended), endedAndThrown(ended));
+}
+
+/** A rejection handler that calls `ended`, then rethrows. */
+function endedAndThrown(ended: () => void): (error: unknown) => never {
+  return (error) => {
+    ended();
+    throw error;
+  };
+}
+
+function recordFlushedValue<T>(
+  context: AgentContext,
+  step: DurableStep<T>,
+  value: T,
+  ended: () => void,
+): DurableResult<T> | Promise<DurableResult<T>> {
+  let result: DurableResult<T>;
+  let written: Promise<void>;
+  try {
+    // The value as it will read back from the journal, so a live run and its replay see the same
+    // thing (`undefined` properties vanish, dates become strings); its text is what is stored.
+    const text = value === undefined ? undefined : (step.jsonText?.(value) ?? JSON.stringify(value));
+    const stored: unknown = value === undefined ? undefined : JSON.parse(text as string);
+    const recorded = entry(step, { ok: true, value: stored });
+    const entryText = journalEntryText(recorded, text);
+    const deferred = typeof step.deferRecord === 'function' ? step.deferRecord() : step.deferRecord;
+    written = context.run.record(
+      step.position,
+      recorded,
+      deferred ? { deferred: true, text: entryText } : { text: entryText },
+    );
+    result = { value: stored as T, replayed: false };
+  } catch (error) {
+    ended();
+    throw error;
+  }
+  if (written === SETTLED) {
+    ended();
+    return result;
+  }
+  return written.then(() => {
+    ended();
+    return result;
+  }, endedAndThrown(ended));
+}
+
+/** Records a failure the step records, then calls `ended` and rethrows it. */
+function recordFailure<T>(
+  context: AgentContext,
+  step: DurableStep<T>,
+  error: unknown,
+  ended: () => void,
+): Promise<never> {
+  const { run } = context;
+  let recording: Promise<void>;
+  try {
+    recording = run
+      .flushWrites()
+      .then(() => run.record(step.position, entry(step, { ok: false, error: serializeError(error) })));
+  } catch (failure) {
+    recording = Promise.reject(failure);
+  }
+  return recording.then(() => {
+    ended();
+    throw error;
+  }, endedAndThrown(ended));
 }
 
 /**

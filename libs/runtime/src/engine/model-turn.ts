@@ -15,6 +15,7 @@ import type { AgentContext } from '../context/agent-context.js';
 import { BudgetExceededError } from '../errors/budget-errors.js';
 import { DEFAULT_JSON_LIMITS } from '../json/json-bounds.js';
 import type { BudgetWait } from '../limits/await-model-budget.js';
+import type { CallBudget } from '../limits/fleet-model-budgets.js';
 import { type CheckedModelResponse, checkModelResponseText } from '../model/check-model-response.js';
 import type { ModelAdapter, ModelRequest, ModelResponse } from '../model/model-adapter.js';
 import { ModelCallError } from '../model/model-call-error.js';
@@ -65,18 +66,68 @@ function firstFormatFingerprint(callPath: string, turnIndex: number): string {
  * (`model/check-model-response.ts`) and records it. Model failures (and refused answers) are
  * not recorded, so a retried run calls the model again.
  */
-export async function modelTurnDurably(
+export function modelTurnDurably(
   context: AgentContext,
   turn: ModelTurn,
 ): Promise<DurableResult<ModelResponse>> {
+  return modelTurnThen(context, turn, (result) => result);
+}
+
+/**
+ * {@link modelTurnDurably}, with the caller's own work on its result (`then`) and on its failure
+ * (`failed`, also for a throw of `then`) in the same `.then` as the turn's end event: the caller
+ * needs no promise of its own. Not async.
+ */
+export function modelTurnThen<R>(
+  context: AgentContext,
+  turn: ModelTurn,
+  then: (result: DurableResult<ModelResponse>) => R,
+  failed: (error: unknown) => R = (error) => {
+    throw error;
+  },
+): Promise<R> {
+  let step: Promise<DurableResult<ModelResponse>>;
+  // Taken before the step's first promise: parallel turns keep their order.
+  const base: ModelTurnBase = {
+    callPath: context.callPath,
+    position: context.nextPosition('model'),
+    turnIndex: turn.turnIndex,
+  };
+  try {
+    step = modelTurnStep(context, turn, base);
+  } catch (error) {
+    step = Promise.reject(error);
+  }
+  return step.then((result) => {
+    try {
+      const { usage, finishReason } = result.value;
+      context.run.emit({ type: 'model-turn-end', ...base, usage, finishReason, replayed: result.replayed });
+      return then(result);
+    } catch (error) {
+      return failed(error);
+    }
+  }, failed);
+}
+
+/** What the start and end events of a model turn share. */
+interface ModelTurnBase {
+  callPath: string;
+  position: string;
+  turnIndex: number;
+}
+
+function modelTurnStep(
+  context: AgentContext,
+  turn: ModelTurn,
+  base: ModelTurnBase,
+): Promise<DurableResult<ModelResponse>> {
   const { run } = context;
-  const position = context.nextPosition('model');
-  const base = { callPath: context.callPath, position, turnIndex: turn.turnIndex };
+  const { position } = base;
   run.emit({ type: 'model-turn-start', ...base, modelId: turn.model.id, provider: turn.model.provider });
   const fingerprint = modelTurnFingerprint(context.callPath, turn);
   const spent: { stats?: UsageStats } = {};
   const checked: { answer?: CheckedModelResponse } = {};
-  const result = await durableStep<ModelResponse>(context, {
+  return durableStep<ModelResponse>(context, {
     kind: 'model-turn',
     position,
     fingerprint,
@@ -120,25 +171,45 @@ export async function modelTurnDurably(
     costs: () => spent.stats?.costs,
     onReplay: (recorded) => replayModelUsage(context, turn.model, recorded),
   });
-  const { usage, finishReason } = result.value;
-  run.emit({ type: 'model-turn-end', ...base, usage, finishReason, replayed: result.replayed });
-  return result;
 }
 
-/** Calls the model once, checks its answer, and reports the call (`flotilla:model-call`). */
-async function callModel(
+/**
+ * Calls the model once, checks its answer, and reports the call (`flotilla:model-call`). Not
+ * async: the model's promise and one `.then`.
+ */
+function callModel(
   context: AgentContext,
   turn: ModelTurn,
   checked: { answer?: CheckedModelResponse },
 ): Promise<ModelResponse> {
   const startedAt = performance.now();
   const observed = { agentId: context.definition.id, provider: turn.model.provider, model: turn.model.id };
+  const failed = (error: unknown): never => {
+    observeModelCall({
+      ...observed,
+      durationMs: performance.now() - startedAt,
+      ok: false,
+      promptTokens: 0,
+      completionTokens: 0,
+    });
+    throw error;
+  };
+  let answer: Promise<ModelResponse>;
   try {
-    checked.answer = checkModelResponseText(
-      await generateWithinBudget(context, turn.model, { ...turn.request, signal: context.signal }),
-      turn.model,
-      context.run.services.limits ?? DEFAULT_JSON_LIMITS,
-    );
+    answer = generateWithinBudget(context, turn.model, { ...turn.request, signal: context.signal });
+  } catch (error) {
+    answer = Promise.reject(error);
+  }
+  return answer.then((generated) => {
+    try {
+      checked.answer = checkModelResponseText(
+        generated,
+        turn.model,
+        context.run.services.limits ?? DEFAULT_JSON_LIMITS,
+      );
+    } catch (error) {
+      return failed(error);
+    }
     const { response } = checked.answer;
     observeModelCall({
       ...observed,
@@ -148,16 +219,7 @@ async function callModel(
       completionTokens: response.usage.completionTokens,
     });
     return response;
-  } catch (error) {
-    observeModelCall({
-      ...observed,
-      durationMs: performance.now() - startedAt,
-      ok: false,
-      promptTokens: 0,
-      completionTokens: 0,
-    });
-    throw error;
-  }
+  }, failed);
 }
 
 /** How many times a call rate limited (429) past its adapter's own retries is tried again. */
@@ -172,7 +234,7 @@ const DEFAULT_RATE_LIMIT_PAUSE_MS = 1000;
  * on a 429 that outlasted the adapter's retries pauses the budget for the fleet and tries again
  * (waiting, not failing), at most {@link MAX_RATE_LIMITED_ROUNDS} times.
  */
-async function generateWithinBudget(
+function generateWithinBudget(
   context: AgentContext,
   model: ModelAdapter,
   request: ModelRequest,
@@ -180,7 +242,17 @@ async function generateWithinBudget(
   const budget = context.run.services.modelBudgets?.budgetFor(model, request, (wait) =>
     context.run.emit({ type: 'rate-limit-wait', callPath: context.callPath, ...wait }),
   );
+  // No budget (the usual case): the adapter's own promise, no async wrapper adopting it.
   if (!budget) return model.generate(request);
+  return generateBudgeted(context, model, request, budget);
+}
+
+async function generateBudgeted(
+  context: AgentContext,
+  model: ModelAdapter,
+  request: ModelRequest,
+  budget: CallBudget,
+): Promise<ModelResponse> {
   let streamed = false;
   const onDelta = request.onDelta;
   const watched: ModelRequest = onDelta

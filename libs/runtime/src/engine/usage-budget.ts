@@ -93,19 +93,41 @@ function watched(context: AgentContext): boolean {
  * @throws BudgetExceededError without calling the model
  * @throws InvalidCostValueError from `calculateCost`; whatever an `onUpdate` or the call throws
  */
-export async function callWithinUsageBudget(
+export function callWithinUsageBudget(
   context: AgentContext,
   model: ModelAdapter,
   request: Pick<ModelRequest, 'messages' | 'tools'>,
   call: () => Promise<ModelResponse>,
   journaled: { stats?: UsageStats },
 ): Promise<ModelResponse> {
-  const { limits, prices } = effectiveBudget(context);
+  let budget: EffectiveBudget;
+  let called: Promise<ModelResponse>;
+  try {
+    budget = effectiveBudget(context);
+    // Under no limit (the usual case) nothing is reserved or settled: the call and one `.then`.
+    if (budget.limits.length > 0) return callReserved(context, model, request, call, journaled, budget);
+    called = call();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return called.then((response) => {
+    const accounted = accountCall(context, model, response, budget.prices, journaled);
+    return accounted === SETTLED ? response : accounted.then(() => response);
+  });
+}
+
+/** {@link callWithinUsageBudget} under limits: reserved first, settled in the scopes after. */
+async function callReserved(
+  context: AgentContext,
+  model: ModelAdapter,
+  request: Pick<ModelRequest, 'messages' | 'tools'>,
+  call: () => Promise<ModelResponse>,
+  journaled: { stats?: UsageStats },
+  { limits, prices }: EffectiveBudget,
+): Promise<ModelResponse> {
   const scopes = limits.map((limit) => limit.scope);
   const tree = context.run.treeUsage;
-  // Under no limit (the usual case) nothing is reserved or settled: no call, no promise.
-  const reservation =
-    limits.length === 0 ? undefined : await reserveForCall(context, model, request, limits, prices);
+  const reservation = await reserveForCall(context, model, request, limits, prices);
   let response: ModelResponse;
   try {
     response = await call();
@@ -120,16 +142,40 @@ export async function callWithinUsageBudget(
     costs = costsOfCall(prices, model, usage);
   } catch (error) {
     // Tokens were spent even when their cost cannot be read.
-    if (scopes.length > 0) await tree.settle({ tokens: usage.totalTokens, microUsd: 0 }, scopes, reservation);
+    await tree.settle({ tokens: usage.totalTokens, microUsd: 0 }, scopes, reservation);
     throw error;
   }
-  if (scopes.length > 0)
-    await tree.settle({ tokens: usage.totalTokens, microUsd: costs[MICRO_USD] ?? 0 }, scopes, reservation);
+  await tree.settle({ tokens: usage.totalTokens, microUsd: costs[MICRO_USD] ?? 0 }, scopes, reservation);
+  await recordCall(context, model, usage, costs, journaled);
+  return response;
+}
+
+/**
+ * Accounts a call made under no limit: counted in the run, priced, recorded (own + aggregate).
+ * @throws InvalidCostValueError from `calculateCost` (the tokens are counted first)
+ */
+function accountCall(
+  context: AgentContext,
+  model: ModelAdapter,
+  response: ModelResponse,
+  prices: PriceTable,
+  journaled: { stats?: UsageStats },
+): Promise<void> {
+  const { usage } = response;
+  context.run.addModelCall(usage);
+  return recordCall(context, model, usage, costsOfCall(prices, model, usage), journaled);
+}
+
+function recordCall(
+  context: AgentContext,
+  model: ModelAdapter,
+  usage: TokenUsage,
+  costs: Record<string, number>,
+  journaled: { stats?: UsageStats },
+): Promise<void> {
   const stats = modelCallStats(model, usage, costs);
   journaled.stats = stats;
-  const recorded = recordUsage(context, stats, { own: true });
-  if (recorded !== SETTLED) await recorded;
-  return response;
+  return recordUsage(context, stats, { own: true });
 }
 
 /**

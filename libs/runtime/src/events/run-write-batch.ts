@@ -66,11 +66,9 @@ export class RunWriteBatch {
   #unsettled = 0;
   /** Why deferred records were lost: every later settle throws it. */
   #lost: unknown;
-  #writing: Promise<void> = Promise.resolve();
-  /** Writes chained behind another, not sent yet (see {@link handOver}). */
-  #queued = 0;
-  /** Whether a write was sent and its reply has not come yet. */
-  #inFlight = false;
+  #writing: Promise<void> = SETTLED;
+  /** Writes started and not done: none, and a write starts at once (no `.then` on the last). */
+  #inFlight = 0;
   #tickScheduled = false;
   #immediateScheduled = false;
   /** Set by {@link hold}: events and deferred records wait for an explicit write. */
@@ -165,11 +163,12 @@ export class RunWriteBatch {
     this.#records = [];
     this.#events = [];
     if (records.length === 0 && events.length === 0) return this.#writing;
-    this.#queued += 1;
-    this.#writing = this.#writing.then(() => {
-      this.#queued -= 1;
-      return this.#write(records, events);
-    });
+    // In order: after the write in flight, or at once when there is none.
+    this.#inFlight += 1;
+    this.#writing =
+      this.#inFlight === 1
+        ? this.#write(records, events)
+        : this.#writing.then(() => this.#write(records, events));
     return this.#writing;
   }
 
@@ -187,8 +186,13 @@ export class RunWriteBatch {
    * and forgets it, for the caller to write in its own script (`finish-run-11`). Nothing when the
    * attempt was superseded (its writes are dropped).
    */
-  async drain(): Promise<DrainedWrites> {
-    await this.#writing;
+  drain(): Promise<DrainedWrites> {
+    // Nothing in flight (the usual run's end): no promise to wait on.
+    if (this.#inFlight === 0) return Promise.resolve(this.#drained());
+    return this.#writing.then(() => this.#drained());
+  }
+
+  #drained(): DrainedWrites {
     const records = this.#records;
     const events = this.#events;
     this.#records = [];
@@ -211,7 +215,8 @@ export class RunWriteBatch {
    */
   async handOver(): Promise<DrainedWrites & { onEventsWritten: (ids: string[]) => void }> {
     this.#held = false;
-    if (this.#queued > 0) await this.#writing;
+    // Writes chained behind the one in flight are not sent yet: wait for them (and it).
+    if (this.#inFlight > 1) await this.#writing;
     const records = this.#records;
     const events = this.#events;
     this.#records = [];
@@ -221,7 +226,7 @@ export class RunWriteBatch {
       if (record.settle) record.settle.resolve();
       else this.#unsettled -= 1;
     }
-    const written = this.#inFlight ? undefined : this.#written;
+    const written = this.#inFlight > 0 ? undefined : this.#written;
     if (events.length > 0) this.#written = undefined;
     if (this.#superseded) return { records: [], events: [], onEventsWritten: () => {} };
     return {
@@ -254,23 +259,43 @@ export class RunWriteBatch {
     });
   }
 
-  async #write(records: PendingRecord[], events: string[]): Promise<void> {
+  /**
+   * One script call and its outcome, settled by one `.then` (never rejects: failures are
+   * reported to whoever waits for the records, and `onError` for events).
+   */
+  #write(records: PendingRecord[], events: string[]): Promise<void> {
+    if (this.#superseded) {
+      this.#wrote(records, new AttemptSupersededError(this.#runId, 'a journal record'));
+      return SETTLED;
+    }
+    const failed = (error: unknown): void => {
+      // Maybe written, maybe not: the stream is the only one that knows now.
+      this.#written = undefined;
+      if (events.length > 0) this.#onError(error);
+      this.#wrote(records, error);
+    };
+    let reply: Promise<unknown>;
+    try {
+      reply = this.#send(records, events);
+    } catch (error) {
+      reply = Promise.reject(error);
+    }
+    return reply.then((answer) => {
+      let refused: unknown;
+      try {
+        refused = this.#replied(answer, events);
+      } catch (error) {
+        return failed(error);
+      }
+      this.#wrote(records, refused);
+    }, failed);
+  }
+
+  /** Settles what waits for `records` (written when `failure` is `undefined`). */
+  #wrote(records: PendingRecord[], failure: unknown): void {
+    this.#inFlight -= 1;
     let deferred = 0;
     for (const record of records) if (record.settle === undefined) deferred += 1;
-    let failure: unknown;
-    if (this.#superseded) failure = new AttemptSupersededError(this.#runId, 'a journal record');
-    else {
-      this.#inFlight = true;
-      try {
-        failure = await this.#send(records, events);
-      } catch (error) {
-        failure = error;
-        // Maybe written, maybe not: the stream is the only one that knows now.
-        this.#written = undefined;
-        if (events.length > 0) this.#onError(error);
-      }
-      this.#inFlight = false;
-    }
     this.#unsettled -= deferred;
     if (failure !== undefined && deferred > 0) this.#lost ??= failure;
     for (const { settle } of records) {
@@ -280,12 +305,16 @@ export class RunWriteBatch {
     }
   }
 
-  /** One script call; returns why the records were refused, if they were. */
-  async #send(records: PendingRecord[], events: string[]): Promise<unknown> {
+  /** One script call (`write-run-2`). */
+  #send(records: PendingRecord[], events: string[]): Promise<unknown> {
     const args: (string | number)[] = [this.#attempt, this.#maxLength, records.length];
     for (const { position, text } of records) args.push(position, text);
     args.push(...events);
-    const reply = await writeRunScript.run(this.#redis, this.#keys, args);
+    return writeRunScript.run(this.#redis, this.#keys, args);
+  }
+
+  /** Takes the script's reply; returns why the records were refused, if they were. */
+  #replied(reply: unknown, events: string[]): unknown {
     if (Array.isArray(reply)) {
       if (events.length === 0) return undefined;
       publishEventNotice(this.#redis, this.#keys[2]);

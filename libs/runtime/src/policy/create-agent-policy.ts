@@ -24,19 +24,36 @@ export interface AgentPolicyConfig<Args extends unknown[], Result> {
 export function createAgentPolicy<Args extends unknown[], Result>(
   config: AgentPolicyConfig<Args, Result>,
 ): (...args: Args) => Promise<Result> {
-  return async (...args: Args) => {
-    const context = requireAgentContext(config.policyId);
-    const { draft } = context;
-    if (draft.prompted) throw new PromptAgentAlreadyCalledError(config.policyId);
-    draft.prompted = true;
-    for (const consumer of draft.streamConsumers) consumer.start();
-    const model = context.resolveModel();
-    if (!model) throw new ModelNotFoundError(context.agentId);
-    const runtime = createPromptContext(context, config.policyId, model);
+  // Not async: the handler's promise and one `.then` that expires the runtime (an async layer
+  // with `try`/`finally` around an `await` costs two).
+  return (...args: Args) => {
+    let runtime: PromptContext | undefined;
+    let answer: Promise<Result>;
     try {
-      return await config.handler(runtime, ...args);
-    } finally {
-      expirePromptContext(runtime);
+      const context = requireAgentContext(config.policyId);
+      const { draft } = context;
+      if (draft.prompted) throw new PromptAgentAlreadyCalledError(config.policyId);
+      draft.prompted = true;
+      for (const consumer of draft.streamConsumers) consumer.start();
+      const model = context.resolveModel();
+      if (!model) throw new ModelNotFoundError(context.agentId);
+      runtime = createPromptContext(context, config.policyId, model);
+      // `Promise.resolve` of a native promise is that promise: nothing more for the usual handler.
+      answer = Promise.resolve(config.handler(runtime, ...args));
+    } catch (error) {
+      if (runtime) expirePromptContext(runtime);
+      return Promise.reject(error);
     }
+    const expiring = runtime;
+    return answer.then(
+      (result) => {
+        expirePromptContext(expiring);
+        return result;
+      },
+      (error: unknown) => {
+        expirePromptContext(expiring);
+        throw error;
+      },
+    );
   };
 }

@@ -40,37 +40,60 @@ class ToolCallFailure extends FlotillaError {
  * the batch starts, so parallel scheduling cannot change it).
  * @throws AbortError and NonDeterminismError only; every other failure is returned as an error output
  */
-export async function executeToolCall(
+export function executeToolCall(
   context: AgentContext,
   tools: ReadonlyMap<string, EquippedTool>,
   call: ToolCall,
   position: string,
 ): Promise<ToolCallResult> {
+  // Not async: the chain's promise and one `.then` (an approval alone awaits more).
   const name = call.function.name;
   const event = { callPath: context.callPath, name, toolCallId: call.id };
-  context.run.emit({ type: 'tool-call', ...event, args: readableArgs(call.function.arguments) });
   let replayed = false;
-  try {
-    const tool = findTool(tools, name);
-    const parsed = parseArguments(tool, call);
-    // Most tools need no approval: no async call (and its promises) for them.
-    const args = needsApproval(tool, parsed)
-      ? await approvedArguments(context, tool, call, parsed, position)
-      : parsed;
-    const result = await runChain(context, tool, call, args, position, (fromJournal) => {
-      replayed = fromJournal;
-    });
-    assertToolOutput(name, result, limitsOf(context));
-    context.run.emit({ type: 'tool-result', ...event, ok: true, result, replayed });
-    return { output: { callId: call.id, content: serializeResult(result) }, ok: true };
-  } catch (error) {
+  const failed = (error: unknown): ToolCallResult => {
     // Engine failures are not the tool's: they end the run instead of going back to the model.
     if (AbortError.is(error) || NonDeterminismError.is(error) || AttemptSupersededError.is(error))
       throw error;
     context.run.emit({ type: 'tool-result', ...event, ok: false, error: serializeError(error), replayed });
     context.run.services.logger?.warn({ err: error, tool: name }, 'tool call failed');
     return { output: { callId: call.id, content: errorContent(name, error) }, ok: false };
+  };
+  try {
+    context.run.emit({ type: 'tool-call', ...event, args: readableArgs(call.function.arguments) });
+  } catch (error) {
+    return Promise.reject(error);
   }
+  let result: Promise<unknown>;
+  try {
+    const tool = findTool(tools, name);
+    const parsed = parseArguments(tool, call);
+    const onReplay = (fromJournal: boolean) => {
+      replayed = fromJournal;
+    };
+    // Most tools need no approval: no async call (and its promises) for them.
+    result = needsApproval(tool, parsed)
+      ? approvedArguments(context, tool, call, parsed, position).then((args) =>
+          runChain(context, tool, call, args, position, onReplay),
+        )
+      : runChain(context, tool, call, parsed, position, onReplay);
+  } catch (error) {
+    try {
+      return Promise.resolve(failed(error));
+    } catch (engineError) {
+      return Promise.reject(engineError);
+    }
+  }
+  return result.then((value) => {
+    try {
+      // A live result no middleware saw is the JSON image of the output the step checked: once is enough.
+      if (replayed || tools.get(name)?.middlewares.length !== 0)
+        assertToolOutput(name, value, limitsOf(context));
+      context.run.emit({ type: 'tool-result', ...event, ok: true, result: value, replayed });
+      return { output: { callId: call.id, content: serializeResult(value) }, ok: true };
+    } catch (error) {
+      return failed(error);
+    }
+  }, failed);
 }
 
 function findTool(tools: ReadonlyMap<string, EquippedTool>, name: string): EquippedTool {
@@ -133,8 +156,11 @@ function validArguments(tool: EquippedTool, json: unknown): unknown {
   );
 }
 
-/** Runs a tool's middleware onion around its durable handler (shared with `callTool`). */
-export async function runChain(
+/**
+ * Runs a tool's middleware onion around its durable handler (shared with `callTool`). Not
+ * async: without middlewares, the durable step's promise and two `.then`s.
+ */
+export function runChain(
   context: AgentContext,
   tool: EquippedTool,
   call: ToolCall,
@@ -180,34 +206,62 @@ export async function runChain(
       runId: context.run.runId,
     },
   };
-  const handler = async () => {
-    const { value, replayed } = await executeToolDurably(context, {
+  const handler = (): Promise<unknown> => {
+    try {
+      return handleDurably();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+  const handleDurably = (): Promise<unknown> =>
+    executeToolDurably(context, {
       position,
       toolName: definition.name,
       args,
-      execute: async () => {
-        const result = await withTimeout(definition.name, tool.timeoutMs, controller, async () =>
-          definition.handler(args, runContext),
-        );
-        // Checked here so an invalid output is journaled as the tool's error.
-        assertToolOutput(definition.name, result, limitsOf(context));
-        return result;
+      execute: () => {
+        const run = (): Promise<unknown> => {
+          try {
+            // `Promise.resolve` of a native promise is that promise: no wrapper for an async handler.
+            return Promise.resolve(definition.handler(args, runContext));
+          } catch (error) {
+            return Promise.reject(error);
+          }
+        };
+        return withTimeout(definition.name, tool.timeoutMs, controller, run).then((value) => {
+          // Checked here so an invalid output is journaled as the tool's error.
+          assertToolOutput(definition.name, value, limitsOf(context));
+          return value;
+        });
       },
+    }).then(({ value, replayed }) => {
+      onReplay(replayed);
+      return value;
     });
-    onReplay(replayed);
-    return value;
+  const end = () => {
+    ended = true;
+    unlink?.();
   };
   // Middlewares run outside the journal (spec §7.2): on replay they run again around the recorded result.
   const chain = tool.middlewares.reduceRight<() => Promise<unknown>>(
     (next, middleware) => () => middleware.handler(toolContext, next),
     handler,
   );
+  let chained: Promise<unknown>;
   try {
-    return await chain();
-  } finally {
-    ended = true;
-    unlink?.();
+    chained = chain();
+  } catch (error) {
+    chained = Promise.reject(error);
   }
+  return chained.then(
+    (value) => {
+      end();
+      return value;
+    },
+    (error: unknown) => {
+      end();
+      throw error;
+    },
+  );
 }
 
 /**

@@ -12,10 +12,11 @@ import type {
   LoopToolCall,
   SeedToolCall,
   ToolCallLoopContext,
+  ToolCallLoopMiddleware,
   ToolOutput,
   ToolTurn,
 } from '../tools/tool-call-loop-middleware.js';
-import { executeToolCall } from './execute-tool-call.js';
+import { executeToolCall, type ToolCallResult } from './execute-tool-call.js';
 import { assertUniqueToolNames } from './execute-turn.js';
 import { toIrToolCalls } from './message-input.js';
 import type { PromptContext } from './prompt-context.js';
@@ -35,28 +36,54 @@ export interface ExecuteToolsOptions {
  * returned to the model as error messages, never thrown.
  * @throws InvalidPromptRuntimeError, DuplicateToolNameError, LoopMissingToolOutputError, AbortError
  */
-export async function executeTools(
+export function executeTools(
   calls: (ToolCall | SeedToolCall)[],
   options: ExecuteToolsOptions,
 ): Promise<Message[]> {
+  // Not async: without loop middlewares (the usual case) the calls' promises and one `.then`.
+  try {
+    return startTools(calls, options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function startTools(calls: (ToolCall | SeedToolCall)[], options: ExecuteToolsOptions): Promise<Message[]> {
   const context = checkPromptRuntime('executeTools', options?.runtime);
   const toolCalls = toIrToolCalls(calls, 'executeTools');
   assertUniqueToolNames(options.runtime, 'executeTools');
   const tools = new Map<string, EquippedTool>(options.runtime.tools.map((tool) => [tool.ir.name, tool]));
   const positions = reservePositions(context, toolCalls);
-  const run = async (given: (ToolCall | SeedToolCall)[]): Promise<ToolOutput[]> => {
-    // Middlewares may pass inward calls they built, in either shape.
-    const calls = given === toolCalls ? toolCalls : toIrToolCalls(given, 'a tool-call-loop middleware');
-    const results = await Promise.all(
-      calls.map((call) => executeToolCall(context, tools, call, positions.take(call))),
-    );
-    return results.map((result) => result.output);
+  const run = (given: (ToolCall | SeedToolCall)[]): Promise<ToolOutput[]> => {
+    let calls: ToolCall[];
+    try {
+      // Middlewares may pass inward calls they built, in either shape.
+      calls = given === toolCalls ? toolCalls : toIrToolCalls(given, 'a tool-call-loop middleware');
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const started = calls.map((call) => executeToolCall(context, tools, call, positions.take(call)));
+    // One call (the usual batch): its own promise, no Promise.all around it.
+    if (started.length === 1)
+      return (started[0] as Promise<ToolCallResult>).then((result) => [result.output]);
+    return Promise.all(started).then((results) => results.map((result) => result.output));
   };
   const middlewares = options.skipLoopMiddleware ? [] : options.runtime.toolCallLoopMiddlewares;
-  if (middlewares.length === 0) {
-    const outputs = await run(toolCalls);
-    return toolCalls.map((call, index) => toolMessage(call, outputs[index] as ToolOutput));
-  }
+  if (middlewares.length === 0)
+    return run(toolCalls).then((outputs) =>
+      toolCalls.map((call, index) => toolMessage(call, outputs[index] as ToolOutput)),
+    );
+  return throughMiddlewares(context, toolCalls, options, middlewares, run);
+}
+
+/** The batch through the loop middlewares (outermost first), then the calls. */
+async function throughMiddlewares(
+  context: AgentContext,
+  toolCalls: ToolCall[],
+  options: ExecuteToolsOptions,
+  middlewares: readonly ToolCallLoopMiddleware[],
+  run: (calls: (ToolCall | SeedToolCall)[]) => Promise<ToolOutput[]>,
+): Promise<Message[]> {
   const seen = toolCalls.map(loopToolCall);
   const loopContext: ToolCallLoopContext = {
     step: options.loop?.step ?? 1,

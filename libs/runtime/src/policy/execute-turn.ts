@@ -5,7 +5,7 @@
 import type { Message, TokenUsage } from '@flotilla/ir';
 import type { AgentContext } from '../context/agent-context.js';
 import type { AgentStreamEvent } from '../context/agent-stream-event.js';
-import { modelTurnDurably } from '../engine/model-turn.js';
+import { type ModelTurn, modelTurnThen } from '../engine/model-turn.js';
 import { DuplicateToolNameError } from '../errors/agent-errors.js';
 import { TurnBudgetExceededError } from '../errors/policy-errors.js';
 import type {
@@ -44,7 +44,47 @@ export interface TurnResult {
  * @throws TurnBudgetExceededError when the generation already used `maxTurnSteps` turns
  * @throws the model's error (e.g. ModelCallError), which is never retried here
  */
-export async function executeTurn(messages: Message[], options: ExecuteTurnOptions): Promise<TurnResult> {
+export function executeTurn(messages: Message[], options: ExecuteTurnOptions): Promise<TurnResult> {
+  // Not async: the model turn's promise and one `.then` (an async layer costs two promises).
+  let turn: StartedTurn;
+  try {
+    turn = startTurn(messages, options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const { context, stream, structured } = turn;
+  const failed = (error: unknown): never => {
+    const { name, message } = error instanceof Error ? error : new Error(String(error));
+    stream({ type: 'error', error: { name, message } });
+    // A call cut short by cancellation fails as AbortError, whatever the adapter rejected with (seed §3.1).
+    context.throwIfAborted();
+    throw error;
+  };
+  // The stream's events ride in the model turn's own `.then` (`failed` also hears their throws).
+  return modelTurnThen<TurnResult>(
+    context,
+    turn.modelTurn,
+    ({ value, replayed }) => {
+      structured?.finish(value.message);
+      for (const toolCall of value.message.tool_calls ?? []) stream({ type: 'tool-call', toolCall });
+      if (!replayed) stream({ type: 'usage', usage: value.usage });
+      stream({ type: 'turn-end', finishReason: value.finishReason.unified, replayed });
+      return { message: value.message, usage: value.usage, finishReason: value.finishReason, replayed };
+    },
+    failed,
+  );
+}
+
+/** A turn set up and announced (`turn-start`), its model call still to make. */
+interface StartedTurn {
+  context: AgentContext;
+  modelTurn: ModelTurn;
+  stream: (event: DistributiveOmit<AgentStreamEvent, 'turnIndex'>) => void;
+  structured: StructuredStream | undefined;
+}
+
+/** Checks the call, reserves its turn step and announces it; everything before the model call. */
+function startTurn(messages: Message[], options: ExecuteTurnOptions): StartedTurn {
   const context = checkPromptRuntime('executeTurn', options?.runtime);
   const { runtime } = options;
   // User code may hand over stored history in the seed's format: checked and converted once here.
@@ -68,25 +108,13 @@ export async function executeTurn(messages: Message[], options: ExecuteTurnOptio
       stream(deltaEvent(delta));
       if (delta.type === 'text-delta') structured.text(delta.text);
     };
-  try {
-    const { value, replayed } = await modelTurnDurably(context, {
-      turnIndex,
-      model: runtime.model,
-      request,
-      prompt: [...runtime.system, ...runtime.instruction],
-    });
-    structured?.finish(value.message);
-    for (const toolCall of value.message.tool_calls ?? []) stream({ type: 'tool-call', toolCall });
-    if (!replayed) stream({ type: 'usage', usage: value.usage });
-    stream({ type: 'turn-end', finishReason: value.finishReason.unified, replayed });
-    return { message: value.message, usage: value.usage, finishReason: value.finishReason, replayed };
-  } catch (error) {
-    const { name, message } = error instanceof Error ? error : new Error(String(error));
-    stream({ type: 'error', error: { name, message } });
-    // A call cut short by cancellation fails as AbortError, whatever the adapter rejected with (seed §3.1).
-    context.throwIfAborted();
-    throw error;
-  }
+  const modelTurn: ModelTurn = {
+    turnIndex,
+    model: runtime.model,
+    request,
+    prompt: [...runtime.system, ...runtime.instruction],
+  };
+  return { context, modelTurn, stream, structured };
 }
 
 /** @throws DuplicateToolNameError naming `site` when two runtime tools share a name */

@@ -11,7 +11,7 @@ import type { OutputParser } from './output-parser.js';
 import { textOutputParser } from './output-parser.js';
 import type { PromptContext } from './prompt-context.js';
 import { agentContextOf } from './prompt-context.js';
-import type { LoopMessageSink } from './tool-call-loop.js';
+import type { LoopMessageSink, ToolCallLoopOptions } from './tool-call-loop.js';
 import { runToolCallLoop } from './tool-call-loop.js';
 import { assertValidHistory } from './validate-history.js';
 
@@ -31,33 +31,49 @@ export interface PromptChatResult<T> {
 
 const promptChatPolicy = createAgentPolicy({
   policyId: 'promptChat',
-  handler: async (runtime, options: PromptChatOptions<z.ZodType | undefined>) => {
+  // Not async: without a stored conversation the loop's own promise is the answer.
+  handler: (runtime, options: PromptChatOptions<z.ZodType | undefined>) => {
     const context = agentContextOf(runtime);
     const opening = openConversation(context);
-    const log = opening && (await opening);
+    if (opening) return opening.then((log) => chatInConversation(runtime, options, log));
     const input = toMessages(options.message);
-    const messages = [...runtime.messages, ...(log?.history ?? []), ...input];
-    assertValidHistory(messages);
-    const parser: OutputParser<unknown> = options.schema
-      ? createJsonOutputParser(options.schema)
-      : textOutputParser;
-    const schema = options.schema
-      ? { name: 'result', jsonSchema: zodToJsonSchema(options.schema, 'promptChat') }
-      : undefined;
-    const loop = { runtime, messages, parser, ...(schema ? { schema } : {}) };
-    // `return await`: adopting a returned promise costs an async function two more.
-    if (!log) return await runToolCallLoop(loop);
-    const turn = new Turn(input);
-    const { services } = context.run;
-    const stored = services.unfinishedTurns?.open(() =>
-      log.closeUnfinishedTurn(turn.messages, turn.details(runtime)),
-    );
-    const result = await runToolCallLoop({ ...loop, onMessages: turn.collect, conversationLog: log });
-    await log.appendTurn(turn.messages, turn.details(runtime));
-    stored?.();
-    return result;
+    return runToolCallLoop(chatLoop(runtime, options, [...runtime.messages, ...input]));
   },
 });
+
+/** The loop of a chat over `messages` (the answer is text, or JSON of the options' schema). */
+function chatLoop(
+  runtime: PromptContext,
+  options: PromptChatOptions<z.ZodType | undefined>,
+  messages: Message[],
+): ToolCallLoopOptions<unknown> {
+  assertValidHistory(messages);
+  const parser: OutputParser<unknown> = options.schema
+    ? createJsonOutputParser(options.schema)
+    : textOutputParser;
+  if (!options.schema) return { runtime, messages, parser };
+  const schema = { name: 'result', jsonSchema: zodToJsonSchema(options.schema, 'promptChat') };
+  return { runtime, messages, parser, schema };
+}
+
+/** A chat in the run's stored conversation: its history first, then the whole turn appended. */
+async function chatInConversation(
+  runtime: PromptContext,
+  options: PromptChatOptions<z.ZodType | undefined>,
+  log: ConversationLog,
+): Promise<PromptChatResult<unknown>> {
+  const input = toMessages(options.message);
+  const loop = chatLoop(runtime, options, [...runtime.messages, ...log.history, ...input]);
+  const turn = new Turn(input);
+  const { services } = agentContextOf(runtime).run;
+  const stored = services.unfinishedTurns?.open(() =>
+    log.closeUnfinishedTurn(turn.messages, turn.details(runtime)),
+  );
+  const result = await runToolCallLoop({ ...loop, onMessages: turn.collect, conversationLog: log });
+  await log.appendTurn(turn.messages, turn.details(runtime));
+  stored?.();
+  return result;
+}
 
 /**
  * Chat with the model: system prompts, instructions, then `options.message`; runs the tool
