@@ -26,7 +26,7 @@ const WORKER_SCRIPT = new URL('./cost-worker.mjs', import.meta.url);
 
 /**
  * @typedef {{ runs: Record<string, number>, concurrencies: number[], shapes: string[],
- *   window?: number, phaseTimeoutMs: number, redisUrl?: string }} CostBenchOptions
+ *   window?: number, warmup: number, phaseTimeoutMs: number, redisUrl?: string }} CostBenchOptions
  */
 
 /** A worker process for one phase, answering over IPC (see `cost-worker.mjs`). */
@@ -150,7 +150,7 @@ const mainThreadCpuMs = () => {
 };
 
 /** One phase: `runs` runs of `shape` on `system` at `concurrency`; its figures per run. */
-async function phase({ system, shape, concurrency, runs, window, phaseTimeoutMs }, url, admin) {
+async function phase({ system, shape, concurrency, runs, window, warmup, phaseTimeoutMs }, url, admin) {
   const prefix = `bench-cost:${randomUUID().slice(0, 8)}`;
   const queueName = system === 'flotilla' ? 'agents' : 'raw';
   const worker = new WorkerProcess();
@@ -158,8 +158,11 @@ async function phase({ system, shape, concurrency, runs, window, phaseTimeoutMs 
   try {
     await worker.ask({ system, shape, concurrency, url, prefix, queueName }, phaseTimeoutMs);
     await client.ready?.();
-    // Warm up (JIT, connections, Lua script loading) before anything is counted.
-    await withDeadline(runMany(client.runOne, Math.min(20, runs), window), phaseTimeoutMs, 'warm-up');
+    // Warm up (JIT, connections, Lua script loading) before anything is counted: `warmup` runs, at
+    // most the phase's own count (BENCH_WARMUP=1000: a whole pass first, so the figures are a
+    // long-lived process' steady state rather than its first thousand runs' compiles).
+    const warmupRuns = Math.min(warmup, runs);
+    await withDeadline(runMany(client.runOne, warmupRuns, window), phaseTimeoutMs, 'warm-up');
     const before = {
       worker: await worker.cpuMs(phaseTimeoutMs),
       client: cpuMsOfThisProcess(),
@@ -188,6 +191,7 @@ async function phase({ system, shape, concurrency, runs, window, phaseTimeoutMs 
       concurrency,
       system,
       runs,
+      warmupRuns,
       seconds: round(seconds, 3),
       runsPerSecond: round(runs / seconds, 1),
       cpuMsPerRun: {
@@ -262,7 +266,7 @@ export async function benchCosts(options) {
       for (const shape of options.shapes) {
         const window = options.window ?? 2 * concurrency;
         const common = { shape, concurrency, runs: options.runs[shape], window };
-        const settings = { ...common, phaseTimeoutMs: options.phaseTimeoutMs };
+        const settings = { ...common, warmup: options.warmup, phaseTimeoutMs: options.phaseTimeoutMs };
         const raw = await phase({ ...settings, system: 'bullmq' }, url, admin);
         process.stdout.write(`${JSON.stringify(raw)}\n`);
         const flotilla = await phase({ ...settings, system: 'flotilla' }, url, admin);
@@ -301,6 +305,7 @@ export async function costOptionsFromEnv(shapes) {
     // Unset: twice the worker's concurrency, so the worker is kept busy while each run is
     // awaited about as long as it takes (a deep backlog would only measure waiting).
     window: process.env.BENCH_WINDOW ? positiveInteger('BENCH_WINDOW', 1) : undefined,
+    warmup: positiveInteger('BENCH_WARMUP', 20),
     phaseTimeoutMs: positiveInteger('BENCH_TIMEOUT_MS', 120_000),
     redisUrl: process.env.BENCH_REDIS_URL,
   };

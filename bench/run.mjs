@@ -9,7 +9,8 @@
  * Env: BENCH_SHAPES (a comma-separated subset of one-turn,conversation,fanout; default all),
  * BENCH_CONCURRENCIES (default "8,100"), BENCH_RUNS (one-turn runs per phase, default 1000),
  * BENCH_CONVERSATION_RUNS (default 400), BENCH_TREES (default 100), BENCH_WINDOW (runs the client
- * awaits at once, default twice the concurrency), BENCH_TIMEOUT_MS (per phase, default 120000), BENCH_REDIS_URL
+ * awaits at once, default twice the concurrency), BENCH_WARMUP (runs each phase runs before it
+ * measures, at most the phase's own count; default 20), BENCH_TIMEOUT_MS (per phase, default 120000), BENCH_REDIS_URL
  * (default: a private `redis-server` on PATH, so Redis' CPU and commands are the bench's alone),
  * BENCH_WORKER_NODE_ARGS (node flags for the worker processes instead of the bench's own, e.g.
  * "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the worker alone),
