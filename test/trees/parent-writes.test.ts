@@ -31,11 +31,21 @@ async function scriptCallsOn(runId: string, work: () => Promise<void>): Promise<
   const monitor = await connection.monitor();
   const calls: string[][] = [];
   const tag = `${redis.prefix}:run:{r:${runId}}:`;
+  // MONITOR reports commands in the order Redis ran them: once it reports this marker, sent after
+  // the work, it has reported every call of the work.
+  const marker = `${tag}monitor-marker`;
+  let markerSeen!: () => void;
+  const reported = new Promise<void>((resolve) => {
+    markerSeen = resolve;
+  });
   monitor.on('monitor', (_time: string, args: string[]) => {
-    if (args[0]?.toLowerCase() === 'evalsha' && args[3]?.startsWith(tag)) calls.push(args);
+    if (args.includes(marker)) markerSeen();
+    else if (args[0]?.toLowerCase() === 'evalsha' && args[3]?.startsWith(tag)) calls.push(args);
   });
   try {
     await work();
+    await redis.redis.exists(marker);
+    await reported;
   } finally {
     monitor.disconnect();
     connection.disconnect();

@@ -194,14 +194,22 @@ describe('the commands each script runs (MONITOR)', () => {
   async function luaCommands(id: string, work: () => Promise<void>): Promise<string[]> {
     const monitor = await fixture.redis.duplicate().monitor();
     const seen: string[] = [];
+    // MONITOR reports commands in the order Redis ran them: once it reports this marker, sent
+    // after the work's replies, it has reported every command of the work.
+    const marker = `${id}:monitor-marker`;
+    let markerSeen!: () => void;
+    const reported = new Promise<void>((resolve) => {
+      markerSeen = resolve;
+    });
     monitor.on('monitor', (_time: string, args: string[], source: string) => {
-      if (source === 'lua' && args.some((arg) => arg.includes(id))) seen.push(String(args[0]).toUpperCase());
+      if (args.includes(marker)) markerSeen();
+      else if (source === 'lua' && args.some((arg) => arg.includes(id)))
+        seen.push(String(args[0]).toUpperCase());
     });
     try {
       await work();
-      // MONITOR sees a command before its reply: one more round trip flushes what is on its way.
-      await fixture.redis.ping();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await fixture.redis.exists(marker);
+      await reported;
     } finally {
       monitor.disconnect();
     }
