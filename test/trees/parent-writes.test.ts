@@ -7,8 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createAgent } from '@flotilla/runtime';
-import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+import { monitoredCommands } from '../support/monitored-commands.js';
 import { useRedis } from '../support/redis.js';
 import { useInProcessWorker } from '../support/use-in-process-worker.js';
 
@@ -27,30 +27,13 @@ const suite = useInProcessWorker(redis, { agents: [Parent, Leaf], concurrency: 2
 
 /** The script calls on `runId`'s keys while `work` runs: each call's arguments. */
 async function scriptCallsOn(runId: string, work: () => Promise<void>): Promise<string[][]> {
-  const connection = new Redis(redis.url);
-  const monitor = await connection.monitor();
-  const calls: string[][] = [];
   const tag = `${redis.prefix}:run:{r:${runId}}:`;
-  // MONITOR reports commands in the order Redis ran them: once it reports this marker, sent after
-  // the work, it has reported every call of the work.
-  const marker = `${tag}monitor-marker`;
-  let markerSeen!: () => void;
-  const reported = new Promise<void>((resolve) => {
-    markerSeen = resolve;
-  });
-  monitor.on('monitor', (_time: string, args: string[]) => {
-    if (args.includes(marker)) markerSeen();
-    else if (args[0]?.toLowerCase() === 'evalsha' && args[3]?.startsWith(tag)) calls.push(args);
-  });
-  try {
-    await work();
-    await redis.redis.exists(marker);
-    await reported;
-  } finally {
-    monitor.disconnect();
-    connection.disconnect();
-  }
-  return calls;
+  const calls = await monitoredCommands(
+    redis.redis,
+    ({ args }) => args[0]?.toLowerCase() === 'evalsha' && (args[3]?.startsWith(tag) ?? false),
+    work,
+  );
+  return calls.map(({ args }) => args);
 }
 
 describe("a fan-out parent's writes to its run", () => {

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
+import { monitoredCommands } from '../../../../test/support/monitored-commands.js';
 import { useRedis } from '../../../../test/support/redis.js';
 import { conversationGateKeys, conversationKeys } from '../keys.js';
 import { RedisConversationStore } from '../store/redis-conversation-store.js';
@@ -192,28 +193,12 @@ describe('the lease fences appends', () => {
 describe('the commands each script runs (MONITOR)', () => {
   /** The commands the scripts run inside Redis on `id`'s keys while `work` runs, by name. */
   async function luaCommands(id: string, work: () => Promise<void>): Promise<string[]> {
-    const monitor = await fixture.redis.duplicate().monitor();
-    const seen: string[] = [];
-    // MONITOR reports commands in the order Redis ran them: once it reports this marker, sent
-    // after the work's replies, it has reported every command of the work.
-    const marker = `${id}:monitor-marker`;
-    let markerSeen!: () => void;
-    const reported = new Promise<void>((resolve) => {
-      markerSeen = resolve;
-    });
-    monitor.on('monitor', (_time: string, args: string[], source: string) => {
-      if (args.includes(marker)) markerSeen();
-      else if (source === 'lua' && args.some((arg) => arg.includes(id)))
-        seen.push(String(args[0]).toUpperCase());
-    });
-    try {
-      await work();
-      await fixture.redis.exists(marker);
-      await reported;
-    } finally {
-      monitor.disconnect();
-    }
-    return seen;
+    const commands = await monitoredCommands(
+      fixture.redis,
+      ({ args, source }) => source === 'lua' && args.some((arg) => arg.includes(id)),
+      work,
+    );
+    return commands.map(({ args }) => String(args[0]).toUpperCase());
   }
 
   it('registers, enters, appends the first turn and leaves with 2, 3, 6 and 4 commands', async () => {
