@@ -1,8 +1,8 @@
 /**
  * What `result()` waits on: a run's `run-end`, read from its event stream. The same reads, ids,
- * waits and outage handling as `readRunEventStream` with `endOnly` (on a record just read or
- * submitted unfinished: no timeline is looked for before the stream), as one plain loop instead
- * of an async generator: a generator step costs promises of its own (`next`, `return`, each
+ * waits and outage handling as `readRunEventStream` (which `events()` uses), passing over every
+ * other entry unparsed, and no timeline looked for before the stream (the record was just read or
+ * submitted unfinished), as one plain loop instead of an async generator: a generator step costs promises of its own (`next`, `return`, each
  * `await` in it) and its compiled code is large (V8 compiled `readRunEventStream` twice, ~130 ms
  * of a client's first thousand runs; docs/performance.md, round 7).
  */

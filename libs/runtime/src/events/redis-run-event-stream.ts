@@ -90,11 +90,6 @@ export interface ReadRunEventStreamOptions {
    */
   requestTimeoutMs?: number;
   /**
-   * Yield `run-end` alone: the other events are read past without being parsed (for a reader
-   * that waits for the end only, like `result()`). @default every event
-   */
-  endOnly?: boolean;
-  /**
    * The run record's output and error, asked when a yielded `run-end` says they were too large
    * for it (`outcomeInRecord`): the event is given them. `undefined`: the event is yielded as
    * it is. @default events are yielded as they are
@@ -115,7 +110,6 @@ export async function* readRunEventStream(
   const source =
     'xread' in options.connection ? dedicatedEventSource(options.connection) : options.connection;
   const blockMs = options.blockMs ?? 1000;
-  const endOnly = options.endOnly === true;
   let lastId = options.after ?? '0';
   const bound =
     options.requestTimeoutMs === undefined
@@ -128,7 +122,7 @@ export async function* readRunEventStream(
   try {
     const compacted = await options.compacted?.();
     if (compacted) {
-      yield* completed(eventsAfter(compacted, lastId, endOnly), options.recordedOutcome);
+      yield* completed(eventsAfter(compacted, lastId), options.recordedOutcome);
       return;
     }
     let over = false;
@@ -138,7 +132,7 @@ export async function* readRunEventStream(
       try {
         // Once the run is over, read what is left without blocking: run-end may have landed
         // between the last empty block and the `isOver` check.
-        const read = source.read(key, lastId, over ? undefined : blockMs, endOnly ? mayBeRunEnd : undefined);
+        const read = source.read(key, lastId, over ? undefined : blockMs);
         // A blocked read of a source that settles by `blockMs` needs no deadline of ours (it would
         // only fire `timeoutMs` after that): one timer and one promise less per read. A silent
         // Redis is still noticed, by the bounded `isOver` read after the empty answer.
@@ -159,7 +153,7 @@ export async function* readRunEventStream(
       if (entries.length === 0) {
         if (over) {
           // The run ended and its stream was compacted while this reader was on it.
-          const events = eventsAfter((await options.compacted?.()) ?? [], lastId, endOnly);
+          const events = eventsAfter((await options.compacted?.()) ?? [], lastId);
           yield* completed(events, options.recordedOutcome);
           return;
         }
@@ -168,7 +162,7 @@ export async function* readRunEventStream(
       }
       for (const [id, fields] of entries) {
         lastId = id;
-        const event = parseEvent(fields, endOnly);
+        const event = parseEvent(fields);
         if (!event) continue;
         const streamed: StreamedRunEvent = { ...event, eventId: id };
         yield event.type === 'run-end' ? await withOutcome(streamed, options.recordedOutcome) : streamed;
@@ -181,15 +175,10 @@ export async function* readRunEventStream(
   }
 }
 
-/** The events after stream id `lastId`, up to `run-end` (`endOnly`: `run-end` alone). */
-function* eventsAfter(
-  events: readonly StreamedRunEvent[],
-  lastId: string,
-  endOnly: boolean,
-): Generator<StreamedRunEvent> {
+/** The events after stream id `lastId`, up to `run-end`. */
+function* eventsAfter(events: readonly StreamedRunEvent[], lastId: string): Generator<StreamedRunEvent> {
   for (const event of events) {
     if (compareStreamIds(event.eventId, lastId) <= 0) continue;
-    if (endOnly && event.type !== 'run-end') continue;
     yield event;
     if (event.type === 'run-end') return;
   }
@@ -252,7 +241,7 @@ export function mayBeRunEnd(fields: string[]): boolean {
   return index >= 0 && fields[index + 1]?.includes('"run-end"') === true;
 }
 
-/** `endOnly`: `undefined` for any event but `run-end` (most are not even parsed then). */
+/** `endOnly` (`awaitRunEnd`): `undefined` for any event but `run-end` (most are not even parsed then). */
 export function parseEvent(fields: string[], endOnly = false): RunEvent | undefined {
   const index = fields.indexOf(RUN_EVENT_FIELD);
   const text = index >= 0 ? fields[index + 1] : undefined;
