@@ -18,8 +18,10 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { emptyUsage } from '@flotilla/ir';
+import { jsonObjectMembers } from './json-object-members.js';
 import type { StreamedRunEvent } from './redis-run-event-stream.js';
-import type { RunEndEvent, RunEvent } from './run-event.js';
+import type { RunEndEvent } from './run-event.js';
+import type { WrittenEvents } from './run-write-batch.js';
 
 /** What a `run-end` says that the run record holds too. */
 export type RunEndOutcome = Pick<RunEndEvent, 'status' | 'output' | 'error' | 'usage' | 'modelCalls'>;
@@ -117,11 +119,6 @@ class EntryEncoder {
     this.#outcome = outcome;
   }
 
-  /** The ms part of the last stream id encoded (0 before any). */
-  get previousMs(): number {
-    return this.#previousMs;
-  }
-
   /** The entry of `event`, read from the stream (with its `eventId`). */
   entry(event: StreamedRunEvent): Entry {
     const fields = event as unknown as Fields & { eventId: string; at: number };
@@ -170,42 +167,158 @@ class EntryEncoder {
  * same Lua script that stores the timeline (`finish-run-11`): `head` is the timeline's text up
  * to and including the entries of the events already in the stream (each followed by a
  * comma); `tails` are, for each of the remaining events in order, the text of its entry after
- * the three numbers that depend on its stream id (`"type",{fields}]`). The script writes each
- * such entry as `[msDelta,seq,ms-at,` + tail, joins them with commas and closes with `]}`:
- * byte for byte what {@link encodeRunTimeline} gives for the same events and ids.
+ * the three numbers that depend on its stream id (`"type",{fields}]`), and `ats` their times.
+ * The script writes each such entry as `[msDelta,seq,ms-at,` + tail, joins them with commas and
+ * closes with `]}`: byte for byte what {@link encodeRunTimeline} gives for the same events and ids.
  */
 export interface SplitTimeline {
   head: string;
   /** The ms part of the last stream id in `head` (0 when it holds no entry). */
   previousMs: number;
   tails: string[];
+  ats: number[];
 }
 
 /**
- * Encodes the events of a run that are in its stream already (`written`, with their ids)
- * and those about to be appended after them (`pending`, parsed from the text written, `run-end`
- * last); see {@link SplitTimeline}. `undefined` when an event's `at` is not an integer (the
- * script's arithmetic would not give the same text): the caller compacts from the stream then.
+ * Encodes the events of a run that are in its stream already (`written`: their texts, with
+ * their ids) and those about to be appended after them (`pending`: their texts, `run-end`
+ * last); see {@link SplitTimeline}. The texts are read field by field, not parsed: an entry
+ * holds its fields' texts as the stream got them (i15-events8: parsing every event again and
+ * stringifying its entry was most of the finish's timeline cost). `undefined` when an event's
+ * `at` is not an integer (the script's arithmetic would not give the same text) or a text is not
+ * a JSON object: the caller compacts from the stream then. `outcome` holds JSON values (what the
+ * record reads back).
  */
 export function encodeSplitRunTimeline(
   runId: string,
-  written: readonly StreamedRunEvent[],
-  pending: readonly RunEvent[],
+  written: WrittenEvents,
+  pending: readonly string[],
   outcome: RunEndOutcome,
 ): SplitTimeline | undefined {
-  const encoder = new EntryEncoder(runId, outcome);
+  const encoder = new TextEntryEncoder(runId, outcome);
   let head = '{"v":1,"e":[';
-  for (const event of written) {
-    if (!Number.isSafeInteger(event.at)) return undefined;
-    head += `${JSON.stringify(encoder.entry(event))},`;
+  let previousMs = 0;
+  for (const [index, text] of written.texts.entries()) {
+    const body = encoder.body(text);
+    if (body === undefined) return undefined;
+    const [msText, seqText] = (written.ids[index] ?? '').split('-');
+    const ms = Number(msText);
+    head += `[${ms - previousMs},${Number(seqText)},${ms - body.at},${body.tail},`;
+    previousMs = ms;
   }
   const tails: string[] = [];
-  for (const event of pending) {
-    if (!Number.isSafeInteger(event.at)) return undefined;
-    // `[type,…]` without its `[`: the script writes `[` and the three numbers before it.
-    tails.push(JSON.stringify(encoder.body(event as unknown as Fields)).slice(1));
+  const ats: number[] = [];
+  for (const text of pending) {
+    const body = encoder.body(text);
+    if (body === undefined) return undefined;
+    tails.push(body.tail);
+    ats.push(body.at);
   }
-  return { head, previousMs: encoder.previousMs, tails };
+  return { head, previousMs, tails, ats };
+}
+
+const TYPE_KEY = '"type"';
+const AT_KEY = '"at"';
+const EVENT_ID_KEY = '"eventId"';
+const OUTCOME_KEYS: ReadonlySet<string> = new Set(OUTCOME.map((name) => JSON.stringify(name)));
+
+/**
+ * {@link EntryEncoder} on event texts: the same entries, built from the fields' texts
+ * (`jsonObjectMembers`). What sticks is each field's text; two texts that differ may still be
+ * equal values (the same members in another order: then they are as long), which is checked
+ * on the parsed values, as the object encoder does.
+ */
+class TextEntryEncoder {
+  /** Each field's last text, by key text (`"name"`). */
+  readonly #sticky: Map<string, string>;
+  readonly #outcome: RunEndOutcome;
+  /** The outcome's fields as text, by key text (built at the first `run-end`). */
+  #outcomeTexts: Map<string, string | undefined> | undefined;
+
+  constructor(runId: string, outcome: RunEndOutcome) {
+    this.#sticky = new Map<string, string>();
+    for (const [name, value] of seeded(runId)) this.#sticky.set(JSON.stringify(name), JSON.stringify(value));
+    this.#outcome = outcome;
+  }
+
+  /** The entry's tail (`"type",{fields}[,absent]]`) and the event's `at`, of one event text. */
+  body(text: string): { tail: string; at: number } | undefined {
+    const members = jsonObjectMembers(text);
+    if (members === undefined) return undefined;
+    const typeText = memberValue(members, TYPE_KEY);
+    const at = Number(memberValue(members, AT_KEY));
+    if (typeText?.charCodeAt(0) !== 0x22 || !Number.isSafeInteger(at)) return undefined;
+    const type = (typeText.includes('\\') ? JSON.parse(typeText) : typeText.slice(1, -1)) as string;
+    const inheritable = inheritableKeysOf(type);
+    const sticky = this.#sticky;
+    const dropOutcome = type === 'run-end' && this.#saysOutcome(members);
+    let absent = '';
+    for (const key of inheritable)
+      if (sticky.has(key) && memberValue(members, key) === undefined) absent += absent === '' ? key : `,${key}`;
+    let stored = '';
+    for (let index = 0; index < members.length; index += 2) {
+      const key = members[index] as string;
+      if (key === TYPE_KEY || key === AT_KEY || key === EVENT_ID_KEY) continue;
+      if (dropOutcome && OUTCOME_KEYS.has(key)) continue;
+      const value = members[index + 1] as string;
+      const previous = sticky.get(key);
+      if (previous === undefined || !inheritable.includes(key) || !sameJson(previous, value))
+        stored += stored === '' ? `${key}:${value}` : `,${key}:${value}`;
+    }
+    for (let index = 0; index < members.length; index += 2) {
+      const key = members[index] as string;
+      if (key !== TYPE_KEY && key !== AT_KEY && key !== EVENT_ID_KEY)
+        sticky.set(key, members[index + 1] as string);
+    }
+    const tail = absent === '' ? `${typeText},{${stored}}]` : `${typeText},{${stored}},[${absent}]]`;
+    return { tail, at };
+  }
+
+  /** Whether a `run-end`'s outcome fields are the record's (see {@link EntryEncoder.body}). */
+  #saysOutcome(members: readonly string[]): boolean {
+    this.#outcomeTexts ??= outcomeTexts(this.#outcome);
+    for (const key of OUTCOME_KEYS) {
+      const value = memberValue(members, key);
+      if ((value !== undefined) !== this.#outcomeTexts.has(key)) return false;
+      const expected = this.#outcomeTexts.get(key);
+      if (value !== undefined && (expected === undefined || !sameJson(value, expected))) return false;
+    }
+    return true;
+  }
+}
+
+/** The value text of `key` (a key text) among an object's members, or `undefined`. */
+function memberValue(members: readonly string[], key: string): string | undefined {
+  for (let index = 0; index < members.length; index += 2)
+    if (members[index] === key) return members[index + 1];
+  return undefined;
+}
+
+/**
+ * The outcome's fields as the record says them (`copyOutcome`), as JSON text by key text;
+ * `undefined` for a value whose text does not read back as itself (undefined, a number JSON
+ * cannot say), which no event text equals.
+ */
+function outcomeTexts(outcome: RunEndOutcome): Map<string, string | undefined> {
+  const texts = new Map<string, string | undefined>();
+  for (const [name, value] of Object.entries(copyOutcome(outcome, {}))) {
+    const readsBack = typeof value !== 'number' || (Number.isFinite(value) && !Object.is(value, -0));
+    texts.set(JSON.stringify(name), readsBack ? JSON.stringify(value) : undefined);
+  }
+  return texts;
+}
+
+/**
+ * Whether two JSON texts (as `JSON.stringify` writes them) are equal values: the same text, or
+ * objects with the same members in another order (the same length, then), as `sameValue` says
+ * of their parsed values.
+ */
+function sameJson(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  const first = a.charCodeAt(0);
+  if (first !== 0x7b && first !== 0x5b) return false;
+  return isDeepStrictEqual(JSON.parse(a), JSON.parse(b));
 }
 
 const INHERITABLE = new Map<string, readonly string[]>(
@@ -215,6 +328,16 @@ const INHERITABLE = new Map<string, readonly string[]>(
 /** The fields an event of `type` may inherit: computed once per type, not per event. */
 function inheritableOf(type: string): readonly string[] {
   return INHERITABLE.get(type) ?? COMMON;
+}
+
+const COMMON_KEYS = COMMON.map((name) => JSON.stringify(name));
+const INHERITABLE_KEYS = new Map<string, readonly string[]>(
+  [...INHERITABLE].map(([type, names]) => [type, names.map((name) => JSON.stringify(name))]),
+);
+
+/** {@link inheritableOf}, as key texts (`"name"`). */
+function inheritableKeysOf(type: string): readonly string[] {
+  return INHERITABLE_KEYS.get(type) ?? COMMON_KEYS;
 }
 
 /** `isDeepStrictEqual`, without its cost on the primitives most fields hold. */
