@@ -217,10 +217,22 @@ export function encodeSplitRunTimeline(
   return { head, previousMs, tails, ats };
 }
 
-const TYPE_KEY = '"type"';
-const AT_KEY = '"at"';
-const EVENT_ID_KEY = '"eventId"';
-const OUTCOME_KEYS: ReadonlySet<string> = new Set(OUTCOME.map((name) => JSON.stringify(name)));
+/** The text of each field name as a JSON key (`"name"`): one string per name. */
+const KEY_TEXTS = new Map<string, string>();
+
+function keyText(name: string): string {
+  let text = KEY_TEXTS.get(name);
+  if (text === undefined) {
+    text = JSON.stringify(name);
+    KEY_TEXTS.set(name, text);
+  }
+  return text;
+}
+
+const TYPE_KEY = keyText('type');
+const AT_KEY = keyText('at');
+const EVENT_ID_KEY = keyText('eventId');
+const OUTCOME_KEYS: ReadonlySet<string> = new Set(OUTCOME.map(keyText));
 
 /**
  * {@link EntryEncoder} on event texts: the same entries, built from the fields' texts
@@ -237,7 +249,7 @@ class TextEntryEncoder {
 
   constructor(runId: string, outcome: RunEndOutcome) {
     this.#sticky = new Map<string, string>();
-    for (const [name, value] of seeded(runId)) this.#sticky.set(JSON.stringify(name), JSON.stringify(value));
+    for (const [name, value] of seeded(runId)) this.#sticky.set(keyText(name), JSON.stringify(value));
     this.#outcome = outcome;
   }
 
@@ -245,6 +257,9 @@ class TextEntryEncoder {
   body(text: string): { tail: string; at: number } | undefined {
     const members = jsonObjectMembers(text);
     if (members === undefined) return undefined;
+    // One string per known key: the lookups below compare them by reference, not by content.
+    for (let index = 0; index < members.length; index += 2)
+      members[index] = canonicalKey(members[index] as string);
     const typeText = memberValue(members, TYPE_KEY);
     const at = Number(memberValue(members, AT_KEY));
     if (typeText?.charCodeAt(0) !== 0x22 || !Number.isSafeInteger(at)) return undefined;
@@ -252,24 +267,26 @@ class TextEntryEncoder {
     const inheritable = inheritableKeysOf(type);
     const sticky = this.#sticky;
     const dropOutcome = type === 'run-end' && this.#saysOutcome(members);
-    let absent = '';
-    for (const key of inheritable)
-      if (sticky.has(key) && memberValue(members, key) === undefined) absent += absent === '' ? key : `,${key}`;
+    /** Bit i: the event has `inheritable[i]`. */
+    let present = 0;
     let stored = '';
     for (let index = 0; index < members.length; index += 2) {
       const key = members[index] as string;
       if (key === TYPE_KEY || key === AT_KEY || key === EVENT_ID_KEY) continue;
-      if (dropOutcome && OUTCOME_KEYS.has(key)) continue;
       const value = members[index + 1] as string;
+      const slot = inheritable.indexOf(key);
+      if (slot !== -1) present |= 1 << slot;
       const previous = sticky.get(key);
-      if (previous === undefined || !inheritable.includes(key) || !sameJson(previous, value))
+      // What the event says sticks, outcome included.
+      sticky.set(key, value);
+      if (dropOutcome && OUTCOME_KEYS.has(key)) continue;
+      if (slot === -1 || previous === undefined || !sameJson(previous, value))
         stored += stored === '' ? `${key}:${value}` : `,${key}:${value}`;
     }
-    for (let index = 0; index < members.length; index += 2) {
-      const key = members[index] as string;
-      if (key !== TYPE_KEY && key !== AT_KEY && key !== EVENT_ID_KEY)
-        sticky.set(key, members[index + 1] as string);
-    }
+    // The fields this event lacks that an earlier one had (the updates above touched none of them).
+    let absent = '';
+    for (const [slot, key] of inheritable.entries())
+      if ((present & (1 << slot)) === 0 && sticky.has(key)) absent += absent === '' ? key : `,${key}`;
     const tail = absent === '' ? `${typeText},{${stored}}]` : `${typeText},{${stored}},[${absent}]]`;
     return { tail, at };
   }
@@ -303,7 +320,7 @@ function outcomeTexts(outcome: RunEndOutcome): Map<string, string | undefined> {
   const texts = new Map<string, string | undefined>();
   for (const [name, value] of Object.entries(copyOutcome(outcome, {}))) {
     const readsBack = typeof value !== 'number' || (Number.isFinite(value) && !Object.is(value, -0));
-    texts.set(JSON.stringify(name), readsBack ? JSON.stringify(value) : undefined);
+    texts.set(keyText(name), readsBack ? JSON.stringify(value) : undefined);
   }
   return texts;
 }
@@ -330,10 +347,18 @@ function inheritableOf(type: string): readonly string[] {
   return INHERITABLE.get(type) ?? COMMON;
 }
 
-const COMMON_KEYS = COMMON.map((name) => JSON.stringify(name));
+const COMMON_KEYS = COMMON.map(keyText);
 const INHERITABLE_KEYS = new Map<string, readonly string[]>(
-  [...INHERITABLE].map(([type, names]) => [type, names.map((name) => JSON.stringify(name))]),
+  [...INHERITABLE].map(([type, names]) => [type, names.map(keyText)]),
 );
+
+/** Every key text an event type names (`"name"`), each as one string. */
+const KNOWN_KEYS = new Map<string, string>([...KEY_TEXTS.values()].map((key) => [key, key]));
+
+/** The one string of a known key text; any other as it is. */
+function canonicalKey(key: string): string {
+  return KNOWN_KEYS.get(key) ?? key;
+}
 
 /** {@link inheritableOf}, as key texts (`"name"`). */
 function inheritableKeysOf(type: string): readonly string[] {
