@@ -198,12 +198,13 @@ export function encodeSplitRunTimeline(
   const encoder = new TextEntryEncoder(runId, outcome);
   let head = '{"v":1,"e":[';
   let previousMs = 0;
-  for (const [index, text] of written.texts.entries()) {
-    const body = encoder.body(text);
+  for (let index = 0; index < written.texts.length; index++) {
+    const body = encoder.body(written.texts[index] as string);
     if (body === undefined) return undefined;
-    const [msText, seqText] = (written.ids[index] ?? '').split('-');
-    const ms = Number(msText);
-    head += `[${ms - previousMs},${Number(seqText)},${ms - body.at},${body.tail},`;
+    const id = written.ids[index] ?? '';
+    const dash = id.indexOf('-');
+    const ms = Number(id.slice(0, dash));
+    head += `[${ms - previousMs},${Number(id.slice(dash + 1))},${ms - body.at},${body.tail},`;
     previousMs = ms;
   }
   const tails: string[] = [];
@@ -318,7 +319,10 @@ function memberValue(members: readonly string[], key: string): string | undefine
  */
 function outcomeTexts(outcome: RunEndOutcome): Map<string, string | undefined> {
   const texts = new Map<string, string | undefined>();
-  for (const [name, value] of Object.entries(copyOutcome(outcome, {}))) {
+  const fields = copyOutcome(outcome, {});
+  for (const name of OUTCOME) {
+    if (!(name in fields)) continue;
+    const value = fields[name];
     const readsBack = typeof value !== 'number' || (Number.isFinite(value) && !Object.is(value, -0));
     texts.set(keyText(name), readsBack ? JSON.stringify(value) : undefined);
   }
