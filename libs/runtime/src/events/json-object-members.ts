@@ -1,14 +1,17 @@
 /**
- * The members of a JSON object's text as `JSON.stringify` writes it (no whitespace): each key's
- * text (quoted, as written) and its value's text, in order — `[key, value, key, value, …]`.
- * Reads a run event's stream text field by field without parsing it (`run-timeline.ts`).
- * `undefined` when the text is not such an object.
+ * Where the members of a JSON object's text are, as `JSON.stringify` writes it (no whitespace):
+ * for each member in order, the offset of its key's opening quote, of the `:` after the key, and
+ * of the `,` or `}` that ends its value — `[keyStart, colon, valueEnd, …]` (its value is
+ * `text.slice(colon + 1, valueEnd)`). Reads a run event's stream text field by field without
+ * parsing or slicing it (`run-timeline.ts`). `undefined` when the text is not such an object.
+ * `into`: an array to write them to from index 0 (one array for many texts: no new one each);
+ * the returned length says how many are this text's.
  */
-export function jsonObjectMembers(text: string): string[] | undefined {
+export function jsonObjectMembers(text: string, into: number[] = []): number | undefined {
   if (text.charCodeAt(0) !== OPEN_OBJECT || text.charCodeAt(text.length - 1) !== CLOSE_OBJECT)
     return undefined;
-  const members: string[] = [];
-  if (text.length === 2) return members;
+  let length = 0;
+  if (text.length === 2) return length;
   let at = 1;
   for (;;) {
     if (text.charCodeAt(at) !== QUOTE) return undefined;
@@ -16,8 +19,10 @@ export function jsonObjectMembers(text: string): string[] | undefined {
     if (keyEnd === -1 || text.charCodeAt(keyEnd) !== COLON) return undefined;
     const valueEnd = valueEndOf(text, keyEnd + 1);
     if (valueEnd === -1 || valueEnd === keyEnd + 1) return undefined;
-    members.push(text.slice(at, keyEnd), text.slice(keyEnd + 1, valueEnd));
-    if (valueEnd === text.length - 1) return members;
+    into[length++] = at;
+    into[length++] = keyEnd;
+    into[length++] = valueEnd;
+    if (valueEnd === text.length - 1) return length;
     at = valueEnd + 1;
   }
 }

@@ -235,82 +235,138 @@ const AT_KEY = keyText('at');
 const EVENT_ID_KEY = keyText('eventId');
 const OUTCOME_KEYS: ReadonlySet<string> = new Set(OUTCOME.map(keyText));
 
+/** Where a field's last value is: `text.slice(start, end)`, not sliced (updated in place). */
+interface ValueAt {
+  text: string;
+  start: number;
+  end: number;
+}
+
+function wholeText(text: string): ValueAt {
+  return { text, start: 0, end: text.length };
+}
+
 /**
- * {@link EntryEncoder} on event texts: the same entries, built from the fields' texts
- * (`jsonObjectMembers`). What sticks is each field's text; two texts that differ may still be
- * equal values (the same members in another order: then they are as long), which is checked
- * on the parsed values, as the object encoder does.
+ * {@link EntryEncoder} on event texts: the same entries, built from the fields' texts where
+ * the event's text has them (`jsonObjectMembers`: offsets, no slices); fields stored one after
+ * the other are copied as one piece. What sticks is where each field's last text is; two texts
+ * that differ may still be equal values (the same members in another order: then they are as
+ * long), which is checked on the parsed values, as the object encoder does.
  */
 class TextEntryEncoder {
-  /** Each field's last text, by key text (`"name"`). */
-  readonly #sticky: Map<string, string>;
+  /** Where each field's last value is, by key text (`"name"`). */
+  readonly #sticky = new Map<string, ValueAt>();
   readonly #outcome: RunEndOutcome;
   /** The outcome's fields as text, by key text (built at the first `run-end`). */
   #outcomeTexts: Map<string, string | undefined> | undefined;
+  /** The current event's members (`jsonObjectMembers`) and their keys: one array for every event. */
+  readonly #offsets: number[] = [];
+  readonly #keys: string[] = [];
 
   constructor(runId: string, outcome: RunEndOutcome) {
-    this.#sticky = new Map<string, string>();
-    for (const [name, value] of seeded(runId)) this.#sticky.set(keyText(name), JSON.stringify(value));
+    for (const [name, value] of seeded(runId))
+      this.#sticky.set(keyText(name), wholeText(JSON.stringify(value)));
     this.#outcome = outcome;
   }
 
   /** The entry's tail (`"type",{fields}[,absent]]`) and the event's `at`, of one event text. */
   body(text: string): { tail: string; at: number } | undefined {
-    const members = jsonObjectMembers(text);
-    if (members === undefined) return undefined;
+    const offsets = this.#offsets;
+    const length = jsonObjectMembers(text, offsets);
+    if (length === undefined) return undefined;
     // One string per known key: the lookups below compare them by reference, not by content.
-    for (let index = 0; index < members.length; index += 2)
-      members[index] = canonicalKey(members[index] as string);
-    const typeText = memberValue(members, TYPE_KEY);
-    const at = Number(memberValue(members, AT_KEY));
-    if (typeText?.charCodeAt(0) !== 0x22 || !Number.isSafeInteger(at)) return undefined;
+    const keys = this.#keys;
+    let typeAt = -1;
+    let atAt = -1;
+    for (let index = 0; index < length; index += 3) {
+      const key = keyAt(text, offsets[index] as number, offsets[index + 1] as number);
+      if (key === TYPE_KEY) typeAt = index;
+      else if (key === AT_KEY) atAt = index;
+      keys[index / 3] = key;
+    }
+    if (typeAt === -1 || atAt === -1) return undefined;
+    const typeText = text.slice((offsets[typeAt + 1] as number) + 1, offsets[typeAt + 2]);
+    const at = Number(text.slice((offsets[atAt + 1] as number) + 1, offsets[atAt + 2]));
+    if (typeText.charCodeAt(0) !== 0x22 || !Number.isSafeInteger(at)) return undefined;
     const type = (typeText.includes('\\') ? JSON.parse(typeText) : typeText.slice(1, -1)) as string;
     const inheritable = inheritableKeysOf(type);
     const sticky = this.#sticky;
-    const dropOutcome = type === 'run-end' && this.#saysOutcome(members);
+    const dropOutcome = type === 'run-end' && this.#saysOutcome(text, length);
     /** Bit i: the event has `inheritable[i]`. */
     let present = 0;
     let stored = '';
-    for (let index = 0; index < members.length; index += 2) {
-      const key = members[index] as string;
-      if (key === TYPE_KEY || key === AT_KEY || key === EVENT_ID_KEY) continue;
-      const value = members[index + 1] as string;
-      const slot = inheritable.indexOf(key);
-      if (slot !== -1) present |= 1 << slot;
-      const previous = sticky.get(key);
-      // What the event says sticks, outcome included.
-      sticky.set(key, value);
-      if (dropOutcome && OUTCOME_KEYS.has(key)) continue;
-      if (slot === -1 || previous === undefined || !sameJson(previous, value))
-        stored += stored === '' ? `${key}:${value}` : `,${key}:${value}`;
+    /** Where the stored fields not copied yet begin (-1: none) and end. */
+    let runStart = -1;
+    let runEnd = -1;
+    for (let index = 0; index < length; index += 3) {
+      const key = keys[index / 3] as string;
+      const start = (offsets[index + 1] as number) + 1;
+      const end = offsets[index + 2] as number;
+      let keep = false;
+      if (key !== TYPE_KEY && key !== AT_KEY && key !== EVENT_ID_KEY) {
+        const slot = inheritable.indexOf(key);
+        if (slot !== -1) present |= 1 << slot;
+        const previous = sticky.get(key);
+        keep = slot === -1 || previous === undefined || !sameJsonAt(previous, text, start, end);
+        // What the event says sticks, outcome included.
+        if (previous === undefined) sticky.set(key, { text, start, end });
+        else {
+          previous.text = text;
+          previous.start = start;
+          previous.end = end;
+        }
+        if (dropOutcome && OUTCOME_KEYS.has(key)) keep = false;
+      }
+      if (keep) {
+        if (runStart === -1) runStart = offsets[index] as number;
+        runEnd = end;
+      } else if (runStart !== -1) {
+        stored = joined(stored, text.slice(runStart, runEnd));
+        runStart = -1;
+      }
     }
+    if (runStart !== -1) stored = joined(stored, text.slice(runStart, runEnd));
     // The fields this event lacks that an earlier one had (the updates above touched none of them).
     let absent = '';
-    for (const [slot, key] of inheritable.entries())
-      if ((present & (1 << slot)) === 0 && sticky.has(key)) absent += absent === '' ? key : `,${key}`;
+    for (let slot = 0; slot < inheritable.length; slot++) {
+      const key = inheritable[slot] as string;
+      if ((present & (1 << slot)) === 0 && sticky.has(key)) absent = joined(absent, key);
+    }
     const tail = absent === '' ? `${typeText},{${stored}}]` : `${typeText},{${stored}},[${absent}]]`;
     return { tail, at };
   }
 
   /** Whether a `run-end`'s outcome fields are the record's (see {@link EntryEncoder.body}). */
-  #saysOutcome(members: readonly string[]): boolean {
+  #saysOutcome(text: string, length: number): boolean {
     this.#outcomeTexts ??= outcomeTexts(this.#outcome);
-    for (const key of OUTCOME_KEYS) {
-      const value = memberValue(members, key);
-      if ((value !== undefined) !== this.#outcomeTexts.has(key)) return false;
+    const offsets = this.#offsets;
+    let said = 0;
+    for (let index = 0; index < length; index += 3) {
+      const key = this.#keys[index / 3] as string;
+      if (!OUTCOME_KEYS.has(key)) continue;
       const expected = this.#outcomeTexts.get(key);
-      if (value !== undefined && (expected === undefined || !sameJson(value, expected))) return false;
+      if (expected === undefined) return false;
+      const start = (offsets[index + 1] as number) + 1;
+      if (!sameJsonAt(wholeText(expected), text, start, offsets[index + 2] as number)) return false;
+      said += 1;
     }
-    return true;
+    // Every field the record says, and no other.
+    return said === this.#outcomeTexts.size;
   }
 }
 
-/** The value text of `key` (a key text) among an object's members, or `undefined`. */
-function memberValue(members: readonly string[], key: string): string | undefined {
-  for (let index = 0; index < members.length; index += 2)
-    if (members[index] === key) return members[index + 1];
-  return undefined;
+/** `list` and `item`, comma-separated. */
+function joined(list: string, item: string): string {
+  return list === '' ? item : `${list},${item}`;
 }
+
+/** The key text from `start` to `end`: the one string of a known key, else a slice. */
+function keyAt(text: string, start: number, end: number): string {
+  for (const key of KNOWN_KEYS.get(end - start) ?? NO_KEYS) if (text.startsWith(key, start)) return key;
+  return text.slice(start, end);
+}
+
+const NO_KEYS: readonly string[] = [];
 
 /**
  * The outcome's fields as the record says them (`copyOutcome`), as JSON text by key text;
@@ -330,16 +386,26 @@ function outcomeTexts(outcome: RunEndOutcome): Map<string, string | undefined> {
 }
 
 /**
- * Whether two JSON texts (as `JSON.stringify` writes them) are equal values: the same text, or
- * objects with the same members in another order (the same length, then), as `sameValue` says
- * of their parsed values.
+ * Whether `previous` and `text.slice(start, end)` (JSON texts as `JSON.stringify` writes them)
+ * are equal values: the same text, or objects with the same members in another order (the same
+ * length, then), as `sameValue` says of their parsed values.
  */
-function sameJson(a: string, b: string): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  const first = a.charCodeAt(0);
+function sameJsonAt(previous: ValueAt, text: string, start: number, end: number): boolean {
+  const length = end - start;
+  if (previous.end - previous.start !== length) return false;
+  if (sameChars(previous.text, previous.start, text, start, length)) return true;
+  const first = text.charCodeAt(start);
   if (first !== 0x7b && first !== 0x5b) return false;
-  return isDeepStrictEqual(JSON.parse(a), JSON.parse(b));
+  const before: unknown = JSON.parse(previous.text.slice(previous.start, previous.end));
+  return isDeepStrictEqual(before, JSON.parse(text.slice(start, end)));
+}
+
+/** Whether `length` characters of `a` from `aStart` and of `b` from `bStart` are the same. */
+function sameChars(a: string, aStart: number, b: string, bStart: number, length: number): boolean {
+  if (a === b && aStart === bStart) return true;
+  for (let offset = 0; offset < length; offset++)
+    if (a.charCodeAt(aStart + offset) !== b.charCodeAt(bStart + offset)) return false;
+  return true;
 }
 
 const INHERITABLE = new Map<string, readonly string[]>(
@@ -356,12 +422,12 @@ const INHERITABLE_KEYS = new Map<string, readonly string[]>(
   [...INHERITABLE].map(([type, names]) => [type, names.map(keyText)]),
 );
 
-/** Every key text an event type names (`"name"`), each as one string. */
-const KNOWN_KEYS = new Map<string, string>([...KEY_TEXTS.values()].map((key) => [key, key]));
-
-/** The one string of a known key text; any other as it is. */
-function canonicalKey(key: string): string {
-  return KNOWN_KEYS.get(key) ?? key;
+/** Every key text an event type names (`"name"`), each as one string, by length. */
+const KNOWN_KEYS = new Map<number, string[]>();
+for (const key of KEY_TEXTS.values()) {
+  const sameLength = KNOWN_KEYS.get(key.length);
+  if (sameLength) sameLength.push(key);
+  else KNOWN_KEYS.set(key.length, [key]);
 }
 
 /** {@link inheritableOf}, as key texts (`"name"`). */
