@@ -247,6 +247,30 @@ function wholeText(text: string): ValueAt {
 }
 
 /**
+ * Where each field's last value is, by key text: a known key's in an array at the key's slot
+ * (a map that grows with each new key cost ~1.7 KB per run), any other key's in a map.
+ */
+class StickyValues {
+  readonly #known: (ValueAt | undefined)[] = new Array(KEY_SLOTS.size).fill(undefined);
+  #other: Map<string, ValueAt> | undefined;
+
+  get(key: string): ValueAt | undefined {
+    const slot = KEY_SLOTS.get(key);
+    return slot === undefined ? this.#other?.get(key) : this.#known[slot];
+  }
+
+  set(key: string, value: ValueAt): void {
+    const slot = KEY_SLOTS.get(key);
+    if (slot === undefined) (this.#other ??= new Map()).set(key, value);
+    else this.#known[slot] = value;
+  }
+
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+}
+
+/**
  * {@link EntryEncoder} on event texts: the same entries, built from the fields' texts where
  * the event's text has them (`jsonObjectMembers`: offsets, no slices); fields stored one after
  * the other are copied as one piece. What sticks is where each field's last text is; two texts
@@ -255,7 +279,7 @@ function wholeText(text: string): ValueAt {
  */
 class TextEntryEncoder {
   /** Where each field's last value is, by key text (`"name"`). */
-  readonly #sticky = new Map<string, ValueAt>();
+  readonly #sticky = new StickyValues();
   readonly #outcome: RunEndOutcome;
   /** The outcome's fields as text, by key text (built at the first `run-end`). */
   #outcomeTexts: Map<string, string | undefined> | undefined;
@@ -429,6 +453,9 @@ for (const key of KEY_TEXTS.values()) {
   if (sameLength) sameLength.push(key);
   else KNOWN_KEYS.set(key.length, [key]);
 }
+
+/** Each known key text's slot in {@link StickyValues}. */
+const KEY_SLOTS = new Map<string, number>([...KEY_TEXTS.values()].map((key, slot) => [key, slot]));
 
 /** {@link inheritableOf}, as key texts (`"name"`). */
 function inheritableKeysOf(type: string): readonly string[] {
