@@ -235,15 +235,19 @@ const AT_KEY = keyText('at');
 const EVENT_ID_KEY = keyText('eventId');
 const OUTCOME_KEYS: ReadonlySet<string> = new Set(OUTCOME.map(keyText));
 
-/** Where a field's last value is: `text.slice(start, end)`, not sliced (updated in place). */
+/**
+ * Where a field's last value is: `text.slice(start, end)`, sliced only once compared with a value
+ * as long (`slice`); updated in place.
+ */
 interface ValueAt {
   text: string;
   start: number;
   end: number;
+  slice: string | undefined;
 }
 
 function wholeText(text: string): ValueAt {
-  return { text, start: 0, end: text.length };
+  return { text, start: 0, end: text.length, slice: text };
 }
 
 /**
@@ -331,13 +335,15 @@ class TextEntryEncoder {
         const slot = inheritable.indexOf(key);
         if (slot !== -1) present |= 1 << slot;
         const previous = sticky.get(key);
-        keep = slot === -1 || previous === undefined || !sameJsonAt(previous, text, start, end);
-        // What the event says sticks, outcome included.
-        if (previous === undefined) sticky.set(key, { text, start, end });
-        else {
+        const same = previous === undefined ? DIFFERENT : sameJsonAt(previous, text, start, end);
+        keep = slot === -1 || same === DIFFERENT;
+        // What the event says sticks, outcome included (the same text is there already).
+        if (previous === undefined) sticky.set(key, { text, start, end, slice: undefined });
+        else if (same !== SAME_TEXT) {
           previous.text = text;
           previous.start = start;
           previous.end = end;
+          previous.slice = undefined;
         }
         if (dropOutcome && OUTCOME_KEYS.has(key)) keep = false;
       }
@@ -371,7 +377,8 @@ class TextEntryEncoder {
       const expected = this.#outcomeTexts.get(key);
       if (expected === undefined) return false;
       const start = (offsets[index + 1] as number) + 1;
-      if (!sameJsonAt(wholeText(expected), text, start, offsets[index + 2] as number)) return false;
+      if (sameJsonAt(wholeText(expected), text, start, offsets[index + 2] as number) === DIFFERENT)
+        return false;
       said += 1;
     }
     // Every field the record says, and no other.
@@ -409,27 +416,24 @@ function outcomeTexts(outcome: RunEndOutcome): Map<string, string | undefined> {
   return texts;
 }
 
+const DIFFERENT = 0;
+const SAME_TEXT = 1;
+const SAME_VALUE = 2;
+
 /**
  * Whether `previous` and `text.slice(start, end)` (JSON texts as `JSON.stringify` writes them)
- * are equal values: the same text, or objects with the same members in another order (the same
- * length, then), as `sameValue` says of their parsed values.
+ * are equal values, as `sameValue` says of their parsed values: the same text, or objects with
+ * the same members in another order (the same length, then).
  */
-function sameJsonAt(previous: ValueAt, text: string, start: number, end: number): boolean {
-  const length = end - start;
-  if (previous.end - previous.start !== length) return false;
-  if (sameChars(previous.text, previous.start, text, start, length)) return true;
+function sameJsonAt(previous: ValueAt, text: string, start: number, end: number): number {
+  if (previous.end - previous.start !== end - start) return DIFFERENT;
+  previous.slice ??= previous.text.slice(previous.start, previous.end);
+  const value = text.slice(start, end);
+  if (value === previous.slice) return SAME_TEXT;
   const first = text.charCodeAt(start);
-  if (first !== 0x7b && first !== 0x5b) return false;
-  const before: unknown = JSON.parse(previous.text.slice(previous.start, previous.end));
-  return isDeepStrictEqual(before, JSON.parse(text.slice(start, end)));
-}
-
-/** Whether `length` characters of `a` from `aStart` and of `b` from `bStart` are the same. */
-function sameChars(a: string, aStart: number, b: string, bStart: number, length: number): boolean {
-  if (a === b && aStart === bStart) return true;
-  for (let offset = 0; offset < length; offset++)
-    if (a.charCodeAt(aStart + offset) !== b.charCodeAt(bStart + offset)) return false;
-  return true;
+  if (first !== 0x7b && first !== 0x5b) return DIFFERENT;
+  const equal = isDeepStrictEqual(JSON.parse(previous.slice), JSON.parse(value));
+  return equal ? SAME_VALUE : DIFFERENT;
 }
 
 const INHERITABLE = new Map<string, readonly string[]>(
