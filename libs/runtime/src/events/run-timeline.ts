@@ -234,6 +234,11 @@ const TYPE_KEY = keyText('type');
 const AT_KEY = keyText('at');
 const EVENT_ID_KEY = keyText('eventId');
 const OUTCOME_KEYS: ReadonlySet<string> = new Set(OUTCOME.map(keyText));
+const RUN_ID_KEY = keyText('runId');
+/** What {@link seeded} starts each field as but `runId`, as text: the same for every run. */
+const SEEDED_TEXTS: readonly [string, string][] = [...seeded('')]
+  .filter(([name]) => name !== 'runId')
+  .map(([name, value]) => [keyText(name), JSON.stringify(value)]);
 
 /**
  * Where a field's last value is: `text.slice(start, end)`, sliced only once compared with a value
@@ -292,8 +297,8 @@ class TextEntryEncoder {
   readonly #keys: string[] = [];
 
   constructor(runId: string, outcome: RunEndOutcome) {
-    for (const [name, value] of seeded(runId))
-      this.#sticky.set(keyText(name), wholeText(JSON.stringify(value)));
+    for (const [key, text] of SEEDED_TEXTS) this.#sticky.set(key, wholeText(text));
+    this.#sticky.set(RUN_ID_KEY, wholeText(JSON.stringify(runId)));
     this.#outcome = outcome;
   }
 
