@@ -270,8 +270,11 @@ class StickyValues {
 
   set(key: string, value: ValueAt): void {
     const slot = KEY_SLOTS.get(key);
-    if (slot === undefined) (this.#other ??= new Map()).set(key, value);
-    else this.#known[slot] = value;
+    if (slot !== undefined) this.#known[slot] = value;
+    else {
+      this.#other ??= new Map();
+      this.#other.set(key, value);
+    }
   }
 
   has(key: string): boolean {
