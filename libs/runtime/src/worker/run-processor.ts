@@ -58,7 +58,7 @@ import { isTerminalStatus } from '../runs/run-status.js';
 import { SCHEDULE_JOB_NAME } from '../schedules/schedule-job.js';
 import { AnyKeyExistsBatch } from '../shared/any-key-exists.js';
 import { SETTLED } from '../shared/settled.js';
-import { inSpan, SpanAttribute } from '../shared/tracing.js';
+import { type InSpanOptions, inSpan, SpanAttribute } from '../shared/tracing.js';
 import type { ConversationStore } from '../store/conversation-store.js';
 import { type LatestRead, RedisConversationStore } from '../store/redis-conversation-store.js';
 import type { PriceTable } from '../usage/budget-options.js';
@@ -401,14 +401,8 @@ export class RunProcessor {
       [SpanAttribute.agentId]: agentId,
       [SpanAttribute.attempt]: start.attempt,
     };
-    const traced = {
-      runId,
-      agentId,
-      attempt: start.attempt,
-      token: attempt.token,
-      job,
-      parent: context.active(),
-    };
+    // The context the run span is made in; the traced attempt is built only for a recording span.
+    const parent = context.active();
     try {
       const cancelled = start.cancelled || treeCancelled;
       const state = {
@@ -427,17 +421,14 @@ export class RunProcessor {
         // Without a recording span there is no trace mark to leave or clear: no wrapper for it.
         (span) =>
           span.isRecording()
-            ? this.#tracedExecute(span, traced, logger, () =>
-                this.#execute(job, token, attempt, state, logger),
+            ? this.#tracedExecute(
+                span,
+                { runId, agentId, attempt: start.attempt, token: attempt.token, job, parent },
+                logger,
+                () => this.#execute(job, token, attempt, state, logger),
               )
             : this.#execute(job, token, attempt, state, logger),
-        {
-          // Suspending on child runs, parking at the gate and a newer attempt are not failures.
-          expected: (error) =>
-            error instanceof WaitingChildrenError ||
-            error instanceof DelayedError ||
-            error instanceof WaitingError,
-        },
+        RUN_SPAN_OPTIONS,
       );
     } catch (error) {
       if (!attempt.superseded && !AttemptSupersededError.is(error)) throw error;
@@ -594,9 +585,21 @@ export class RunProcessor {
         throw controller.signal.reason;
       }
       const { carried } = cancel;
+      // One literal, not spreads of two (their objects, and a copy, per run).
       const run: JobRun = {
-        ...{ job, token, runId, attempt, agent, decoded, sink, memory, controller, deadline, logger },
-        ...{ carried, turns },
+        job,
+        token,
+        runId,
+        attempt,
+        agent,
+        decoded,
+        sink,
+        memory,
+        controller,
+        deadline,
+        logger,
+        carried,
+        turns,
       };
       // Read by the start before the execution looks at anything: a wake-up after it is seen
       // when parking.
@@ -807,8 +810,7 @@ export class RunProcessor {
       // What the start read after its fence is used by this execution only.
       const preloaded = run.carried.preloaded;
       run.carried.preloaded = undefined;
-      const services = fenceServices(this.#services(run, preloaded?.journal), fence);
-      services.resources = resources;
+      const services = fenceServices(this.#services(run, preloaded?.journal, resources), fence);
       this.#handBacks.set(run.runId, handBack);
       // Superseded: stopped as at once as a hand-back, but its job is left alone. A listener, not
       // `AbortSignal.any` (a dependent signal per execution, ~1% of a worker's CPU per run).
@@ -898,7 +900,7 @@ export class RunProcessor {
     return waiting;
   }
 
-  #services(run: JobRun, journal: PreloadedReads['journal']): RunServices {
+  #services(run: JobRun, journal: PreloadedReads['journal'], resources: RunResources): RunServices {
     const { redis, config } = this.#deps;
     const { decoded, runId } = run;
     const rootRunId = decoded.child?.rootRunId ?? runId;
@@ -920,6 +922,8 @@ export class RunProcessor {
       conversations: this.#conversationsOf(run.attempt.token),
       events: run.sink,
       outputs: this.#shared.outputs,
+      // In the literal, not added to the fenced copy: a property added later reshapes the object.
+      resources,
       progress: {
         record: async (value) => {
           await this.#deps.records.recordProgress(runId, JSON.stringify(value), run.attempt.token);
@@ -1107,6 +1111,13 @@ function keepingConversation(suspension: RunSuspension, conversationId: string |
   }));
   return { ...suspension, waits };
 }
+
+/** The run span's options: one object for every run. */
+const RUN_SPAN_OPTIONS: InSpanOptions = {
+  // Suspending on child runs, parking at the gate and a newer attempt are not failures.
+  expected: (error) =>
+    error instanceof WaitingChildrenError || error instanceof DelayedError || error instanceof WaitingError,
+};
 
 /** Admitted without a gate: no conversation, no concurrency cap (or an unknown agent). */
 const ADMITTED: { readonly cap: undefined } = Object.freeze({ cap: undefined });
