@@ -65,7 +65,7 @@ import type { PriceTable } from '../usage/budget-options.js';
 import { RedisTreeUsage } from '../usage/redis-tree-usage.js';
 import { RedisRunWaits } from '../waits/redis-run-waits.js';
 import { type TracedAttempt, traceAttempt } from './attempt-trace.js';
-import type { CancelListener } from './cancel-listener.js';
+import type { CancelListener, RunCancel } from './cancel-listener.js';
 import { type CapHold, ConcurrencyCaps } from './concurrency-caps.js';
 import { ConversationWriters, conversationOf, preloadedConversations } from './conversation-writers.js';
 import { ExecutionFence, fenceServices } from './execution-fence.js';
@@ -150,6 +150,8 @@ interface JobRun {
   decoded: DecodedRunJob;
   sink: RunEndCapturingSink;
   memory: RedisRunMemoryStore;
+  /** The run's cancel: its controller is aborted by a cancel, the deadline or a hand-back. */
+  cancel: RunCancel;
   controller: AbortController;
   /** The run's deadline (epoch ms), see {@link deadlineOf}. */
   deadline: number | undefined;
@@ -390,7 +392,7 @@ export class RunProcessor {
     this.#callHook(logger, () =>
       this.#deps.hooks?.onRunStart?.({ runId, agentId, attempt: start.attempt, tenant: tenantOfId(runId) }),
     );
-    const controller = this.#deps.cancels.register(runId);
+    const cancel = this.#deps.cancels.register(runId);
     const releaseLease = this.#deps.leases?.hold(job, token, () =>
       attempt.supersede(new AttemptSupersededError(runId, 'further writes (its job lock lapsed)')),
     );
@@ -406,7 +408,7 @@ export class RunProcessor {
     try {
       const cancelled = start.cancelled || treeCancelled;
       const state = {
-        controller,
+        cancel,
         cancelled,
         carried: {
           totals: start.totals,
@@ -438,7 +440,7 @@ export class RunProcessor {
       throw new WaitingError();
     } finally {
       releaseLease?.();
-      this.#deps.cancels.release(runId, controller);
+      this.#deps.cancels.release(runId, cancel);
     }
   }
 
@@ -538,10 +540,10 @@ export class RunProcessor {
     job: Job,
     token: string | undefined,
     attempt: RunAttempt,
-    cancel: { controller: AbortController; cancelled: boolean; carried: JobRun['carried'] },
+    state: { cancel: RunCancel; cancelled: boolean; carried: JobRun['carried'] },
     logger: Logger,
   ) {
-    const { controller } = cancel;
+    const { controller } = state.cancel;
     const runId = job.id ?? '';
     const { redis, config } = this.#deps;
     const sink = new RunEndCapturingSink(
@@ -575,7 +577,7 @@ export class RunProcessor {
       if (!agent) throw new UnknownAgentError(job.name, [...this.#deps.agents.keys()]);
       const decoded = decodeRunJobData(job.data, this.#shared.limits);
       if (decoded.child === undefined) root = { agent, decoded };
-      if (cancel.cancelled) {
+      if (state.cancelled) {
         controller.abort();
         throw new AbortError(`run ${runId} was cancelled before it started`);
       }
@@ -584,7 +586,7 @@ export class RunProcessor {
         controller.abort(timeoutError(job, deadline));
         throw controller.signal.reason;
       }
-      const { carried } = cancel;
+      const { carried } = state;
       // One literal, not spreads of two (their objects, and a copy, per run).
       const run: JobRun = {
         job,
@@ -595,6 +597,7 @@ export class RunProcessor {
         decoded,
         sink,
         memory,
+        cancel: state.cancel,
         controller,
         deadline,
         logger,
@@ -669,13 +672,13 @@ export class RunProcessor {
       runId,
       callPathOf(job),
       ending,
-      cancel.carried.totals,
+      state.carried.totals,
       attempt.token,
       pending.events,
       sink.written(),
       true,
       pending.records,
-      cancel.carried.firstExecution,
+      state.carried.firstExecution,
     );
     // Whoever ended the run (this worker, a cancel), the next run on its conversation goes now:
     // its leave is sent in the same tick as the finish, so Redis runs it just after (one round
@@ -821,6 +824,7 @@ export class RunProcessor {
       else run.memory.prefetch(callPathOf(run.job));
       return superviseExecution(executeRun({ agent: run.agent, input: run.decoded.input, services }), {
         controller: run.controller,
+        aborts: run.cancel,
         deadline: run.deadline,
         onDeadline: () => timeoutError(run.job, run.deadline ?? Date.now()),
         graceMs: this.#deps.abandonGraceMs ?? DEFAULT_ABANDON_GRACE_MS,
