@@ -133,6 +133,8 @@ export function encodeRunJobData(
  * @throws InvalidRunInputError naming the field when the data does not have the {@link RunJobData} shape or `input` is not JSON
  */
 export function decodeRunJobData(data: unknown, limits: JsonLimits): DecodedRunJob {
+  const only = inputAlone(data);
+  if (only !== undefined) return { input: parseInput(only, limits) };
   const text = runJobDataSchema.shape.input.safeParse((data as { input?: unknown } | null)?.input);
   const input = text.success ? parseInput(text.data, limits) : undefined;
   const parsed = runJobDataSchema.safeParse(data);
@@ -142,6 +144,19 @@ export function decodeRunJobData(data: unknown, limits: JsonLimits): DecodedRunJ
   if (rest.resources !== undefined)
     checkJsonBounds(rest.resources, 'the inherited resource descriptors', limits);
   return { input, ...rest };
+}
+
+/**
+ * The input text of job data that holds nothing else (a root run submitted without options: the
+ * most common job), which the schema would accept as it is: no schema pass for it (its
+ * objects, ~2 KB per run). `undefined` for any other data, which the schema checks.
+ */
+function inputAlone(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+  const { input } = data as { input?: unknown };
+  if (typeof input !== 'string') return undefined;
+  const keys = Object.keys(data);
+  return keys.length === 1 && keys[0] === 'input' ? input : undefined;
 }
 
 function parseInput(text: string, limits: JsonLimits): unknown {
