@@ -258,6 +258,7 @@ export class RunProcessor {
       records,
       recheckMs: config.conversationRecheckMs,
       conversations: this.#shared.conversations,
+      queueName: config.queueName,
     });
   }
 
