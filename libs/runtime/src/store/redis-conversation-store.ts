@@ -203,7 +203,8 @@ export class RedisConversationStore implements ConversationStore {
     const call = appendConversationArgs(
       { ...keys, lease },
       conversationId,
-      { ...change, messages },
+      // The same change unless media moved to blobs (offloadMedia returns the same array then).
+      messages === change.messages ? change : { ...change, messages },
       this.#now(),
       {
         seconds: this.#retentionSeconds,
