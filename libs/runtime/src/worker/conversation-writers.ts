@@ -58,7 +58,7 @@ export interface ConversationWritersOptions {
   /**
    * The worker's queue name (`FlotillaConfig.queueName`): a run's first attempt whose client
    * gave it the lease at submit executes without entering, in its agent's own queue only (see
-   * {@link leasedAtSubmit}). @default every attempt enters
+   * `#leasedAtSubmit`). @default every attempt enters
    */
   queueName?: string;
 }
