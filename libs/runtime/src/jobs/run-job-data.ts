@@ -76,6 +76,12 @@ export const runJobDataSchema = z.object(
     conversationId: storedIdSchema.optional(),
     /** With `conversationId`: the submission's `onConflict` (a worker fails a `reject` run that must wait). */
     onConflict: onConflictSchema.optional(),
+    /**
+     * With `conversationId`: the client gave the run's first attempt the conversation's lease at
+     * submit (`ConversationGate.register`), when it was `empty` or `stored`: that attempt executes
+     * without entering the gate. Workers of earlier versions drop the field and enter.
+     */
+    conversationLeased: z.enum(['empty', 'stored']).optional(),
     /** Scope layers, outermost first (for a child run: captured from its caller when it was enqueued). */
     scope: scopeSchema.optional(),
     /** For a child run (a BullMQ child job): its place in the tree. */

@@ -260,6 +260,7 @@ export class RunProcessor {
       records,
       recheckMs: config.conversationRecheckMs,
       conversations: this.#shared.conversations,
+      queueName: config.queueName,
     });
   }
 
