@@ -10,7 +10,6 @@
 import type { AgentContext } from '../context/agent-context.js';
 import type { AgentDefinition } from '../context/agent-definition.js';
 import type { ChildResolution, ChildRunner } from '../context/child-runner.js';
-import { assertJsonValue } from '../context/clone-json-value.js';
 import type { RunState } from '../context/run-state.js';
 import { durableStep } from '../engine/durable-step.js';
 import { applyUsage, recordUsage } from '../engine/usage-budget.js';
@@ -41,7 +40,7 @@ export const MAX_CHILD_RUN_ATTEMPTS = 5;
 
 /**
  * Calls the child as a child run.
- * @throws TypeError when the props are not JSON (they travel in the job)
+ * @throws TypeError when the props are not JSON (checked by `callChild`, as they travel in the job)
  * @throws the child run's error, rebuilt by name; AbortError when this agent is cancelled
  */
 export async function callChildRun(call: PositionedChildCall, runner: ChildRunner): Promise<unknown> {
@@ -92,7 +91,7 @@ async function settleChildRun(
 ): Promise<unknown> {
   const { parent, definition, position } = call;
   const { run } = parent;
-  assertJsonValue(call.props, `props of child agent "${definition.id}"`);
+  // The props were checked to be JSON by `callChild` (the one caller) before they were hashed.
   for (let attempt = recordedAttempts(run, position); ; attempt++) {
     const resolution = await runner.resolve({ ...call, attempt });
     ids.childRunId = resolution.childRunId;
