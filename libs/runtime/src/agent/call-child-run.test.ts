@@ -109,6 +109,46 @@ describe('child calls with a child runner (worker mode)', () => {
     expect(replay.usage).toEqual(emptyUsage());
   });
 
+  it('journals no usage for a child that spent nothing, and rolls the usage of one that did up on replay', async () => {
+    const children = new ScriptedChildRunner();
+    children.states.set(`${position(0)}#0`, finished(0, 2));
+    for (const n of [1, 2])
+      children.states.set(`${position(n)}#0`, {
+        state: 'finished',
+        childRunId: `c${n}`,
+        outcome: { ok: true, value: (n + 1) * 2 },
+        usage: emptyUsage(),
+        modelCalls: 0,
+      });
+    const journal = new InMemoryRunJournal();
+    const first = await executeRun({
+      agent: FanOut,
+      input: {},
+      services: { ...createEmbeddedServices({ journal }), children },
+    });
+    expect(first).toMatchObject({ output: [2, 4, 6], modelCalls: 1, usage: { totalTokens: 6 } });
+    const entries = journal.snapshot();
+    expect(entries.get(position(0))?.usage).toMatchObject({ totalTokens: 6, callCount: 1 });
+    expect(entries.get(position(1))).not.toHaveProperty('usage');
+    expect(entries.get(position(2))).not.toHaveProperty('usage');
+    let aggregate: unknown;
+    const Reading = createAgent({
+      id: 'fan',
+      handler: async () => {
+        const values = await Promise.all([1, 2, 3].map((n) => Child({ n })));
+        aggregate = currentAgentContext()?.usage.aggregate;
+        return values;
+      },
+    });
+    const replay = await executeRun({
+      agent: Reading,
+      input: {},
+      services: { ...createEmbeddedServices({ journal: new InMemoryRunJournal(entries) }), children },
+    });
+    expect(replay.output).toEqual([2, 4, 6]);
+    expect(aggregate).toMatchObject({ totalTokens: 6, callCount: 1 });
+  });
+
   it("records an outcome read from an ended child with the run's next write, unless the child left stats to drop", async () => {
     /** A journal that says how each entry was recorded. */
     class TellingJournal extends InMemoryRunJournal {

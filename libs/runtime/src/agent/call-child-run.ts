@@ -55,7 +55,7 @@ export async function callChildRun(call: PositionedChildCall, runner: ChildRunne
       position,
       fingerprint: call.fingerprint,
       execute: () => settleChildRun(call, runner, ids, spent),
-      usage: () => spent.stats,
+      usage: () => journaledStats(spent),
       // A success is an ended child's outcome read from its record, which stays: lost in a crash,
       // the replay reads it again. Recorded with the run's next write (its end, as a rule) unless
       // the child left stats to drop once it is recorded (`forgetChildStats`).
@@ -133,6 +133,29 @@ async function finishedValue(
   if (stats.callCount > 0 || stats.items.length > 0) await recordUsage(parent, stats, { own: false });
   if (!resolution.outcome.ok) throw deserializeError(resolution.outcome.error);
   return resolution.outcome.value;
+}
+
+/**
+ * The stats journaled with the child's outcome: none for a child that spent nothing (a replay
+ * then applies nothing, as it would have applied zeros), which keeps ~100 bytes of zeros out of
+ * each entry; kept when they were stored in the tree, whose copy is dropped once journaled.
+ */
+function journaledStats(spent: ChildSpend): UsageStats | undefined {
+  const { stats } = spent;
+  if (stats === undefined || spent.stored !== false || !isEmptyStats(stats)) return stats;
+  return undefined;
+}
+
+function isEmptyStats(stats: UsageStats): boolean {
+  return (
+    stats.callCount === 0 &&
+    stats.promptTokens === 0 &&
+    stats.completionTokens === 0 &&
+    stats.totalTokens === 0 &&
+    stats.items.length === 0 &&
+    stats.details === undefined &&
+    Object.keys(stats.costs).length === 0
+  );
 }
 
 /**
