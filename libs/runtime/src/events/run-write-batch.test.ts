@@ -193,10 +193,10 @@ describe('RunWriteBatch', () => {
     });
     batch.event(event('now'));
     await batch.flush();
-    const [[id]] = (await fixture.redis.xrange(runKeys(fixture.prefix, runId).events, '-', '+')) as [
-      [string],
-    ];
-    expect(batch.written()).toEqual({ texts: [event('earlier'), event('now')], ids: ['1-0', id] });
+    const ids = (await fixture.redis.xrange(runKeys(fixture.prefix, runId).events, '-', '+')).map(
+      ([id]) => id,
+    );
+    expect(batch.written()).toEqual({ texts: [event('earlier'), event('now')], ids: ['1-0', ...ids] });
     // Copied: the earlier execution's arrays are left as they were.
     expect(earlier).toEqual({ texts: [event('earlier')], ids: ['1-0'] });
   });

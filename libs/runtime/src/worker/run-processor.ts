@@ -960,6 +960,7 @@ export class RunProcessor {
         queues: this.#deps.queues,
         parentQueue: run.job.queueQualifiedName,
         served: this.#deps.served,
+        servedHere: this.#deps.agents,
         records: this.#deps.records,
         runId,
         rootRunId,
