@@ -104,6 +104,14 @@ describe('RedisChildRunner, a fan-out', () => {
     for (const childRunId of pending)
       expect(await deps.records.get(childRunId)).toMatchObject({ status: 'queued', parentRunId: runId });
     expect((await leafJobs()) - before).toBe(WIDTH);
+    // No scope layers on the chain: none in the job data.
+    const queue = new Queue('agents/leaf', {
+      connection: fixture.connect(),
+      prefix: bullmqPrefix(fixture.prefix),
+    });
+    const job = await queue.getJob(pending[0] ?? '').finally(() => queue.close());
+    expect(job?.data).toMatchObject({ input: JSON.stringify({ n: 0 }), child: { parentRunId: runId } });
+    expect(job?.data).not.toHaveProperty('scope');
   });
 
   it('after a crash between the jobs and the children set, enqueues each child again without a second job', async () => {

@@ -189,8 +189,10 @@ export class RedisChildRunner implements ChildRunner {
     };
     const modelId = modelIdOf(parent.resolveModel(), parent.run.services.models);
     if (modelId !== undefined) placement.modelId = modelId;
+    const scope = scopeLayersOf(parent);
     const data = encodeRunJobData(call.props, {
-      scope: scopeLayersOf(parent),
+      // No layers (most trees): none in the job, which a child run reads as none (`services.scope`).
+      scope: scope.length > 0 ? scope : undefined,
       child: placement,
       resources: this.#options.exposedResources?.(parent),
       deadline: this.#options.deadline,
