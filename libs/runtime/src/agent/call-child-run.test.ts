@@ -41,6 +41,11 @@ const FanOut = createAgent({
 const position = (n: number) => `root/agent:fan:0/g0/agent:child:${n}`;
 const usage = { promptTokens: 5, completionTokens: 1, totalTokens: 6 };
 
+/** One execution of `agent` over `journal`, its child calls answered by `children`. */
+function executeFanOut(agent: typeof FanOut, children: ScriptedChildRunner, journal: InMemoryRunJournal) {
+  return executeRun({ agent, input: {}, services: { ...createEmbeddedServices({ journal }), children } });
+}
+
 function finished(n: number, value: unknown): ChildResolution {
   return { state: 'finished', childRunId: `c${n}`, outcome: { ok: true, value }, usage, modelCalls: 1 };
 }
@@ -121,11 +126,7 @@ describe('child calls with a child runner (worker mode)', () => {
         modelCalls: 0,
       });
     const journal = new InMemoryRunJournal();
-    const first = await executeRun({
-      agent: FanOut,
-      input: {},
-      services: { ...createEmbeddedServices({ journal }), children },
-    });
+    const first = await executeFanOut(FanOut, children, journal);
     expect(first).toMatchObject({ output: [2, 4, 6], modelCalls: 1, usage: { totalTokens: 6 } });
     const entries = journal.snapshot();
     expect(entries.get(position(0))?.usage).toMatchObject({ totalTokens: 6, callCount: 1 });
@@ -140,11 +141,7 @@ describe('child calls with a child runner (worker mode)', () => {
         return values;
       },
     });
-    const replay = await executeRun({
-      agent: Reading,
-      input: {},
-      services: { ...createEmbeddedServices({ journal: new InMemoryRunJournal(entries) }), children },
-    });
+    const replay = await executeFanOut(Reading, children, new InMemoryRunJournal(entries));
     expect(replay.output).toEqual([2, 4, 6]);
     expect(aggregate).toMatchObject({ totalTokens: 6, callCount: 1 });
   });

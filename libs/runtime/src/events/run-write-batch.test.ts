@@ -7,7 +7,7 @@ import { AttemptSupersededError } from '../errors/run-errors.js';
 import { RedisRunJournal } from '../journal/redis-run-journal.js';
 import { runKeys } from '../keys.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
-import { RunWriteBatch } from './run-write-batch.js';
+import { RunWriteBatch, type WrittenEvents } from './run-write-batch.js';
 
 const fixture = useRedis(import.meta.filename);
 const records = () => new RedisRunRecords({ redis: fixture.redis, prefix: fixture.prefix });
@@ -27,7 +27,7 @@ async function startedRun(attempt = randomUUID()) {
   return { runId, ...writers(runId, attempt) };
 }
 
-function writers(runId: string, attempt: string, onSuperseded?: () => void) {
+function writers(runId: string, attempt: string, onSuperseded?: () => void, written?: WrittenEvents) {
   const batch = new RunWriteBatch({
     redis: fixture.redis,
     prefix: fixture.prefix,
@@ -35,6 +35,7 @@ function writers(runId: string, attempt: string, onSuperseded?: () => void) {
     attempt,
     maxLength: 1000,
     ...(onSuperseded && { onSuperseded }),
+    ...(written && { written }),
   });
   const journal = new RedisRunJournal({
     redis: fixture.redis,
@@ -183,14 +184,7 @@ describe('RunWriteBatch', () => {
     const attempt = randomUUID();
     const { runId } = await startedRun(attempt);
     const earlier = { texts: [event('earlier')], ids: ['1-0'] };
-    const batch = new RunWriteBatch({
-      redis: fixture.redis,
-      prefix: fixture.prefix,
-      runId,
-      attempt,
-      maxLength: 1000,
-      written: earlier,
-    });
+    const { batch } = writers(runId, attempt, undefined, earlier);
     batch.event(event('now'));
     await batch.flush();
     const ids = (await fixture.redis.xrange(runKeys(fixture.prefix, runId).events, '-', '+')).map(
