@@ -77,6 +77,7 @@ import { hasAttemptsLeft, retryDelayMs } from './root-run-retry.js';
 import { RunAttempt } from './run-attempt.js';
 import { RunEndCapturingSink } from './run-end-capturing-sink.js';
 import { HandBack, RunHandedBackError, superviseExecution } from './supervise-execution.js';
+import { SuspendedRunEvents } from './suspended-run-events.js';
 import { UnfinishedTurnKeeper } from './unfinished-turn-keeper.js';
 import type { WorkerRunEndInfo, WorkerRunHooks } from './worker-run-hooks.js';
 
@@ -198,6 +199,8 @@ export class RunProcessor {
    * first execution's load (taken by `#services`; dropped when the attempt ends).
    */
   readonly #enteredReads = new Map<string, { conversationId: string; read: LatestRead }>();
+  /** What runs that suspended here wrote, for their resumed execution's finish (see the class). */
+  readonly #suspendedEvents = new SuspendedRunEvents();
   /** The fleet-wide model budgets (every run's model calls draw on them). */
   readonly #modelBudgets: { budgets: ModelBudgets; table: ReadonlyMap<string, ResolvedModelLimits> };
   /** Concurrency caps: a run of a capped agent executes only with a place under its cap. */
@@ -559,6 +562,7 @@ export class RunProcessor {
         limits: this.#shared.limits,
         onOmitted: (info) =>
           logger.warn(info, 'run event payload left out (too deep, too large or not JSON)'),
+        written: this.#suspendedEvents.take(runId),
       }),
     );
     const memory = new RedisRunMemoryStore({
@@ -756,8 +760,10 @@ export class RunProcessor {
       if (!(await records.suspend(run.runId, suspended, run.carried.totals, run.attempt.token, writes)))
         return 'left';
       if (suspension.pendingChildren.length > 0) {
-        if (await this.#moveToWaitingChildren(run, outcome)) throw new WaitingChildrenError();
-      } else if (await this.#park(run, suspension, wakesBefore)) throw new DelayedError();
+        if (await this.#moveToWaitingChildren(run, outcome))
+          this.#leaveSuspended(run, new WaitingChildrenError());
+      } else if (await this.#park(run, suspension, wakesBefore))
+        this.#leaveSuspended(run, new DelayedError());
       const { runId, attempt } = run;
       const resumed = await records.start({
         runId,
@@ -777,6 +783,15 @@ export class RunProcessor {
       outcome = await this.#executeWithResources(run);
     }
     return this.#succeeded(outcome);
+  }
+
+  /**
+   * The job leaves the worker while its run waits (`signal`: BullMQ's error for where it went);
+   * the events the run wrote are kept for its resumed execution, when this worker takes it.
+   */
+  #leaveSuspended(run: JobRun, signal: WaitingChildrenError | DelayedError): never {
+    this.#suspendedEvents.keep(run.runId, run.sink.written());
+    throw signal;
   }
 
   /**
@@ -954,6 +969,7 @@ export class RunProcessor {
         queues: this.#deps.queues,
         parentQueue: run.job.queueQualifiedName,
         served: this.#deps.served,
+        servedHere: this.#deps.agents,
         records: this.#deps.records,
         runId,
         rootRunId,
