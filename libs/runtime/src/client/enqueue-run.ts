@@ -13,6 +13,7 @@ import { ENDED_JOB_RETENTION } from '../jobs/ended-job-retention.js';
 import type { RunJobData } from '../jobs/run-job-data.js';
 import type { ServedAgents } from '../registry/worker-registry.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
+import type { IndexedRun } from '../runs/run-index.js';
 import type { NewRun } from '../runs/run-script-args.js';
 
 export interface EnqueueServices {
@@ -43,19 +44,14 @@ export type Enqueued =
 
 export async function enqueueRun(services: EnqueueServices, run: RunToEnqueue): Promise<Enqueued> {
   const { records } = services;
-  const { data: _data, onConflict: _onConflict, delayMs: _delayMs, ...record } = run;
-  const { outcome, createdAt } = await records.createUnindexed(record);
+  // `run` is a NewRun: the create reads its record fields only (no copy without the job's).
+  const { outcome, createdAt } = await records.createUnindexed(run);
   if (outcome === 'conflict') return { kind: 'conflict' };
   if (outcome === 'created') {
     // The index entries go out with the next writes instead of a round trip of their own
     // (after the record exists, as the index wants); every reply is awaited before returning.
-    const [indexed, queued] = await Promise.allSettled([
-      records.index.add({ ...record, createdAt }),
-      queueRun(services, run),
-    ]);
-    if (queued.status === 'rejected') throw queued.reason;
-    if (indexed.status === 'rejected') throw indexed.reason;
-    return queued.value;
+    const indexed = records.index.add(indexedRun(run, createdAt));
+    return queuedAndIndexed(queueRun(services, run), indexed);
   }
   // The same submission again: index it again (a create that crashed before), and enqueue it
   // unless it started or ended already.
@@ -63,6 +59,27 @@ export async function enqueueRun(services: EnqueueServices, run: RunToEnqueue): 
   if (existing) await records.index.add(existing);
   if (existing?.status !== 'queued') return { kind: 'existing' };
   return queueRun(services, run);
+}
+
+/** What the run list indexes keep of a run just created. */
+function indexedRun(run: RunToEnqueue, createdAt: number): IndexedRun {
+  return {
+    runId: run.runId,
+    agentId: run.agentId,
+    tenant: run.tenant,
+    createdAt,
+    conversationId: run.conversationId,
+    rootRunId: run.rootRunId,
+    scheduleId: run.scheduleId,
+  };
+}
+
+/** `queued`'s outcome once both have answered: its failure first, else the index's. */
+async function queuedAndIndexed(queued: Promise<Enqueued>, indexed: Promise<void>): Promise<Enqueued> {
+  const [queue, index] = await Promise.allSettled([queued, indexed]);
+  if (queue.status === 'rejected') throw queue.reason;
+  if (index.status === 'rejected') throw index.reason;
+  return queue.value;
 }
 
 /** The writes after the record: its conversation's line, its job, and `waitingFor: worker`. */
