@@ -6,6 +6,7 @@
  * `run-index.ts`) are written once the record exists, alongside those later writes. Used by
  * `client.submit` and by a worker firing a schedule (`worker/fire-schedule.ts`).
  */
+import type { JobsOptions } from 'bullmq';
 import type { ConversationGate } from '../gate/conversation-gate.js';
 import type { OnConflict } from '../gate/waiting-for.js';
 import type { AgentQueues } from '../jobs/agent-queues.js';
@@ -84,21 +85,23 @@ async function queuedAndIndexed(queued: Promise<Enqueued>, indexed: Promise<void
 
 /** The writes after the record: its conversation's line, its job, and `waitingFor: worker`. */
 async function queueRun(services: EnqueueServices, run: RunToEnqueue): Promise<Enqueued> {
-  const { records, gate, queues, served } = services;
-  const { data, onConflict, delayMs } = run;
   let ahead: string[] = [];
   if (run.conversationId !== undefined) {
-    const registration = await gate.register(run.conversationId, run.runId, onConflict);
+    const registration = await services.gate.register(run.conversationId, run.runId, run.onConflict);
     if (registration.kind === 'busy') return { kind: 'busy', holderRunId: registration.holderRunId };
     if (registration.kind === 'registered') ahead = registration.ahead;
   }
-  await queues.queueFor(run.agentId).add(run.agentId, data, {
-    jobId: run.runId,
-    attempts: 1,
-    ...(delayMs !== undefined && delayMs > 0 && { delay: delayMs }),
-    ...ENDED_JOB_RETENTION,
-  });
+  await addJob(services.queues, run);
   // Said on the record (not a failure): the run starts once a worker serving it comes up.
-  if (served && !(await served.serves(run.agentId))) await records.markUnserved(run.runId, run.agentId);
+  const { served } = services;
+  if (served && !(await served.serves(run.agentId)))
+    await services.records.markUnserved(run.runId, run.agentId);
   return { kind: 'queued', ahead };
+}
+
+/** Adds the run's job to its agent's queue (BullMQ ignores a job id it has). */
+function addJob(queues: AgentQueues, run: RunToEnqueue): Promise<unknown> {
+  const options: JobsOptions = { jobId: run.runId, attempts: 1, ...ENDED_JOB_RETENTION };
+  if (run.delayMs !== undefined && run.delayMs > 0) options.delay = run.delayMs;
+  return queues.queueFor(run.agentId).add(run.agentId, run.data, options);
 }
