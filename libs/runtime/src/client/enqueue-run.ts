@@ -52,7 +52,10 @@ export async function enqueueRun(services: EnqueueServices, run: RunToEnqueue): 
     // The index entries go out with the next writes instead of a round trip of their own
     // (after the record exists, as the index wants); every reply is awaited before returning.
     const indexed = records.index.add(indexedRun(run, createdAt));
-    return queuedAndIndexed(queueRun(services, run), indexed);
+    const [queue, index] = await Promise.allSettled([queueRun(services, run), indexed]);
+    if (queue.status === 'rejected') throw queue.reason;
+    if (index.status === 'rejected') throw index.reason;
+    return queue.value;
   }
   // The same submission again: index it again (a create that crashed before), and enqueue it
   // unless it started or ended already.
@@ -73,14 +76,6 @@ function indexedRun(run: RunToEnqueue, createdAt: number): IndexedRun {
     rootRunId: run.rootRunId,
     scheduleId: run.scheduleId,
   };
-}
-
-/** `queued`'s outcome once both have answered: its failure first, else the index's. */
-async function queuedAndIndexed(queued: Promise<Enqueued>, indexed: Promise<void>): Promise<Enqueued> {
-  const [queue, index] = await Promise.allSettled([queued, indexed]);
-  if (queue.status === 'rejected') throw queue.reason;
-  if (index.status === 'rejected') throw index.reason;
-  return queue.value;
 }
 
 /** The writes after the record: its conversation's line, its job, and `waitingFor: worker`. */
