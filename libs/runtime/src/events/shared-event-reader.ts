@@ -126,36 +126,34 @@ export class SharedEventReader {
     this.#unblockTimer.unref();
   }
 
-  async #loop(): Promise<void> {
-    while (!this.#closed && this.#waiters.size > 0) {
-      const reply = await this.#readOnce();
-      if (reply.length > 0) this.#deliver(reply);
-    }
-  }
-
   /**
-   * One XREAD BLOCK of every waiting key, each from the oldest id its readers have; `[]` when it
-   * failed (every waiter was failed with the error: each waits for the connection in its own
-   * way, see `awaitRunEnd`).
+   * One XREAD BLOCK after another of every waiting key, each from the oldest id its readers have,
+   * while readers wait. The reads are awaited here, not in a helper async function: a promise
+   * more per read.
    */
-  async #readOnce(): Promise<[string, StreamEntries][]> {
-    const ids = this.#idsToRead();
-    try {
-      const blocking = this.blocking;
-      this.#blockingId ??= (await blocking.client('ID')) as number;
-      this.#inFlight = ids;
-      const reply = await blocking.xread(...xreadArgs(ids, this.#options.blockMs ?? 1000));
-      return (reply ?? []) as [string, StreamEntries][];
-    } catch (error) {
-      // A failed waiter leaves the set as it is visited (deleting the current entry is safe).
-      for (const waiter of this.#waiters) waiter.reject(error);
-      return [];
-    } finally {
-      this.#inFlight = undefined;
-      this.#unblockSent = false;
-      // The read returned: its UNBLOCK, if not sent yet, would end the next one for nothing.
-      clearTimeout(this.#unblockTimer);
-      this.#unblockTimer = undefined;
+  async #loop(): Promise<void> {
+    const blockMs = this.#options.blockMs ?? 1000;
+    while (!this.#closed && this.#waiters.size > 0) {
+      const ids = this.#idsToRead();
+      let reply: [string, StreamEntries][];
+      try {
+        const blocking = this.blocking;
+        this.#blockingId ??= (await blocking.client('ID')) as number;
+        this.#inFlight = ids;
+        reply = ((await blocking.xread(...xreadArgs(ids, blockMs))) ?? []) as [string, StreamEntries][];
+      } catch (error) {
+        // Every reader waits for the connection in its own way (see `awaitRunEnd`). A failed
+        // waiter leaves the set as it is visited (deleting the current entry is safe).
+        for (const waiter of this.#waiters) waiter.reject(error);
+        continue;
+      } finally {
+        this.#inFlight = undefined;
+        this.#unblockSent = false;
+        // The read returned: its UNBLOCK, if not sent yet, would end the next one for nothing.
+        clearTimeout(this.#unblockTimer);
+        this.#unblockTimer = undefined;
+      }
+      if (reply.length > 0) this.#deliver(reply);
     }
   }
 
