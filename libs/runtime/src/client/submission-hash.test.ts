@@ -37,6 +37,10 @@ describe('canonicalSubmission', () => {
     new Date(0),
     { toJSON: () => ({ b: 1, a: 2 }) },
     { nested: { when: new Date(86_400_000), skip: () => 1 } },
+    [[], [1, 'a{b'], null, true],
+    [{}, { b: 1, a: 2 }],
+    '{"b":1,"a":2}',
+    ['}{', '{}'],
   ];
   const submissions = inputs.flatMap((input) => [
     { agentId: 'agent-a', input },

@@ -43,9 +43,11 @@ export function wholeSubmissionJson(request: SubmitRequest): string {
  * The text hashed: what `portableJson(JSON.parse(JSON.stringify(submission)))` writes (the
  * submission without `runId`; through JSON first, as the job carries what JSON.stringify writes,
  * a Date as its text), written field by field instead: the submission's keys are the schema's
- * (no array-index keys, so sorted they are in canonical order), and a string or number field
- * needs no round trip (its JSON text is the canonical one). Byte for byte the same text, so the
- * hashes of records written by older clients still match (a test compares the two writers).
+ * (no array-index keys, so sorted they are in canonical order), and a field whose JSON text has
+ * no keys to order (a string, a number, `{}`, an array of such) needs no round trip: JSON.stringify's
+ * text read back and written again is the same text, and canonical JSON only orders keys. Byte for
+ * byte the same text, so the hashes of records written by older clients still match (a test
+ * compares the two writers).
  */
 export function canonicalSubmission(request: SubmitRequest, inputJson: string | undefined): string {
   const fields: string[] = [];
@@ -56,10 +58,18 @@ export function canonicalSubmission(request: SubmitRequest, inputJson: string | 
     // A value JSON leaves out (undefined, a function) is left out of the object too.
     if (text === undefined) continue;
     const canonical =
-      typeof value === 'string' || typeof value === 'number'
+      typeof value === 'string' || typeof value === 'number' || holdsNoKeys(text)
         ? text
         : portableJson(JSON.parse(text), 'the submission');
     fields.push(`${JSON.stringify(key)}:${canonical}`);
   }
   return `{${fields.join(',')}}`;
+}
+
+/**
+ * Whether JSON.stringify's `text` holds no object with keys (so it is canonical as it is): `{}`,
+ * or no `{` at all (a `{` inside a string only sends the text the long way).
+ */
+function holdsNoKeys(text: string): boolean {
+  return text === '{}' || !text.includes('{');
 }
