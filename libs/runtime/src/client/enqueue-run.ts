@@ -80,13 +80,20 @@ function indexedRun(run: RunToEnqueue, createdAt: number): IndexedRun {
 
 /** The writes after the record: its conversation's line, its job, and `waitingFor: worker`. */
 async function queueRun(services: EnqueueServices, run: RunToEnqueue): Promise<Enqueued> {
+  let { data } = run;
   let ahead: string[] = [];
   if (run.conversationId !== undefined) {
-    const registration = await services.gate.register(run.conversationId, run.runId, run.onConflict);
+    // A delayed run does not hold the conversation while it waits for its time.
+    const lease = run.delayMs === undefined || run.delayMs <= 0;
+    const registration = await services.gate.register(run.conversationId, run.runId, run.onConflict, {
+      lease,
+    });
     if (registration.kind === 'busy') return { kind: 'busy', holderRunId: registration.holderRunId };
     if (registration.kind === 'registered') ahead = registration.ahead;
+    if (registration.kind === 'registered' && registration.leased)
+      data = { ...data, conversationLeased: registration.leased };
   }
-  await addJob(services.queues, run);
+  await addJob(services.queues, run, data);
   // Said on the record (not a failure): the run starts once a worker serving it comes up.
   const { served } = services;
   if (served && !(await served.serves(run.agentId)))
@@ -94,9 +101,9 @@ async function queueRun(services: EnqueueServices, run: RunToEnqueue): Promise<E
   return { kind: 'queued', ahead };
 }
 
-/** Adds the run's job to its agent's queue (BullMQ ignores a job id it has). */
-function addJob(queues: AgentQueues, run: RunToEnqueue): Promise<unknown> {
+/** Adds the run's job (with `data`) to its agent's queue (BullMQ ignores a job id it has). */
+function addJob(queues: AgentQueues, run: RunToEnqueue, data: RunJobData): Promise<unknown> {
   const options: JobsOptions = { jobId: run.runId, attempts: 1, ...ENDED_JOB_RETENTION };
   if (run.delayMs !== undefined && run.delayMs > 0) options.delay = run.delayMs;
-  return queues.queueFor(run.agentId).add(run.agentId, run.data, options);
+  return queues.queueFor(run.agentId).add(run.agentId, data, options);
 }

@@ -58,14 +58,14 @@ import { isTerminalStatus } from '../runs/run-status.js';
 import { SCHEDULE_JOB_NAME } from '../schedules/schedule-job.js';
 import { AnyKeyExistsBatch } from '../shared/any-key-exists.js';
 import { SETTLED } from '../shared/settled.js';
-import { inSpan, SpanAttribute } from '../shared/tracing.js';
+import { type InSpanOptions, inSpan, SpanAttribute } from '../shared/tracing.js';
 import type { ConversationStore } from '../store/conversation-store.js';
 import { type LatestRead, RedisConversationStore } from '../store/redis-conversation-store.js';
 import type { PriceTable } from '../usage/budget-options.js';
 import { RedisTreeUsage } from '../usage/redis-tree-usage.js';
 import { RedisRunWaits } from '../waits/redis-run-waits.js';
 import { type TracedAttempt, traceAttempt } from './attempt-trace.js';
-import type { CancelListener } from './cancel-listener.js';
+import type { CancelListener, RunCancel } from './cancel-listener.js';
 import { type CapHold, ConcurrencyCaps } from './concurrency-caps.js';
 import { ConversationWriters, conversationOf, preloadedConversations } from './conversation-writers.js';
 import { ExecutionFence, fenceServices } from './execution-fence.js';
@@ -150,6 +150,8 @@ interface JobRun {
   decoded: DecodedRunJob;
   sink: RunEndCapturingSink;
   memory: RedisRunMemoryStore;
+  /** The run's cancel: its controller is aborted by a cancel, the deadline or a hand-back. */
+  cancel: RunCancel;
   controller: AbortController;
   /** The run's deadline (epoch ms), see {@link deadlineOf}. */
   deadline: number | undefined;
@@ -258,6 +260,7 @@ export class RunProcessor {
       records,
       recheckMs: config.conversationRecheckMs,
       conversations: this.#shared.conversations,
+      queueName: config.queueName,
     });
   }
 
@@ -390,7 +393,7 @@ export class RunProcessor {
     this.#callHook(logger, () =>
       this.#deps.hooks?.onRunStart?.({ runId, agentId, attempt: start.attempt, tenant: tenantOfId(runId) }),
     );
-    const controller = this.#deps.cancels.register(runId);
+    const cancel = this.#deps.cancels.register(runId);
     const releaseLease = this.#deps.leases?.hold(job, token, () =>
       attempt.supersede(new AttemptSupersededError(runId, 'further writes (its job lock lapsed)')),
     );
@@ -401,18 +404,12 @@ export class RunProcessor {
       [SpanAttribute.agentId]: agentId,
       [SpanAttribute.attempt]: start.attempt,
     };
-    const traced = {
-      runId,
-      agentId,
-      attempt: start.attempt,
-      token: attempt.token,
-      job,
-      parent: context.active(),
-    };
+    // The context the run span is made in; the traced attempt is built only for a recording span.
+    const parent = context.active();
     try {
       const cancelled = start.cancelled || treeCancelled;
       const state = {
-        controller,
+        cancel,
         cancelled,
         carried: {
           totals: start.totals,
@@ -427,17 +424,14 @@ export class RunProcessor {
         // Without a recording span there is no trace mark to leave or clear: no wrapper for it.
         (span) =>
           span.isRecording()
-            ? this.#tracedExecute(span, traced, logger, () =>
-                this.#execute(job, token, attempt, state, logger),
+            ? this.#tracedExecute(
+                span,
+                { runId, agentId, attempt: start.attempt, token: attempt.token, job, parent },
+                logger,
+                () => this.#execute(job, token, attempt, state, logger),
               )
             : this.#execute(job, token, attempt, state, logger),
-        {
-          // Suspending on child runs, parking at the gate and a newer attempt are not failures.
-          expected: (error) =>
-            error instanceof WaitingChildrenError ||
-            error instanceof DelayedError ||
-            error instanceof WaitingError,
-        },
+        RUN_SPAN_OPTIONS,
       );
     } catch (error) {
       if (!attempt.superseded && !AttemptSupersededError.is(error)) throw error;
@@ -447,7 +441,7 @@ export class RunProcessor {
       throw new WaitingError();
     } finally {
       releaseLease?.();
-      this.#deps.cancels.release(runId, controller);
+      this.#deps.cancels.release(runId, cancel);
     }
   }
 
@@ -547,10 +541,10 @@ export class RunProcessor {
     job: Job,
     token: string | undefined,
     attempt: RunAttempt,
-    cancel: { controller: AbortController; cancelled: boolean; carried: JobRun['carried'] },
+    state: { cancel: RunCancel; cancelled: boolean; carried: JobRun['carried'] },
     logger: Logger,
   ) {
-    const { controller } = cancel;
+    const { controller } = state.cancel;
     const runId = job.id ?? '';
     const { redis, config } = this.#deps;
     const sink = new RunEndCapturingSink(
@@ -584,7 +578,7 @@ export class RunProcessor {
       if (!agent) throw new UnknownAgentError(job.name, [...this.#deps.agents.keys()]);
       const decoded = decodeRunJobData(job.data, this.#shared.limits);
       if (decoded.child === undefined) root = { agent, decoded };
-      if (cancel.cancelled) {
+      if (state.cancelled) {
         controller.abort();
         throw new AbortError(`run ${runId} was cancelled before it started`);
       }
@@ -593,10 +587,23 @@ export class RunProcessor {
         controller.abort(timeoutError(job, deadline));
         throw controller.signal.reason;
       }
-      const { carried } = cancel;
+      const { carried } = state;
+      // One literal, not spreads of two (their objects, and a copy, per run).
       const run: JobRun = {
-        ...{ job, token, runId, attempt, agent, decoded, sink, memory, controller, deadline, logger },
-        ...{ carried, turns },
+        job,
+        token,
+        runId,
+        attempt,
+        agent,
+        decoded,
+        sink,
+        memory,
+        cancel: state.cancel,
+        controller,
+        deadline,
+        logger,
+        carried,
+        turns,
       };
       // Read by the start before the execution looks at anything: a wake-up after it is seen
       // when parking.
@@ -666,13 +673,13 @@ export class RunProcessor {
       runId,
       callPathOf(job),
       ending,
-      cancel.carried.totals,
+      state.carried.totals,
       attempt.token,
       pending.events,
       sink.written(),
       true,
       pending.records,
-      cancel.carried.firstExecution,
+      state.carried.firstExecution,
     );
     // Whoever ended the run (this worker, a cancel), the next run on its conversation goes now:
     // its leave is sent in the same tick as the finish, so Redis runs it just after (one round
@@ -807,8 +814,7 @@ export class RunProcessor {
       // What the start read after its fence is used by this execution only.
       const preloaded = run.carried.preloaded;
       run.carried.preloaded = undefined;
-      const services = fenceServices(this.#services(run, preloaded?.journal), fence);
-      services.resources = resources;
+      const services = fenceServices(this.#services(run, preloaded?.journal, resources), fence);
       this.#handBacks.set(run.runId, handBack);
       // Superseded: stopped as at once as a hand-back, but its job is left alone. A listener, not
       // `AbortSignal.any` (a dependent signal per execution, ~1% of a worker's CPU per run).
@@ -819,6 +825,7 @@ export class RunProcessor {
       else run.memory.prefetch(callPathOf(run.job));
       return superviseExecution(executeRun({ agent: run.agent, input: run.decoded.input, services }), {
         controller: run.controller,
+        aborts: run.cancel,
         deadline: run.deadline,
         onDeadline: () => timeoutError(run.job, run.deadline ?? Date.now()),
         graceMs: this.#deps.abandonGraceMs ?? DEFAULT_ABANDON_GRACE_MS,
@@ -898,7 +905,7 @@ export class RunProcessor {
     return waiting;
   }
 
-  #services(run: JobRun, journal: PreloadedReads['journal']): RunServices {
+  #services(run: JobRun, journal: PreloadedReads['journal'], resources: RunResources): RunServices {
     const { redis, config } = this.#deps;
     const { decoded, runId } = run;
     const rootRunId = decoded.child?.rootRunId ?? runId;
@@ -920,6 +927,8 @@ export class RunProcessor {
       conversations: this.#conversationsOf(run.attempt.token),
       events: run.sink,
       outputs: this.#shared.outputs,
+      // In the literal, not added to the fenced copy: a property added later reshapes the object.
+      resources,
       progress: {
         record: async (value) => {
           await this.#deps.records.recordProgress(runId, JSON.stringify(value), run.attempt.token);
@@ -1107,6 +1116,13 @@ function keepingConversation(suspension: RunSuspension, conversationId: string |
   }));
   return { ...suspension, waits };
 }
+
+/** The run span's options: one object for every run. */
+const RUN_SPAN_OPTIONS: InSpanOptions = {
+  // Suspending on child runs, parking at the gate and a newer attempt are not failures.
+  expected: (error) =>
+    error instanceof WaitingChildrenError || error instanceof DelayedError || error instanceof WaitingError,
+};
 
 /** Admitted without a gate: no conversation, no concurrency cap (or an unknown agent). */
 const ADMITTED: { readonly cap: undefined } = Object.freeze({ cap: undefined });
