@@ -52,6 +52,12 @@ export interface DurableStep<T> {
    * `undefined`; the live run then reads, and the journal stores, that text. @default none: written here
    */
   jsonText?: (value: T) => string | undefined;
+  /**
+   * With `jsonText`: what `JSON.parse` of that text gives, when the step built it already (a
+   * checked model answer's copy), else `undefined`: the live run reads it instead of parsing the
+   * text back. @default none: parsed here
+   */
+  readBack?: (value: T) => T | undefined;
   /** Called with the recorded entry before a replay serves it (to rebuild usage). @default none */
   onReplay?: (recorded: JournalEntry) => void;
   /** The step's span name and attributes. @default `flotilla.<kind>`, none */
@@ -222,7 +228,7 @@ function recordFlushedValue<T>(
     // The value as it will read back from the journal, so a live run and its replay see the same
     // thing (`undefined` properties vanish, dates become strings); its text is what is stored.
     const text = value === undefined ? undefined : (step.jsonText?.(value) ?? JSON.stringify(value));
-    const stored: unknown = value === undefined ? undefined : JSON.parse(text as string);
+    const stored: unknown = value === undefined ? undefined : readBack(step, value, text as string);
     const recorded = entry(step, { ok: true, value: stored });
     const entryText = journalEntryText(recorded, text);
     const deferred = typeof step.deferRecord === 'function' ? step.deferRecord() : step.deferRecord;
@@ -244,6 +250,26 @@ function recordFlushedValue<T>(
     ended();
     return result;
   }, endedAndThrown(ended));
+}
+
+/**
+ * What `JSON.parse(text)` gives for `value`'s text, without parsing when it is known: the copy the
+ * step built, or the value itself when it is a scalar that reads back as itself.
+ */
+function readBack<T>(step: DurableStep<T>, value: T, text: string): unknown {
+  if (step.jsonText) {
+    const built = step.readBack?.(value);
+    if (built !== undefined) return built;
+  }
+  if (readsBackAsItself(value)) return value;
+  return JSON.parse(text);
+}
+
+/** A string, boolean or finite number (not -0, which reads back as 0): JSON gives it back as is. */
+function readsBackAsItself(value: unknown): boolean {
+  const type = typeof value;
+  if (type === 'string' || type === 'boolean') return true;
+  return type === 'number' && Number.isFinite(value) && !Object.is(value, -0);
 }
 
 /** Records a failure the step records, then calls `ended` and rethrows it. */

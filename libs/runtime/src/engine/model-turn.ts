@@ -164,6 +164,8 @@ function modelTurnStep(
       ),
     // The check wrote the answer's JSON: the journal stores that text.
     jsonText: (response) => (checked.answer?.response === response ? checked.answer.text : undefined),
+    // …and, for a plain answer, copied it as it reads back from that text.
+    readBack: (response) => (checked.answer?.response === response ? checked.answer.copy : undefined),
     recordFailure: (error) => BudgetExceededError.is(error),
     // A lost answer is asked again on replay; the next effect that must not run twice waits for it.
     deferRecord: true,

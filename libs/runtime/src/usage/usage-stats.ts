@@ -173,7 +173,8 @@ export function addUsageStats(into: UsageStats, delta: UsageStats): void {
 }
 
 function addCosts(into: Record<string, number>, costs: Record<string, number>): void {
-  for (const [unit, value] of Object.entries(costs)) into[unit] = (into[unit] ?? 0) + value;
+  // for…in, not Object.entries: no pair arrays (stats are added per model call, at every level).
+  for (const unit in costs) into[unit] = (into[unit] ?? 0) + (costs[unit] as number);
 }
 
 /**
