@@ -86,11 +86,11 @@ describe('portableJson', () => {
     );
     const deep: unknown[] = [];
     deep.push(deep);
-    // biome-ignore lint/suspicious/noSparseArray: the hole is the point
     const leftToTheWalk = [
       { b: 1, a: 2 },
       { 1: 'x' },
       { a: undefined },
+      // biome-ignore lint/suspicious/noSparseArray: the hole is the point
       [1, , 2],
       deep,
       new Date(0),

@@ -193,19 +193,6 @@ export function runChain(
     toolCallId: call.id,
     agentId: context.agentId,
   };
-  const toolContext: ToolContext = {
-    toolName: definition.name,
-    input: args,
-    description: definition.description,
-    parameters: tool.ir.parameters ?? {},
-    definition,
-    metadata: {
-      agentId: context.agentId,
-      callPath: context.callPath,
-      toolCallId: call.id,
-      runId: context.run.runId,
-    },
-  };
   const handler = (): Promise<unknown> => {
     try {
       return handleDurably();
@@ -242,10 +229,10 @@ export function runChain(
     unlink?.();
   };
   // Middlewares run outside the journal (spec §7.2): on replay they run again around the recorded result.
-  const chain = tool.middlewares.reduceRight<() => Promise<unknown>>(
-    (next, middleware) => () => middleware.handler(toolContext, next),
-    handler,
-  );
+  const chain =
+    tool.middlewares.length === 0
+      ? handler
+      : middlewareChain(toolContextOf(context, tool, call, args), tool, handler);
   let chained: Promise<unknown>;
   try {
     chained = chain();
@@ -262,6 +249,41 @@ export function runChain(
       throw error;
     },
   );
+}
+
+/** The handler inside the tool's middlewares (outermost first). */
+function middlewareChain(
+  toolContext: ToolContext,
+  tool: EquippedTool,
+  handler: () => Promise<unknown>,
+): () => Promise<unknown> {
+  return tool.middlewares.reduceRight<() => Promise<unknown>>(
+    (next, middleware) => () => middleware.handler(toolContext, next),
+    handler,
+  );
+}
+
+/** What a tool's middlewares see of the call (built only for a tool that has middlewares). */
+function toolContextOf(
+  context: AgentContext,
+  tool: EquippedTool,
+  call: ToolCall,
+  args: unknown,
+): ToolContext {
+  const { definition } = tool;
+  return {
+    toolName: definition.name,
+    input: args,
+    description: definition.description,
+    parameters: tool.ir.parameters ?? {},
+    definition,
+    metadata: {
+      agentId: context.agentId,
+      callPath: context.callPath,
+      toolCallId: call.id,
+      runId: context.run.runId,
+    },
+  };
 }
 
 /**

@@ -157,7 +157,7 @@ export function addUsageStats(into: UsageStats, delta: UsageStats): void {
   }
   for (const item of delta.items) {
     const existing =
-      into.items.find((candidate) => candidate.key === item.key) ??
+      itemWithKey(into.items, item.key) ??
       (into.items.length >= MAX_USAGE_ITEMS ? into.items[into.items.length - 1] : undefined);
     if (!existing) {
       into.items.push(cloneUsageItem(item));
@@ -170,6 +170,12 @@ export function addUsageStats(into: UsageStats, delta: UsageStats): void {
     existing.quantity += item.quantity;
     addCosts(existing.costs, item.costs);
   }
+}
+
+/** The item with `key` (a loop, not `find`: no closure per item added). */
+function itemWithKey(items: UsageItem[], key: string): UsageItem | undefined {
+  for (const item of items) if (item.key === key) return item;
+  return undefined;
 }
 
 function addCosts(into: Record<string, number>, costs: Record<string, number>): void {
