@@ -27,7 +27,7 @@ export interface DurableStep<T> {
    * recorded fingerprint is compared with the one of its own format, so journals recorded before
    * a fingerprint widened still replay. @default none
    */
-  olderFingerprints?: readonly string[];
+  olderFingerprints?: readonly string[] | (() => readonly string[]);
   /** Does the work; its value must be JSON (it is stored). */
   execute: () => Promise<T>;
   /**
@@ -60,8 +60,18 @@ export interface DurableStep<T> {
   readBack?: (value: T) => T | undefined;
   /** Called with the recorded entry before a replay serves it (to rebuild usage). @default none */
   onReplay?: (recorded: JournalEntry) => void;
-  /** The step's span name and attributes. @default `flotilla.<kind>`, none */
-  span?: { name: string; attributes?: Attributes; describe?: (value: T) => Attributes };
+  /**
+   * The step's span name and attributes, or a function giving them (asked only when tracing is
+   * on: a live step then builds none). @default `flotilla.<kind>`, none
+   */
+  span?: StepSpan<T> | (() => StepSpan<T>);
+}
+
+/** The span of a durable step. */
+export interface StepSpan<T> {
+  name: string;
+  attributes?: Attributes;
+  describe?: (value: T) => Attributes;
 }
 
 /** The outcome of a durable step and whether it came from the journal. */
@@ -83,15 +93,16 @@ export function durableStep<T>(context: AgentContext, step: DurableStep<T>): Pro
   // spans carry the tree); its run span is the parent of the child's job. Without a tracer
   // provider a span is a no-op: no attributes, closure, async wrapper or span per step then.
   if (step.kind === 'child' || tracingOff()) return serveStep(context, step, recorded);
+  const spec = typeof step.span === 'function' ? step.span() : step.span;
   const attributes = {
-    ...step.span?.attributes,
+    ...spec?.attributes,
     [SpanAttribute.position]: step.position,
     [SpanAttribute.replayed]: recorded !== undefined,
   };
   // Replayed steps get a span too (marked), so a trace shows what each attempt went through.
-  return inSpan(step.span?.name ?? `flotilla.${step.kind}`, attributes, async (span) => {
+  return inSpan(spec?.name ?? `flotilla.${step.kind}`, attributes, async (span) => {
     const result = await serveStep(context, step, recorded);
-    if (step.span?.describe) span.setAttributes(step.span.describe(result.value));
+    if (spec?.describe) span.setAttributes(spec.describe(result.value));
     return result;
   });
 }
@@ -303,10 +314,9 @@ export function replayEntry<T>(
   step: Pick<DurableStep<T>, 'kind' | 'fingerprint' | 'position' | 'olderFingerprints'>,
   onReplay?: (recorded: JournalEntry) => void,
 ): T {
-  const expected = fingerprintInFormatOf(recorded.fingerprint, [
-    step.fingerprint,
-    ...(step.olderFingerprints ?? []),
-  ]);
+  const older =
+    typeof step.olderFingerprints === 'function' ? step.olderFingerprints() : step.olderFingerprints;
+  const expected = fingerprintInFormatOf(recorded.fingerprint, [step.fingerprint, ...(older ?? [])]);
   if (recorded.kind !== step.kind || recorded.fingerprint !== expected) {
     throw new NonDeterminismError(
       step.position,

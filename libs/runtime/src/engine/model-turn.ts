@@ -10,6 +10,7 @@
  * come from the journal anyway. Turns recorded in the first format (`model-turn:<hash of
  * callPath, turn index>`) are compared with that format, so their journals still replay.
  */
+import { channel } from 'node:diagnostics_channel';
 import type { Message } from '@flotilla/ir';
 import type { AgentContext } from '../context/agent-context.js';
 import { BudgetExceededError } from '../errors/budget-errors.js';
@@ -19,7 +20,7 @@ import type { CallBudget } from '../limits/fleet-model-budgets.js';
 import { type CheckedModelResponse, checkModelResponseText } from '../model/check-model-response.js';
 import type { ModelAdapter, ModelRequest, ModelResponse } from '../model/model-adapter.js';
 import { ModelCallError } from '../model/model-call-error.js';
-import { observeModelCall } from '../shared/observation-channels.js';
+import { ObservationChannel, observeModelCall } from '../shared/observation-channels.js';
 import { SpanAttribute } from '../shared/tracing.js';
 import type { UsageStats } from '../usage/usage-stats.js';
 import type { DurableResult } from './durable-step.js';
@@ -131,12 +132,11 @@ function modelTurnStep(
     kind: 'model-turn',
     position,
     fingerprint,
-    // Read on a replay only (getters: a live turn makes neither).
-    get olderFingerprints() {
-      return [firstFormatFingerprint(context.callPath, turn.turnIndex)];
-    },
+    // Read on a replay only (functions, not values or getters: a live turn makes neither, and a
+    // literal with getters is built the slow way).
+    olderFingerprints: () => [firstFormatFingerprint(context.callPath, turn.turnIndex)],
     // The OpenTelemetry GenAI semantic conventions: `chat <model>` with the system and usage.
-    get span() {
+    span: () => {
       return {
         name: `chat ${turn.model.id}`,
         attributes: {
@@ -185,15 +185,8 @@ function callModel(
   checked: { answer?: CheckedModelResponse },
 ): Promise<ModelResponse> {
   const startedAt = performance.now();
-  const observed = { agentId: context.definition.id, provider: turn.model.provider, model: turn.model.id };
   const failed = (error: unknown): never => {
-    observeModelCall({
-      ...observed,
-      durationMs: performance.now() - startedAt,
-      ok: false,
-      promptTokens: 0,
-      completionTokens: 0,
-    });
+    observeCall(context, turn.model, startedAt, undefined);
     throw error;
   };
   let answer: Promise<ModelResponse>;
@@ -213,15 +206,31 @@ function callModel(
       return failed(error);
     }
     const { response } = checked.answer;
-    observeModelCall({
-      ...observed,
-      durationMs: performance.now() - startedAt,
-      ok: true,
-      promptTokens: response.usage.promptTokens,
-      completionTokens: response.usage.completionTokens,
-    });
+    observeCall(context, turn.model, startedAt, response.usage);
     return response;
   }, failed);
+}
+
+/** The model-call channel, to build an observation only when someone subscribed (the worker's metrics). */
+const modelCallChannel = channel(ObservationChannel.modelCall);
+
+/** Reports a call (`usage` of a success, `undefined` for a failure) on `flotilla:model-call`. */
+function observeCall(
+  context: AgentContext,
+  model: ModelAdapter,
+  startedAt: number,
+  usage: ModelResponse['usage'] | undefined,
+): void {
+  if (!modelCallChannel.hasSubscribers) return;
+  observeModelCall({
+    agentId: context.definition.id,
+    provider: model.provider,
+    model: model.id,
+    durationMs: performance.now() - startedAt,
+    ok: usage !== undefined,
+    promptTokens: usage?.promptTokens ?? 0,
+    completionTokens: usage?.completionTokens ?? 0,
+  });
 }
 
 /** How many times a call rate limited (429) past its adapter's own retries is tried again. */
