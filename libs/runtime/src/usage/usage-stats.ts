@@ -99,22 +99,28 @@ export function modelCallStats(
   usage: TokenUsage,
   costs: Record<string, number>,
 ): UsageStats {
-  const tokens = {
-    promptTokens: usage.promptTokens,
-    completionTokens: usage.completionTokens,
-    totalTokens: usage.totalTokens,
-  };
+  const { promptTokens, completionTokens, totalTokens } = usage;
+  // Fields written out (no spread of a tokens object): one stats value per model call.
   const item: UsageItem = {
     key: `model:${model.provider}:${model.id}`,
     type: 'model',
     provider: model.provider,
     modelId: model.id,
     callCount: 1,
-    ...tokens,
+    promptTokens,
+    completionTokens,
+    totalTokens,
     quantity: 0,
     costs: { ...costs },
   };
-  const stats: UsageStats = { costs: { ...costs }, ...tokens, callCount: 1, items: [item] };
+  const stats: UsageStats = {
+    costs: { ...costs },
+    promptTokens,
+    completionTokens,
+    totalTokens,
+    callCount: 1,
+    items: [item],
+  };
   if (usage.details && Object.keys(usage.details).length > 0) stats.details = { ...usage.details };
   return stats;
 }
