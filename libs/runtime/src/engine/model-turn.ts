@@ -102,7 +102,17 @@ export function modelTurnThen<R>(
   return step.then((result) => {
     try {
       const { usage, finishReason } = result.value;
-      context.run.emit({ type: 'model-turn-end', ...base, usage, finishReason, replayed: result.replayed });
+      const { callPath, position, turnIndex } = base;
+      const { replayed } = result;
+      context.run.emit({
+        type: 'model-turn-end',
+        callPath,
+        position,
+        turnIndex,
+        usage,
+        finishReason,
+        replayed,
+      });
       return then(result);
     } catch (error) {
       return failed(error);
@@ -123,8 +133,10 @@ function modelTurnStep(
   base: ModelTurnBase,
 ): Promise<DurableResult<ModelResponse>> {
   const { run } = context;
-  const { position } = base;
-  run.emit({ type: 'model-turn-start', ...base, modelId: turn.model.id, provider: turn.model.provider });
+  // Fields written out, in the order a spread of `base` gave them (a spread after `type` is a slow copy).
+  const { callPath, position, turnIndex } = base;
+  const { id: modelId, provider } = turn.model;
+  run.emit({ type: 'model-turn-start', callPath, position, turnIndex, modelId, provider });
   const fingerprint = modelTurnFingerprint(context.callPath, turn);
   const spent: { stats?: UsageStats } = {};
   const checked: { answer?: CheckedModelResponse } = {};
