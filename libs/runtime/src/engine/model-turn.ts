@@ -203,7 +203,7 @@ function callModel(
   };
   let answer: Promise<ModelResponse>;
   try {
-    answer = generateWithinBudget(context, turn.model, { ...turn.request, signal: context.signal });
+    answer = generateWithinBudget(context, turn.model, withSignal(turn.request, context.signal));
   } catch (error) {
     answer = Promise.reject(error);
   }
@@ -221,6 +221,11 @@ function callModel(
     observeCall(context, turn.model, startedAt, response.usage);
     return response;
   }, failed);
+}
+
+/** The request with the agent's signal: itself when the caller set it already (`executeTurn`), else a copy. */
+function withSignal(request: ModelRequest, signal: AbortSignal): ModelRequest {
+  return request.signal === signal ? request : { ...request, signal };
 }
 
 /** The model-call channel, to build an observation only when someone subscribed (the worker's metrics). */

@@ -91,7 +91,8 @@ function startTurn(messages: Message[], options: ExecuteTurnOptions): StartedTur
   const context = checkPromptRuntime('executeTurn', options?.runtime);
   const { runtime } = options;
   // User code may hand over stored history in the seed's format: checked and converted once here.
-  const request: ModelRequest = { messages: toIrMessages(messages, 'executeTurn') };
+  // The agent's signal set here: the model call then sends this request as it is (no copy to add it).
+  const request: ModelRequest = { messages: toIrMessages(messages, 'executeTurn'), signal: context.signal };
   assertUniqueToolNames(runtime, 'executeTurn');
   const { draft } = context;
   // Reserved before awaiting, so parallel turns share the budget.
