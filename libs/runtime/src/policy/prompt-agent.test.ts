@@ -229,6 +229,30 @@ describe('promptAgent', () => {
       expect(seen).toEqual([{ key: 'run-1:call_7', aborted: false }]);
     });
 
+    it('gives tools a context whose own fields are its idempotency key, signal, call id and agent id, in that order', async () => {
+      const seen: { keys: string[]; spreadSignal: unknown }[] = [];
+      const mock = toolCallsThenAnswer([{ id: 'call_8', name: 'look', arguments: {} }], 'done');
+      const Agent = agentWith(mock, () =>
+        equipTool({
+          name: 'look',
+          description: 'reads its context',
+          parameters: z.object({}),
+          handler: (_args, context) => {
+            seen.push({ keys: Object.keys(context), spreadSignal: { ...context }.signal });
+            return 'ok';
+          },
+        }),
+      );
+      const { runAgentWithOutcome } = await import('../agent/run-agent.js');
+      await runAgentWithOutcome(Agent, undefined, { runId: 'run-2' });
+      expect(seen).toEqual([
+        {
+          keys: ['idempotencyKey', 'signal', 'toolCallId', 'agentId'],
+          spreadSignal: expect.any(AbortSignal),
+        },
+      ]);
+    });
+
     it("aborts a tool's signal when the run is cancelled, read before or during the cancel", async () => {
       const cancel = new AbortController();
       const seen: boolean[] = [];
