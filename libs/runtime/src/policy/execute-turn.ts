@@ -91,8 +91,7 @@ function startTurn(messages: Message[], options: ExecuteTurnOptions): StartedTur
   const context = checkPromptRuntime('executeTurn', options?.runtime);
   const { runtime } = options;
   // User code may hand over stored history in the seed's format: checked and converted once here.
-  // The agent's signal set here: the model call then sends this request as it is (no copy to add it).
-  const request: ModelRequest = { messages: toIrMessages(messages, 'executeTurn'), signal: context.signal };
+  const request: ModelRequest = { messages: toIrMessages(messages, 'executeTurn') };
   assertUniqueToolNames(runtime, 'executeTurn');
   const { draft } = context;
   // Reserved before awaiting, so parallel turns share the budget.
@@ -114,6 +113,9 @@ function startTurn(messages: Message[], options: ExecuteTurnOptions): StartedTur
       stream?.(deltaEvent(delta));
       if (delta.type === 'text-delta') structured.text(delta.text);
     };
+  // The agent's signal set here, last (where the copy that added it put it): the model call then
+  // sends this request as it is.
+  request.signal = context.signal;
   const modelTurn: ModelTurn = {
     turnIndex,
     model: runtime.model,
