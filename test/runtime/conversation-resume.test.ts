@@ -57,10 +57,23 @@ describe('when two runs share a conversationId', () => {
     try {
       const second = await fixture.client.submit('chat', { message: 'two' }, { conversationId });
       expect(await second.result()).toBe('reply to "two" (user messages seen: 2)');
-      // The latest version as the run read it entering the gate, not a load of its own, nor a
-      // second one of the version it read.
-      expect(load.mock.calls.filter(([id]) => id.includes(conversationId))).toEqual([]);
-      expect(fromGate.mock.calls.filter(([id]) => id.includes(conversationId))).toHaveLength(1);
+      // Submitted alone in line, its first attempt holds the lease without entering the gate
+      // (register-writer-5): one load of the latest version, not a second one of the version it read.
+      expect(load.mock.calls.filter(([id]) => id.includes(conversationId))).toHaveLength(1);
+      expect(load.mock.calls.find(([id]) => id.includes(conversationId))?.[1]).toBeUndefined();
+      expect(fromGate.mock.calls.filter(([id]) => id.includes(conversationId))).toEqual([]);
+      // Two at once (the one behind enters the gate and loads the read it made there): still
+      // one read per run.
+      load.mockClear();
+      const [third, fourth] = await Promise.all([
+        fixture.client.submit('chat', { message: 'three' }, { conversationId }),
+        fixture.client.submit('chat', { message: 'four' }, { conversationId }),
+      ]);
+      await third.result();
+      await fourth.result();
+      const loads = load.mock.calls.filter(([id]) => id.includes(conversationId));
+      const gateReads = fromGate.mock.calls.filter(([id]) => id.includes(conversationId));
+      expect(loads.length + gateReads.length).toBe(2);
     } finally {
       load.mockRestore();
       fromGate.mockRestore();

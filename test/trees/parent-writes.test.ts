@@ -3,7 +3,8 @@
  * parent's hash tag): its `run-suspended` event rides in the suspension's script
  * (`suspend-run-3`), and the outcomes its replay reads from the ended children's records are
  * journaled with the run's end (`finish-run-11`), not in calls of their own; readers still get
- * every event in order, and the journal every outcome.
+ * every event in order, and the journal every outcome. Resumed by the worker that suspended it,
+ * its end compacts the stream in the finish script (no read-back, no `compact-events-2`).
  */
 import { randomUUID } from 'node:crypto';
 import { createAgent } from '@flotilla/runtime';
@@ -67,5 +68,24 @@ describe("a fan-out parent's writes to its run", () => {
       ...Array(WIDTH).fill('child-end'),
       'run-end',
     ]);
+  });
+
+  it('resumed by the worker that suspended it, compacts its stream in the finish, every event with its id', async () => {
+    const runId = randomUUID();
+    const keys = `${redis.prefix}:run:{r:${runId}}`;
+    let run: Awaited<ReturnType<typeof suite.client.submit<number>>> | undefined;
+    const calls = await scriptCallsOn(runId, async () => {
+      run = await suite.client.submit<number>('writes-parent', {}, { runId });
+      expect(await run.result()).toBe(WIDTH * (WIDTH - 1));
+    });
+    // compact-events-2 (the stream read back and compacted after the finish) takes these two keys.
+    expect(calls.filter((args) => args[2] === '2' && args[4] === `${keys}:timeline`)).toEqual([]);
+    // The stream (kept for a grace period) against the timeline the finish stored, read alone.
+    const stream = await redis.redis.xrange(`${keys}:events`, '-', '+');
+    expect(stream.length).toBeGreaterThan(2 * WIDTH);
+    await redis.redis.del(`${keys}:events`);
+    const read: [string, string][] = [];
+    for await (const event of run?.events() ?? []) read.push([event.eventId, event.type]);
+    expect(read).toEqual(stream.map(([id, fields]) => [id, JSON.parse(fields[1] ?? '{}').type]));
   });
 });

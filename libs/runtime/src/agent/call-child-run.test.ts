@@ -41,6 +41,11 @@ const FanOut = createAgent({
 const position = (n: number) => `root/agent:fan:0/g0/agent:child:${n}`;
 const usage = { promptTokens: 5, completionTokens: 1, totalTokens: 6 };
 
+/** One execution of `agent` over `journal`, its child calls answered by `children`. */
+function executeFanOut(agent: typeof FanOut, children: ScriptedChildRunner, journal: InMemoryRunJournal) {
+  return executeRun({ agent, input: {}, services: { ...createEmbeddedServices({ journal }), children } });
+}
+
 function finished(n: number, value: unknown): ChildResolution {
   return { state: 'finished', childRunId: `c${n}`, outcome: { ok: true, value }, usage, modelCalls: 1 };
 }
@@ -107,6 +112,38 @@ describe('child calls with a child runner (worker mode)', () => {
     expect(replay.output).toEqual([2, 4, 6]);
     expect(children.asked).toEqual([]); // recorded positions never reach the runner
     expect(replay.usage).toEqual(emptyUsage());
+  });
+
+  it('journals no usage for a child that spent nothing, and rolls the usage of one that did up on replay', async () => {
+    const children = new ScriptedChildRunner();
+    children.states.set(`${position(0)}#0`, finished(0, 2));
+    for (const n of [1, 2])
+      children.states.set(`${position(n)}#0`, {
+        state: 'finished',
+        childRunId: `c${n}`,
+        outcome: { ok: true, value: (n + 1) * 2 },
+        usage: emptyUsage(),
+        modelCalls: 0,
+      });
+    const journal = new InMemoryRunJournal();
+    const first = await executeFanOut(FanOut, children, journal);
+    expect(first).toMatchObject({ output: [2, 4, 6], modelCalls: 1, usage: { totalTokens: 6 } });
+    const entries = journal.snapshot();
+    expect(entries.get(position(0))?.usage).toMatchObject({ totalTokens: 6, callCount: 1 });
+    expect(entries.get(position(1))).not.toHaveProperty('usage');
+    expect(entries.get(position(2))).not.toHaveProperty('usage');
+    let aggregate: unknown;
+    const Reading = createAgent({
+      id: 'fan',
+      handler: async () => {
+        const values = await Promise.all([1, 2, 3].map((n) => Child({ n })));
+        aggregate = currentAgentContext()?.usage.aggregate;
+        return values;
+      },
+    });
+    const replay = await executeFanOut(Reading, children, new InMemoryRunJournal(entries));
+    expect(replay.output).toEqual([2, 4, 6]);
+    expect(aggregate).toMatchObject({ totalTokens: 6, callCount: 1 });
   });
 
   it("records an outcome read from an ended child with the run's next write, unless the child left stats to drop", async () => {

@@ -10,7 +10,6 @@
 import type { AgentContext } from '../context/agent-context.js';
 import type { AgentDefinition } from '../context/agent-definition.js';
 import type { ChildResolution, ChildRunner } from '../context/child-runner.js';
-import { assertJsonValue } from '../context/clone-json-value.js';
 import type { RunState } from '../context/run-state.js';
 import { durableStep } from '../engine/durable-step.js';
 import { applyUsage, recordUsage } from '../engine/usage-budget.js';
@@ -41,7 +40,7 @@ export const MAX_CHILD_RUN_ATTEMPTS = 5;
 
 /**
  * Calls the child as a child run.
- * @throws TypeError when the props are not JSON (they travel in the job)
+ * @throws TypeError when the props are not JSON (checked by `callChild`, as they travel in the job)
  * @throws the child run's error, rebuilt by name; AbortError when this agent is cancelled
  */
 export async function callChildRun(call: PositionedChildCall, runner: ChildRunner): Promise<unknown> {
@@ -56,7 +55,7 @@ export async function callChildRun(call: PositionedChildCall, runner: ChildRunne
       position,
       fingerprint: call.fingerprint,
       execute: () => settleChildRun(call, runner, ids, spent),
-      usage: () => spent.stats,
+      usage: () => journaledStats(spent),
       // A success is an ended child's outcome read from its record, which stays: lost in a crash,
       // the replay reads it again. Recorded with the run's next write (its end, as a rule) unless
       // the child left stats to drop once it is recorded (`forgetChildStats`).
@@ -92,7 +91,7 @@ async function settleChildRun(
 ): Promise<unknown> {
   const { parent, definition, position } = call;
   const { run } = parent;
-  assertJsonValue(call.props, `props of child agent "${definition.id}"`);
+  // The props were checked to be JSON by `callChild` (the one caller) before they were hashed.
   for (let attempt = recordedAttempts(run, position); ; attempt++) {
     const resolution = await runner.resolve({ ...call, attempt });
     ids.childRunId = resolution.childRunId;
@@ -134,6 +133,29 @@ async function finishedValue(
   if (stats.callCount > 0 || stats.items.length > 0) await recordUsage(parent, stats, { own: false });
   if (!resolution.outcome.ok) throw deserializeError(resolution.outcome.error);
   return resolution.outcome.value;
+}
+
+/**
+ * The stats journaled with the child's outcome: none for a child that spent nothing (a replay
+ * then applies nothing, as it would have applied zeros), which keeps ~100 bytes of zeros out of
+ * each entry; kept when they were stored in the tree, whose copy is dropped once journaled.
+ */
+function journaledStats(spent: ChildSpend): UsageStats | undefined {
+  const { stats } = spent;
+  if (stats === undefined || spent.stored !== false || !isEmptyStats(stats)) return stats;
+  return undefined;
+}
+
+function isEmptyStats(stats: UsageStats): boolean {
+  return (
+    stats.callCount === 0 &&
+    stats.promptTokens === 0 &&
+    stats.completionTokens === 0 &&
+    stats.totalTokens === 0 &&
+    stats.items.length === 0 &&
+    stats.details === undefined &&
+    Object.keys(stats.costs).length === 0
+  );
 }
 
 /**

@@ -25,41 +25,73 @@ export interface InvokeAgentOptions {
 }
 
 /**
- * Runs the invocation to its result.
+ * Runs the invocation to its result. Not an async function: the generations go on in one
+ * `.then`, and the invocation's end (close, flush, memory) runs in its callbacks as a `finally`
+ * would (one promise per invocation instead of the function's and its await's).
  * @throws whatever the handler throws, `RebornLimitExceededError`, `ModelRegistryNotFoundError`, `AbortError`
  */
-export async function invokeAgent(options: InvokeAgentOptions): Promise<unknown> {
+export function invokeAgent(options: InvokeAgentOptions): Promise<unknown> {
   const { definition, run } = options;
-  const placement = options.parent ? undefined : run.services.placement;
-  const context = new AgentContext({
-    definition,
-    run,
-    callPath: options.callPath,
-    parent: options.parent,
-    model: resolveOwnModel(definition, run),
-    depth: placement?.depth ?? 0,
-    inheritedModel: placement?.modelId === undefined ? undefined : run.services.models.get(placement.modelId),
-  });
-  options.onContext?.(context);
-  let outcome: 'success' | 'error' = 'error';
+  let context: AgentContext;
   try {
-    // Read ahead by the run's start (most root invocations): nothing to await.
-    const loading = context.memory.load();
-    if (loading !== SETTLED) await loading;
-    const result = await runGenerations(context, options.props);
-    outcome = 'success';
-    return result;
-  } finally {
-    // Usually nothing to tear down or flush: no await (and its promise) for a settled one.
-    const closing = context.close(outcome === 'success' ? 'Agent success' : 'Agent error');
-    if (closing !== SETTLED) await closing;
-    const flushing = run.flushWrites();
-    if (flushing !== SETTLED) await flushing;
-    // Memory is per invocation. A failed invocation keeps it: a retry of the run replays from it.
-    // One that stored nothing (most) has nothing to clear: no write, and none of its promises.
-    if (outcome === 'success' && !context.memory.storesNothing)
-      await run.services.memory.clear(context.callPath);
+    const placement = options.parent ? undefined : run.services.placement;
+    context = new AgentContext({
+      definition,
+      run,
+      callPath: options.callPath,
+      parent: options.parent,
+      model: resolveOwnModel(definition, run),
+      depth: placement?.depth ?? 0,
+      inheritedModel:
+        placement?.modelId === undefined ? undefined : run.services.models.get(placement.modelId),
+    });
+    options.onContext?.(context);
+  } catch (error) {
+    return Promise.reject(error);
   }
+  let running: Promise<unknown>;
+  try {
+    // Read ahead by the run's start (most root invocations): nothing to wait for.
+    const loading = context.memory.load();
+    running =
+      loading === SETTLED
+        ? runGenerations(context, options.props)
+        : loading.then(() => runGenerations(context, options.props));
+  } catch (error) {
+    running = Promise.reject(error);
+  }
+  return running.then(
+    (result) => endInvocation(context, true, () => result),
+    (error: unknown) =>
+      endInvocation(context, false, () => {
+        throw error;
+      }),
+  );
+}
+
+/**
+ * The end of an invocation, in a `finally`'s order: its context closed, the run's writes flushed,
+ * and the memory of one that succeeded cleared; then `outcome` gives the invocation's result (or
+ * throws its error). A step that fails replaces the outcome, as a throwing `finally` would.
+ * Usually nothing to tear down, flush or clear: no promise then.
+ */
+function endInvocation(context: AgentContext, succeeded: boolean, outcome: () => unknown): unknown {
+  const closing = context.close(succeeded ? 'Agent success' : 'Agent error');
+  if (closing !== SETTLED) return closing.then(() => flushAndClear(context, succeeded, outcome));
+  return flushAndClear(context, succeeded, outcome);
+}
+
+function flushAndClear(context: AgentContext, succeeded: boolean, outcome: () => unknown): unknown {
+  const flushing = context.run.flushWrites();
+  if (flushing !== SETTLED) return flushing.then(() => clearMemory(context, succeeded, outcome));
+  return clearMemory(context, succeeded, outcome);
+}
+
+/** Memory is per invocation. A failed invocation keeps it: a retry of the run replays from it. */
+function clearMemory(context: AgentContext, succeeded: boolean, outcome: () => unknown): unknown {
+  // One that stored nothing (most) has nothing to clear: no write, and none of its promises.
+  if (!succeeded || context.memory.storesNothing) return outcome();
+  return context.run.services.memory.clear(context.callPath).then(outcome);
 }
 
 /**

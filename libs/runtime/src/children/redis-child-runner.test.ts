@@ -10,8 +10,9 @@ import { createEmbeddedServices } from '../embedded/create-embedded-services.js'
 import { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
 import { AgentQueues } from '../jobs/agent-queues.js';
 import { bullmqPrefix, runIndexKeys, runKeys } from '../keys.js';
+import type { ServedAgents } from '../registry/worker-registry.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
-import { RedisChildRunner } from './redis-child-runner.js';
+import { RedisChildRunner, type RedisChildRunnerOptions } from './redis-child-runner.js';
 
 const fixture = useRedis(import.meta.filename);
 const WIDTH = 4;
@@ -47,6 +48,7 @@ async function execute(
   runId: string,
   deps: { queues: AgentQueues; records: RedisRunRecords },
   pendingSteps?: readonly string[],
+  serving?: Pick<RedisChildRunnerOptions, 'served' | 'servedHere'>,
 ) {
   const children = new RedisChildRunner({
     redis: fixture.redis,
@@ -57,6 +59,7 @@ async function execute(
     runId,
     rootRunId: runId,
     maxChildrenPerRun: 10,
+    ...serving,
   });
   const journal = new InMemoryRunJournal([], pendingSteps);
   return executeRun({
@@ -101,6 +104,14 @@ describe('RedisChildRunner, a fan-out', () => {
     for (const childRunId of pending)
       expect(await deps.records.get(childRunId)).toMatchObject({ status: 'queued', parentRunId: runId });
     expect((await leafJobs()) - before).toBe(WIDTH);
+    // No scope layers on the chain: none in the job data.
+    const queue = new Queue('agents/leaf', {
+      connection: fixture.connect(),
+      prefix: bullmqPrefix(fixture.prefix),
+    });
+    const job = await queue.getJob(pending[0] ?? '').finally(() => queue.close());
+    expect(job?.data).toMatchObject({ input: JSON.stringify({ n: 0 }), child: { parentRunId: runId } });
+    expect(job?.data).not.toHaveProperty('scope');
   });
 
   it('after a crash between the jobs and the children set, enqueues each child again without a second job', async () => {
@@ -139,5 +150,30 @@ describe('RedisChildRunner, a fan-out', () => {
     expect(third.output).toEqual([0, 1, 2, 3]);
     expect((await leafJobs()) - before).toBe(WIDTH);
     expect(await fixture.redis.scard(runKeys(fixture.prefix, runId).children)).toBe(WIDTH);
+  });
+
+  it('marks a child no live worker serves, and asks no registry for an agent this worker serves', async () => {
+    const asked: string[] = [];
+    const nobody = {
+      serves: async (agentId: string) => {
+        asked.push(agentId);
+        return false;
+      },
+    } as unknown as ServedAgents;
+    const runId = randomUUID();
+    const deps = await parentJob(runId);
+    const marked = await execute(runId, deps, undefined, { served: nobody });
+    expect(asked).toEqual(Array(WIDTH).fill('leaf'));
+    for (const childRunId of marked.suspended?.pendingChildren ?? [])
+      expect((await deps.records.get(childRunId))?.waitingFor).toEqual({ kind: 'worker', detail: 'leaf' });
+    asked.length = 0;
+    const here = randomUUID();
+    const served = await execute(here, await parentJob(here), undefined, {
+      served: nobody,
+      servedHere: new Map([['leaf', Leaf]]),
+    });
+    expect(asked).toEqual([]);
+    for (const childRunId of served.suspended?.pendingChildren ?? [])
+      expect((await deps.records.get(childRunId))?.waitingFor).toBeUndefined();
   });
 });

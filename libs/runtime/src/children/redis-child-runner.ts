@@ -52,6 +52,11 @@ export interface RedisChildRunnerOptions {
   maxChildrenPerRun: number;
   /** Whether a live worker serves an agent: a child no worker serves says so on its record. @default not checked */
   served?: ServedAgents | undefined;
+  /**
+   * The agents this worker serves: a child of one of them is served (by this live worker)
+   * without asking `served` (a promise and a registry lookup per child). @default none
+   */
+  servedHere?: ReadonlyMap<string, unknown> | undefined;
   /** Descriptors of the resources a child of `parent` inherits (the resource registry fills them). */
   exposedResources?: (parent: AgentContext) => ResourceDescriptor[];
   /** The calling run's deadline (epoch ms): its children inherit it. @default none */
@@ -184,8 +189,10 @@ export class RedisChildRunner implements ChildRunner {
     };
     const modelId = modelIdOf(parent.resolveModel(), parent.run.services.models);
     if (modelId !== undefined) placement.modelId = modelId;
+    const scope = scopeLayersOf(parent);
     const data = encodeRunJobData(call.props, {
-      scope: scopeLayersOf(parent),
+      // No layers (most trees): none in the job, which a child run reads as none (`services.scope`).
+      scope: scope.length > 0 ? scope : undefined,
       child: placement,
       resources: this.#options.exposedResources?.(parent),
       deadline: this.#options.deadline,
@@ -206,8 +213,8 @@ export class RedisChildRunner implements ChildRunner {
       (known) => known.add(childRunId),
       () => undefined,
     );
-    const { served } = this.#options;
-    if (served && !(await served.serves(definition.id)))
+    const { served, servedHere } = this.#options;
+    if (served && !servedHere?.has(definition.id) && !(await served.serves(definition.id)))
       await records.markUnserved(childRunId, definition.id);
   }
 }

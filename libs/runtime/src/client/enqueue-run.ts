@@ -68,12 +68,17 @@ export async function enqueueRun(services: EnqueueServices, run: RunToEnqueue): 
 /** The writes after the record: its conversation's line, its job, and `waitingFor: worker`. */
 async function queueRun(services: EnqueueServices, run: RunToEnqueue): Promise<Enqueued> {
   const { records, gate, queues, served } = services;
-  const { data, onConflict, delayMs } = run;
+  const { onConflict, delayMs } = run;
+  let { data } = run;
   let ahead: string[] = [];
   if (run.conversationId !== undefined) {
-    const registration = await gate.register(run.conversationId, run.runId, onConflict);
+    // A delayed run does not hold the conversation while it waits for its time.
+    const lease = delayMs === undefined || delayMs <= 0;
+    const registration = await gate.register(run.conversationId, run.runId, onConflict, { lease });
     if (registration.kind === 'busy') return { kind: 'busy', holderRunId: registration.holderRunId };
     if (registration.kind === 'registered') ahead = registration.ahead;
+    if (registration.kind === 'registered' && registration.leased)
+      data = { ...data, conversationLeased: registration.leased };
   }
   await queues.queueFor(run.agentId).add(run.agentId, data, {
     jobId: run.runId,

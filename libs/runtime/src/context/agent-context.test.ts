@@ -61,3 +61,27 @@ describe('AgentContext signal (made when first asked for)', () => {
     expect(() => sibling.throwIfAborted()).toThrow('parent ended');
   });
 });
+
+describe('AgentContext draft and resource slots (made when first needed)', () => {
+  it('has a draft before its first generation, and a fresh one for each generation', () => {
+    const context = contextIn(new AbortController().signal);
+    // Read before any generation (as a hook outside the loop would): one draft, kept.
+    const early = context.draft;
+    expect(early).toBe(context.draft);
+    expect(context.nextPosition('tool', 'x')).toBe('root/agent:a:0/g0/tool:x:0');
+    context.startGeneration(0);
+    expect(context.draft).not.toBe(early);
+    expect(context.nextPosition('tool', 'x')).toBe('root/agent:a:0/g0/tool:x:0');
+    context.draft.tools.set('t', {} as never);
+    context.startGeneration(1);
+    expect(context.draft.tools.size).toBe(0);
+    expect(context.nextPosition('tool', 'x')).toBe('root/agent:a:0/g1/tool:x:0');
+  });
+
+  it('keeps one set of resource slots, made at the first read', () => {
+    const context = contextIn(new AbortController().signal);
+    const slots = context.resources;
+    expect(context.resources).toBe(slots);
+    expect(slots.exposedDescriptors().size).toBe(0);
+  });
+});

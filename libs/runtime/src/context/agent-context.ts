@@ -40,7 +40,8 @@ export class AgentContext {
   /** 0 for the root agent of a run. */
   readonly depth: number;
   readonly memory: AgentMemory;
-  readonly resources: ResourceSlots;
+  /** Made at the first `equipResource` (or other read): most invocations equip none. */
+  #resources: ResourceSlots | undefined;
   /** Values exposed to descendants (`equipResource(…, { expose: true })`). */
   readonly providers = new Map<string, unknown>();
   readonly teardown = new TeardownRegistry();
@@ -63,7 +64,8 @@ export class AgentContext {
   private readonly ownModel: ModelAdapter | undefined;
   private readonly inheritedModel: ModelAdapter | undefined;
   private currentGeneration = 0;
-  private currentDraft = new Draft();
+  /** Made by {@link startGeneration} (every generation starts with one), or at a read before. */
+  #draft: Draft | undefined;
   #unlinkParentSignal: (() => void) | undefined;
 
   constructor(options: AgentContextOptions) {
@@ -75,7 +77,6 @@ export class AgentContext {
     this.ownModel = options.model;
     this.inheritedModel = options.inheritedModel;
     this.memory = new AgentMemory(options.run, options.callPath);
-    this.resources = new ResourceSlots(this);
   }
 
   /** Aborted when this agent ends or any ancestor (or the run) is cancelled. */
@@ -94,6 +95,11 @@ export class AgentContext {
     return this.parent?.signal ?? this.run.services.signal;
   }
 
+  get resources(): ResourceSlots {
+    this.#resources ??= new ResourceSlots(this);
+    return this.#resources;
+  }
+
   get agentId(): string {
     return this.definition.id;
   }
@@ -107,7 +113,8 @@ export class AgentContext {
   }
 
   get draft(): Draft {
-    return this.currentDraft;
+    this.#draft ??= new Draft();
+    return this.#draft;
   }
 
   /** The path of the current generation; every journal position of the generation starts with it. */
@@ -118,13 +125,13 @@ export class AgentContext {
   /** Starts generation `generation` with an empty draft. */
   startGeneration(generation: number): void {
     this.currentGeneration = generation;
-    this.currentDraft = new Draft();
+    this.#draft = new Draft();
   }
 
   /** The next journal position for an effect of `kind` on `target` in this generation. */
   nextPosition(kind: string, target?: string): string {
     const key = target === undefined ? kind : `${kind}:${target}`;
-    return `${this.generationPath}/${key}:${this.currentDraft.nextSequence(key)}`;
+    return `${this.generationPath}/${key}:${this.draft.nextSequence(key)}`;
   }
 
   /** The model this agent prompts with: its own, else the nearest ancestor's (across runs too). */

@@ -148,17 +148,15 @@ export class ConversationLog {
     const { runId, attempt } = this.context.run.services;
     const { provider, id } = details.model;
     const sameModel = this.storedModel?.provider === provider && this.storedModel.id === id;
-    return {
-      expectedVersion: this.version,
-      appendId,
-      messages,
-      // Omitted = unchanged: the store keeps the model it has.
-      ...(sameModel ? {} : { model: { provider, id } }),
-      ...(this.systemSent ? {} : { system: details.system }),
-      ...(details.usage ? { usage: details.usage } : {}),
-      ...(details.lastPromptTokens === undefined ? {} : { lastPromptTokens: details.lastPromptTokens }),
-      ...(attempt === undefined ? {} : { holder: { runId, attempt } }),
-    };
+    // Fields set one by one (no spread of a throwaway object per field: built on every turn).
+    const change: AppendChange = { expectedVersion: this.version, appendId, messages };
+    // Omitted = unchanged: the store keeps the model it has.
+    if (!sameModel) change.model = { provider, id };
+    if (!this.systemSent) change.system = details.system;
+    if (details.usage) change.usage = details.usage;
+    if (details.lastPromptTokens !== undefined) change.lastPromptTokens = details.lastPromptTokens;
+    if (attempt !== undefined) change.holder = { runId, attempt };
+    return change;
   }
 }
 

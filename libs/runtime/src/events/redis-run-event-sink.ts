@@ -47,6 +47,8 @@ export class RedisRunEventSink implements RunEventSink {
     attempt?: string;
     /** Called once when the writes were refused: a newer attempt owns the run. @default ignore */
     onSuperseded?: () => void;
+    /** Events an earlier execution wrote (see the batch's option). @default none */
+    written?: WrittenEvents | undefined;
   }) {
     this.batch = new RunWriteBatch({
       redis: options.redis,
@@ -56,6 +58,7 @@ export class RedisRunEventSink implements RunEventSink {
       ...(options.attempt !== undefined && { attempt: options.attempt }),
       ...(options.onError && { onError: options.onError }),
       ...(options.onSuperseded && { onSuperseded: options.onSuperseded }),
+      ...(options.written && { written: options.written }),
     });
     this.#limits = options.limits ?? DEFAULT_JSON_LIMITS;
     this.#onOmitted = options.onOmitted ?? (() => {});

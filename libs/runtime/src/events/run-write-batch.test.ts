@@ -7,7 +7,7 @@ import { AttemptSupersededError } from '../errors/run-errors.js';
 import { RedisRunJournal } from '../journal/redis-run-journal.js';
 import { runKeys } from '../keys.js';
 import { RedisRunRecords } from '../runs/redis-run-records.js';
-import { RunWriteBatch } from './run-write-batch.js';
+import { RunWriteBatch, type WrittenEvents } from './run-write-batch.js';
 
 const fixture = useRedis(import.meta.filename);
 const records = () => new RedisRunRecords({ redis: fixture.redis, prefix: fixture.prefix });
@@ -27,7 +27,7 @@ async function startedRun(attempt = randomUUID()) {
   return { runId, ...writers(runId, attempt) };
 }
 
-function writers(runId: string, attempt: string, onSuperseded?: () => void) {
+function writers(runId: string, attempt: string, onSuperseded?: () => void, written?: WrittenEvents) {
   const batch = new RunWriteBatch({
     redis: fixture.redis,
     prefix: fixture.prefix,
@@ -35,6 +35,7 @@ function writers(runId: string, attempt: string, onSuperseded?: () => void) {
     attempt,
     maxLength: 1000,
     ...(onSuperseded && { onSuperseded }),
+    ...(written && { written }),
   });
   const journal = new RedisRunJournal({
     redis: fixture.redis,
@@ -148,7 +149,7 @@ describe('RunWriteBatch', () => {
     batch.event(event('resumed'));
     await vi.waitFor(async () => expect(await streamOf(runId)).toEqual(['first', 'suspended', 'resumed']));
 
-    // A write in flight: sent first (same connection), its ids unknown to the batch afterwards.
+    // A write in flight: sent first (same connection), its reply (and ids) come first too.
     const other = await startedRun(attempt);
     other.batch.event(event('in flight'));
     const flushing = other.batch.flush();
@@ -159,7 +160,39 @@ describe('RunWriteBatch', () => {
     expect(await records().suspend(other.runId, suspension, undefined, attempt, handed)).toBe(true);
     await flushing;
     expect(await streamOf(other.runId)).toEqual(['in flight', 'suspended']);
-    expect(other.batch.written()).toBeUndefined();
+    const otherIds = (await fixture.redis.xrange(runKeys(fixture.prefix, other.runId).events, '-', '+')).map(
+      ([id]) => id,
+    );
+    expect(other.batch.written()).toEqual({ texts: [event('in flight'), event('suspended')], ids: otherIds });
+  });
+
+  it('does not know what it wrote while handed-over events wait for their ids, nor when they never get them', async () => {
+    const attempt = randomUUID();
+    const { runId, batch } = await startedRun(attempt);
+    batch.event(event('suspended'));
+    const handed = await batch.handOver();
+    expect(batch.written()).toBeUndefined();
+    // The run ended elsewhere (a cancel): the suspension writes no event and gives no ids.
+    await records().finish(runId, 'root', { status: 'cancelled', usage: emptyUsage(), modelCalls: 0 });
+    expect(
+      await records().suspend(runId, { usage: emptyUsage(), modelCalls: 0 }, undefined, attempt, handed),
+    ).toBe(false);
+    expect(batch.written()).toBeUndefined();
+  });
+
+  it('starts out knowing the events an earlier execution wrote, and adds its own after them', async () => {
+    const attempt = randomUUID();
+    const { runId } = await startedRun(attempt);
+    const earlier = { texts: [event('earlier')], ids: ['1-0'] };
+    const { batch } = writers(runId, attempt, undefined, earlier);
+    batch.event(event('now'));
+    await batch.flush();
+    const ids = (await fixture.redis.xrange(runKeys(fixture.prefix, runId).events, '-', '+')).map(
+      ([id]) => id,
+    );
+    expect(batch.written()).toEqual({ texts: [event('earlier'), event('now')], ids: ['1-0', ...ids] });
+    // Copied: the earlier execution's arrays are left as they were.
+    expect(earlier).toEqual({ texts: [event('earlier')], ids: ['1-0'] });
   });
 
   it('records the first write of a position only, deferred or not', async () => {

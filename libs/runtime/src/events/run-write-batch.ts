@@ -77,6 +77,8 @@ export class RunWriteBatch {
   /** What this batch wrote to the stream, while it knows all of it; `undefined` once it does not. */
   #written: WrittenEvents | undefined = { texts: [], ids: [] };
   #writtenBytes = 0;
+  /** Events were handed over ({@link handOver}) and their ids are not back yet: {@link written} is unknown. */
+  #awaitingIds = false;
 
   constructor(options: {
     redis: Redis;
@@ -90,6 +92,13 @@ export class RunWriteBatch {
     onError?: (error: unknown) => void;
     /** Called once when a write was refused: a newer attempt owns the run. @default ignore */
     onSuperseded?: () => void;
+    /**
+     * Events an earlier execution of the run wrote, known to this worker (it suspended the run,
+     * `worker/suspended-run-events.ts`): remembered as if this batch had written them, so the
+     * run's end can compact without reading the stream back (the finish script checks that the
+     * stream holds exactly these and this batch's own). Copied. @default none
+     */
+    written?: WrittenEvents;
   }) {
     this.#redis = options.redis;
     this.#runId = options.runId;
@@ -99,6 +108,7 @@ export class RunWriteBatch {
     this.#attempt = options.attempt ?? '';
     this.#onError = options.onError ?? (() => {});
     this.#onSuperseded = options.onSuperseded ?? (() => {});
+    if (options.written) this.#remember(options.written.texts, options.written.ids);
   }
 
   /** Whether a newer attempt owns the run (a write was refused). */
@@ -209,9 +219,11 @@ export class RunWriteBatch {
    * suspension, `suspend-run-3`), then forgotten. A write in flight is not waited for: it was
    * sent on the same connection, so Redis runs it first (writes still queued behind it are
    * waited for). {@link written} learns the ids the caller's script gave the events through
-   * `onEventsWritten`, unless a write was in flight (whose ids may come after): it forgets then,
-   * and the run's end reads the stream back. Nothing when the attempt was superseded. Ends a
-   * {@link hold}: the writes of a next execution in this job go on as before.
+   * `onEventsWritten`, after those of the write that was in flight, which its reply gave first
+   * (a fan-out's `child-start` events, sent just before its suspension); when that write is not
+   * done by then (or failed), it forgets, and the run's end reads the stream back. Nothing when
+   * the attempt was superseded. Ends a {@link hold}: the writes of a next execution in this job go
+   * on as before.
    */
   async handOver(): Promise<DrainedWrites & { onEventsWritten: (ids: string[]) => void }> {
     this.#held = false;
@@ -226,16 +238,18 @@ export class RunWriteBatch {
       if (record.settle) record.settle.resolve();
       else this.#unsettled -= 1;
     }
-    const written = this.#inFlight > 0 ? undefined : this.#written;
-    if (events.length > 0) this.#written = undefined;
+    // Unknown until the caller's script gives the ids (never, when it wrote nothing).
+    if (events.length > 0) this.#awaitingIds = true;
     if (this.#superseded) return { records: [], events: [], onEventsWritten: () => {} };
     return {
       records: records.flatMap((record) => [record.position, record.text]),
       events,
       onEventsWritten: (ids) => {
-        if (!written) return;
-        this.#written = written;
-        this.#remember(events, ids);
+        if (events.length === 0) return;
+        this.#awaitingIds = false;
+        // A write still in flight would add its (earlier) ids after these: not known in order.
+        if (this.#inFlight > 0) this.#written = undefined;
+        else this.#remember(events, ids);
       },
     };
   }
@@ -247,7 +261,7 @@ export class RunWriteBatch {
    * {@link drain}.
    */
   written(): WrittenEvents | undefined {
-    return this.#written;
+    return this.#awaitingIds ? undefined : this.#written;
   }
 
   #scheduleImmediate(): void {

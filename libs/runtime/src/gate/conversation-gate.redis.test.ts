@@ -1,8 +1,8 @@
 /**
  * The conversation gate's scripts against a real Redis: the line of writers (submission order,
  * idempotent, onConflict), the lease (first in line only, replaced by a newer attempt) and the
- * fence it puts on appends (`append-conversation-9` refuses any writer that does not hold it),
- * and the read of the conversation an attempt that enters makes in the same call.
+ * fence it puts on appends (`append-conversation-10` refuses any writer that does not hold it),
+ * the lease a submit gives a run alone in line for its first attempt (`register-writer-5`), and the read of the conversation an attempt that enters makes in the same call.
  */
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
@@ -190,6 +190,92 @@ describe('the lease fences appends', () => {
   });
 });
 
+describe('the lease a submit gives a run alone in line, for its first attempt (register-writer-5)', () => {
+  it('is written only for an enqueue onto an empty line that asks for it, and says whether a conversation is stored', async () => {
+    const id = `c-${randomUUID()}`;
+    const keys = conversationGateKeys(fixture.prefix, id);
+    // Not asked (a delayed submit): no lease.
+    expect(await gate().register(id, 'r0', 'enqueue')).toEqual({ kind: 'registered', ahead: [] });
+    expect(await fixture.redis.exists(keys.lease)).toBe(0);
+    await gate().leave(id, 'r0');
+    expect(await gate().register(id, 'r1', 'enqueue', { lease: true })).toEqual({
+      kind: 'registered',
+      ahead: [],
+      leased: 'empty',
+    });
+    expect(await fixture.redis.hgetall(keys.lease)).toEqual({ runId: 'r1', attempt: '' });
+    // Behind a run: no lease; a repeated submit: nothing changes.
+    expect(await gate().register(id, 'r2', 'enqueue', { lease: true })).toEqual({
+      kind: 'registered',
+      ahead: [],
+    });
+    expect(await gate().register(id, 'r1', 'enqueue', { lease: true })).toEqual({ kind: 'already' });
+    expect(await fixture.redis.hgetall(keys.lease)).toEqual({ runId: 'r1', attempt: '' });
+    // A reject (interrupt, rollback) submit never takes it.
+    await store().append(id, turn('t1', 0, { runId: 'r1', attempt: 'first' }));
+    await gate().leave(id, 'r1', 'first');
+    await gate().leave(id, 'r2');
+    expect(await gate().register(id, 'r3', 'reject', { lease: true })).toEqual({
+      kind: 'registered',
+      ahead: [],
+    });
+    await gate().leave(id, 'r3');
+    // A stored conversation: the first attempt loads it itself.
+    expect(await gate().register(id, 'r4', 'enqueue', { lease: true })).toMatchObject({ leased: 'stored' });
+  });
+
+  it('is not written when a run is in line without the counter (put there by hand): the run waits', async () => {
+    const id = `c-${randomUUID()}`;
+    const keys = conversationGateKeys(fixture.prefix, id);
+    await fixture.redis.zadd(keys.writers, 0, 'ghost');
+    expect(await gate().register(id, 'r1', 'enqueue', { lease: true })).toEqual({
+      kind: 'registered',
+      ahead: [],
+    });
+    expect(await fixture.redis.exists(keys.lease)).toBe(0);
+    expect(await gate().enter(id, 'r1', 'a')).toEqual({ entered: false, headRunId: 'ghost' });
+  });
+
+  it('lets any attempt of the run append and leave until another attempt enters, then fences the first', async () => {
+    const id = `c-${randomUUID()}`;
+    const keys = conversationGateKeys(fixture.prefix, id);
+    await gate().register(id, 'r1', 'enqueue', { lease: true });
+    await gate().register(id, 'r2', 'enqueue', { lease: true });
+    const refused = (change: ReturnType<typeof turn>) => store().append(id, change);
+    // Another run, and a writer outside any run, are refused as under any lease.
+    await expect(refused(turn('x', 0, { runId: 'r2', attempt: 'b' }))).rejects.toMatchObject({
+      name: 'ConversationLeaseLostError',
+      holderRunId: 'r1',
+    });
+    await expect(refused(turn('y', 0))).rejects.toMatchObject({ name: 'ConversationLeaseLostError' });
+    // The first attempt appends without entering.
+    await store().append(id, turn('t1', 0, { runId: 'r1', attempt: 'first' }));
+    // Taken over: the new attempt enters (its token in the lease); the first can no longer write or leave.
+    expect(await gate().enter(id, 'r1', 'second')).toEqual({ entered: true });
+    await expect(refused(turn('t2', 1, { runId: 'r1', attempt: 'first' }))).rejects.toMatchObject({
+      name: 'ConversationLeaseLostError',
+    });
+    await gate().leave(id, 'r1', 'first');
+    expect(await fixture.redis.hgetall(keys.lease)).toEqual({ runId: 'r1', attempt: 'second' });
+    await store().append(id, turn('t3', 1, { runId: 'r1', attempt: 'second' }));
+    await gate().leave(id, 'r1', 'second');
+    expect(await gate().enter(id, 'r2', 'b')).toEqual({ entered: true });
+    expect((await store().load(id))?.messages.map((message) => message.content)).toEqual(['t1', 't3']);
+  });
+
+  it('is left by the first attempt that never entered, and the next run goes', async () => {
+    const id = `c-${randomUUID()}`;
+    const keys = conversationGateKeys(fixture.prefix, id);
+    await gate().register(id, 'r1', 'enqueue', { lease: true });
+    await gate().register(id, 'r2', 'enqueue', { lease: true });
+    await gate().leave(id, 'r1', 'first');
+    expect(await fixture.redis.exists(keys.lease)).toBe(0);
+    expect(await gate().enter(id, 'r2', 'b')).toEqual({ entered: true });
+    await gate().leave(id, 'r2', 'b');
+    expect(await fixture.redis.exists(keys.lease, keys.sequence, keys.writers)).toBe(0);
+  });
+});
+
 describe('the commands each script runs (MONITOR)', () => {
   /** The commands the scripts run inside Redis on `id`'s keys while `work` runs, by name. */
   async function luaCommands(id: string, work: () => Promise<void>): Promise<string[]> {
@@ -212,6 +298,25 @@ describe('the commands each script runs (MONITOR)', () => {
     expect(await entered).toEqual(['ZRANGE', 'HSET', 'HGETALL']);
     const appended = luaCommands(id, async () => {
       await writer.append(id, turn('t1', 0, { runId: 'r1', attempt: 'a' }));
+    });
+    expect(await appended).toEqual(['HMGET', 'HMGET', 'HSETNX', 'RPUSH', 'HSET', 'RPUSH']);
+    expect(await luaCommands(id, () => gate().leave(id, 'r1', 'a'))).toEqual([
+      'HMGET',
+      'SREM',
+      'ZRANGE',
+      'DEL',
+    ]);
+  });
+
+  it('registers a run alone in line with its lease (5), appends its first turn without an enter (6), leaves (4)', async () => {
+    const id = `c-${randomUUID()}`;
+    const registered = luaCommands(
+      id,
+      async () => void (await gate().register(id, 'r1', 'enqueue', { lease: true })),
+    );
+    expect(await registered).toEqual(['INCR', 'ZADD', 'ZRANGE', 'HSET', 'EXISTS']);
+    const appended = luaCommands(id, async () => {
+      await store().append(id, turn('t1', 0, { runId: 'r1', attempt: 'a' }));
     });
     expect(await appended).toEqual(['HMGET', 'HMGET', 'HSETNX', 'RPUSH', 'HSET', 'RPUSH']);
     expect(await luaCommands(id, () => gate().leave(id, 'r1', 'a'))).toEqual([

@@ -2,7 +2,7 @@
  * One writer per conversation (ARCHITECTURE.md §9), the `conversation` kind of the waiting gate.
  * Under the conversation's hash tag (`conversationGateKeys`): a line of writers (run ids in
  * submission order) and a lease (the run at the head of the line and its execution attempt).
- * Only the lease holder may append (`append-conversation-9` checks it), so a stale execution
+ * Only the lease holder may append (`append-conversation-10` checks it), so a stale execution
  * of a run (crashed, handed back, abandoned) can never write again.
  *
  * - A client registers a run when it submits it (`register`), which decides `onConflict`.
@@ -19,8 +19,8 @@ import type { Redis } from 'ioredis';
 import { conversationGateKeys, conversationKeys } from '../keys.js';
 import type { LatestRead } from '../store/redis-conversation-store.js';
 import { enterWriterScript } from './lua/enter-writer-5.lua.js';
-import { leaveWriterScript } from './lua/leave-writer-6.lua.js';
-import { registerWriterScript } from './lua/register-writer-4.lua.js';
+import { leaveWriterScript } from './lua/leave-writer-7.lua.js';
+import { registerWriterScript } from './lua/register-writer-5.lua.js';
 import type { OnConflict } from './waiting-for.js';
 
 /** What {@link ConversationGate.register} did. */
@@ -29,11 +29,18 @@ export type Registration =
    * In line; `ahead` lists the runs to cancel (for `interrupt` and `rollback`, else empty): the
    * head, then the runs that waited, which already left the line (the new run is next after the head).
    */
-  | { kind: 'registered'; ahead: string[] }
+  | { kind: 'registered'; ahead: string[]; leased?: LeasedAtSubmit }
   /** Already in line (a repeated submit): nothing changed. */
   | { kind: 'already' }
   /** `reject`: another run holds or waits for the conversation. */
   | { kind: 'busy'; holderRunId: string };
+
+/**
+ * A run registered alone in line with the lease for its first attempt (`register(…, { lease })`):
+ * whether the conversation was `empty` (no header) or `stored` then. Under that lease nobody
+ * else writes it, so the first attempt's load reads nothing (`empty`) or the stored version.
+ */
+export type LeasedAtSubmit = 'empty' | 'stored';
 
 /**
  * What {@link ConversationGate.enter} decided; entered with `readFrom`, the conversation's latest
@@ -60,14 +67,25 @@ export class ConversationGate {
     this.#options = options;
   }
 
-  async register(conversationId: string, runId: string, onConflict: OnConflict): Promise<Registration> {
+  /**
+   * Puts the run in line. With `lease` (a submit that starts at once), an `enqueue` onto an
+   * empty line also gives the lease to the run's first attempt, which then executes without
+   * {@link enter}: the reply's `leased`.
+   */
+  async register(
+    conversationId: string,
+    runId: string,
+    onConflict: OnConflict,
+    options: { lease?: boolean } = {},
+  ): Promise<Registration> {
     const keys = this.#keys(conversationId);
+    const header = conversationKeys(this.#options.prefix, conversationId).header;
     for (let cleared = 0; ; cleared++) {
       const reply = (await registerWriterScript.run(
         this.#options.redis,
-        [keys.writers, keys.sequence, keys.rollbacks],
-        [runId, onConflict],
-      )) as [number, ...string[]];
+        [keys.writers, keys.sequence, keys.rollbacks, keys.lease, header],
+        [runId, onConflict, options.lease ? '1' : '0'],
+      )) as [number, ...(string | number)[]];
       const [code, ...rest] = reply;
       if (code === -1) {
         const holderRunId = String(rest[0]);
@@ -78,6 +96,7 @@ export class ConversationGate {
         return { kind: 'busy', holderRunId };
       }
       if (code === 0) return { kind: 'already' };
+      if (code === 2) return { kind: 'registered', ahead: [], leased: rest[0] === 1 ? 'stored' : 'empty' };
       return { kind: 'registered', ahead: rest.map(String) };
     }
   }

@@ -31,6 +31,19 @@ describe('run job data', () => {
     });
   });
 
+  it('decodes input alone (no schema pass) as the schema would, with the same bounds and errors', () => {
+    const alone = decodeRunJobData({ input: '{"q":[1,2]}' }, within(100));
+    expect(alone).toStrictEqual({ input: { q: [1, 2] } });
+    // The schema strips what it does not know: the same result through it.
+    expect(decodeRunJobData({ input: '{"q":[1,2]}', unknown: 1 }, within(100))).toStrictEqual(alone);
+    expect(() => decodeRunJobData({ input: '"long text"' }, within(4))).toThrow(PayloadTooLargeError);
+    expect(() => decodeRunJobData({ input: '{nope' }, within(100))).toThrow(InvalidRunInputError);
+    expect(() => decodeRunJobData({ input: 1 }, within(100))).toThrow('`input`');
+    expect(() => decodeRunJobData(Object.assign([], { input: '1' }), within(100))).toThrow(
+      InvalidRunInputError,
+    );
+  });
+
   it('rejects a child placement without its parent', () => {
     expect(() => decodeRunJobData({ input: '1', child: { callPath: 'x', depth: 1 } }, within(100))).toThrow(
       InvalidRunInputError,

@@ -76,6 +76,12 @@ export const runJobDataSchema = z.object(
     conversationId: storedIdSchema.optional(),
     /** With `conversationId`: the submission's `onConflict` (a worker fails a `reject` run that must wait). */
     onConflict: onConflictSchema.optional(),
+    /**
+     * With `conversationId`: the client gave the run's first attempt the conversation's lease at
+     * submit (`ConversationGate.register`), when it was `empty` or `stored`: that attempt executes
+     * without entering the gate. Workers of earlier versions drop the field and enter.
+     */
+    conversationLeased: z.enum(['empty', 'stored']).optional(),
     /** Scope layers, outermost first (for a child run: captured from its caller when it was enqueued). */
     scope: scopeSchema.optional(),
     /** For a child run (a BullMQ child job): its place in the tree. */
@@ -133,6 +139,8 @@ export function encodeRunJobData(
  * @throws InvalidRunInputError naming the field when the data does not have the {@link RunJobData} shape or `input` is not JSON
  */
 export function decodeRunJobData(data: unknown, limits: JsonLimits): DecodedRunJob {
+  const only = inputAlone(data);
+  if (only !== undefined) return { input: parseInput(only, limits) };
   const text = runJobDataSchema.shape.input.safeParse((data as { input?: unknown } | null)?.input);
   const input = text.success ? parseInput(text.data, limits) : undefined;
   const parsed = runJobDataSchema.safeParse(data);
@@ -142,6 +150,19 @@ export function decodeRunJobData(data: unknown, limits: JsonLimits): DecodedRunJ
   if (rest.resources !== undefined)
     checkJsonBounds(rest.resources, 'the inherited resource descriptors', limits);
   return { input, ...rest };
+}
+
+/**
+ * The input text of job data that holds nothing else (a root run submitted without options: the
+ * most common job), which the schema would accept as it is: no schema pass for it (its
+ * objects, ~2 KB per run). `undefined` for any other data, which the schema checks.
+ */
+function inputAlone(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+  const { input } = data as { input?: unknown };
+  if (typeof input !== 'string') return undefined;
+  const keys = Object.keys(data);
+  return keys.length === 1 && keys[0] === 'input' ? input : undefined;
 }
 
 function parseInput(text: string, limits: JsonLimits): unknown {

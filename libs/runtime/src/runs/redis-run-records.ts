@@ -204,12 +204,23 @@ export class RedisRunRecords {
    * attempt fence: older attempts' writes are refused from then on).
    * @throws AttemptSupersededError when `run.continuing` and a newer attempt owns the run
    */
-  async start(run: RunToStart): Promise<RunStart> {
-    const call = startRunArgs(runKeys(this.#prefix, run.runId), run, Date.now());
-    const result = await startRunScript.run(this.#redis, call.keys, call.args);
-    if (result === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(run.runId, 'a start');
+  start(run: RunToStart): Promise<RunStart> {
+    // Not an async function: one `.then` per start instead of the function's promise and its await.
+    try {
+      const call = startRunArgs(runKeys(this.#prefix, run.runId), run, Date.now());
+      return startRunScript
+        .run(this.#redis, call.keys, call.args)
+        .then((reply) => this.#started(run.runId, reply));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** The start script's reply, once a wait it cleared has left the waiting-runs count. */
+  #started(runId: string, reply: unknown): RunStart | Promise<RunStart> {
+    if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, 'a start');
     const [code, detail, cleared, usage, modelCalls, wakes, cancelled, journal, pending, memory, first] =
-      result as [
+      reply as [
         number,
         string | number,
         number?,
@@ -222,22 +233,28 @@ export class RedisRunRecords {
         (string[] | 0)?,
         number?,
       ];
-    if (cleared === 1) await this.#countWait(() => this.waiting.leave(run.runId));
-    if (code !== 1) return { started: false, status: detail as RunStatus };
-    return {
-      started: true,
-      attempt: Number(detail),
-      totals: totalsOf(usage, modelCalls),
-      wakes: Number(wakes ?? 0),
-      cancelled: cancelled === 1,
-      preloaded: {
-        ...(Array.isArray(journal) && {
-          journal: { fields: hashOf(journal), pendingSteps: pending === 0 ? null : (pending ?? null) },
-        }),
-        ...(Array.isArray(memory) && { memory: hashOf(memory) }),
-      },
-      firstExecution: first === 1,
-    };
+    let start: RunStart;
+    if (code !== 1) start = { started: false, status: detail as RunStatus };
+    else {
+      const preloaded: PreloadedReads = {};
+      if (Array.isArray(journal))
+        preloaded.journal = {
+          fields: hashOf(journal),
+          pendingSteps: pending === 0 ? null : (pending ?? null),
+        };
+      if (Array.isArray(memory)) preloaded.memory = hashOf(memory);
+      start = {
+        started: true,
+        attempt: Number(detail),
+        totals: totalsOf(usage, modelCalls),
+        wakes: Number(wakes ?? 0),
+        cancelled: cancelled === 1,
+        preloaded,
+        firstExecution: first === 1,
+      };
+    }
+    if (cleared !== 1) return start;
+    return this.#countWait(() => this.waiting.leave(runId)).then(() => start);
   }
 
   /**

@@ -11,7 +11,7 @@ const change = {
 };
 
 describe('appendConversationArgs', () => {
-  it('lays out the six keys and the ARGV slots the script documents', () => {
+  it('lays out the keys (six with blobs or a retention) and the ARGV slots the script documents', () => {
     const keys = { ...conversationKeys('p', 'c1'), lease: conversationGateKeys('p', 'c1').lease };
     const holder = { runId: 'r1', attempt: 'a1' };
     const messages = [...change.messages, { role: 'assistant' as const, content: 'hello' }];
@@ -25,11 +25,13 @@ describe('appendConversationArgs', () => {
       'p:conv:{c:c1}:messages',
       'p:conv:{c:c1}:versions',
       'p:conv:{c:c1}:appends',
-      'p:conv:{c:c1}:blobs',
       'p:conv:{c:c1}:gate:lease',
+      'p:conv:{c:c1}:blobs',
     ]);
+    // Neither: the blobs set is not touched, not sent.
+    expect(appendConversationArgs(keys, 'c1', change, new Date(0)).keys).toEqual(call.keys.slice(0, 5));
     expect(call.args).toEqual([
-      'c1',
+      '',
       '3',
       'turn-7',
       '1970-01-01T00:00:00.000Z',
@@ -47,6 +49,25 @@ describe('appendConversationArgs', () => {
       '{"role":"user","content":"hi"}',
       '{"role":"assistant","content":"hello"}',
     ]);
+  });
+});
+
+describe('appendConversationArgs leaves out what the script does not need', () => {
+  it('sends the conversation id only for a new conversation, and a usage of zeros as none', () => {
+    const keys = { ...conversationKeys('p', 'c1'), lease: conversationGateKeys('p', 'c1').lease };
+    const zero = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+    const later = appendConversationArgs(keys, 'c1', { ...change, usage: zero }, new Date(0));
+    expect([later.args[0], later.args[6]]).toEqual(['', '']);
+    const first = appendConversationArgs(
+      keys,
+      'c1',
+      { ...change, expectedVersion: 0, usage: zero },
+      new Date(0),
+    );
+    expect(first.args[0]).toBe('c1');
+    const counted = { ...zero, details: { cachedTokens: 0 } };
+    const detailed = appendConversationArgs(keys, 'c1', { ...change, usage: counted }, new Date(0));
+    expect(JSON.parse(detailed.args[6] ?? '')).toEqual(counted);
   });
 });
 
@@ -80,10 +101,38 @@ describe('readAppendConversationReply', () => {
     );
   });
 
-  it('reads the header pairs of a successful append', () => {
-    expect(readAppendConversationReply([1, ['version', '4', 'messageCount', '9']], 'c1', change)).toEqual({
-      version: '4',
-      messageCount: '9',
+  it('reads the header values of a successful append, in the script’s order', () => {
+    const usage = { promptTokens: 1, completionTokens: 2, totalTokens: 3 };
+    const reply = [
+      1,
+      [4, 9, 2, '[]', '{"provider":"mock","id":"m"}', JSON.stringify(usage), 'c', 'u', null, 12],
+    ];
+    expect(readAppendConversationReply(reply, 'c1', change)).toEqual({
+      schemaVersion: 1,
+      conversationId: 'c1',
+      version: 4,
+      messageCount: 7,
+      system: [],
+      model: { provider: 'mock', id: 'm' },
+      usage,
+      createdAt: 'c',
+      updatedAt: 'u',
+      lastPromptTokens: 12,
     });
+  });
+
+  it('refuses a reply whose counts or JSON are not whole', () => {
+    const values = [1, 1, 0, '[]', null, '{}', 'c', 'u', null, null];
+    expect(() => readAppendConversationReply([1, values], 'c1', change)).not.toThrow();
+    for (const [index, value] of [
+      [0, 1.5],
+      [1, -1],
+      [3, '[not json'],
+    ] as const) {
+      const broken = values.with(index, value);
+      expect(() => readAppendConversationReply([1, broken], 'c1', change)).toThrowError(
+        expect.objectContaining({ name: 'ConversationCorruptedError' }),
+      );
+    }
   });
 });

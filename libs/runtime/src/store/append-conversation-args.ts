@@ -1,12 +1,18 @@
 /**
- * The TypeScript side of `append-conversation-9`: a pure argument builder (testable without
+ * The TypeScript side of `append-conversation-10`: a pure argument builder (testable without
  * Redis) and the reading of its reply, where return codes become errors through one table.
  */
-import type { ConversationGateKeys, ConversationKeys } from '../keys.js';
-import type { AppendChange } from './conversation-store.js';
-import { ConversationConflictError, ConversationLeaseLostError } from './store-errors.js';
 
-/** KEYS and ARGV of one `append-conversation-9` call. */
+import type { TokenUsage } from '@flotilla/ir';
+import type { ConversationGateKeys, ConversationKeys } from '../keys.js';
+import type { AppendChange, ConversationHeader } from './conversation-store.js';
+import {
+  ConversationConflictError,
+  ConversationCorruptedError,
+  ConversationLeaseLostError,
+} from './store-errors.js';
+
+/** KEYS and ARGV of one `append-conversation-10` call. */
 export interface ScriptCall {
   keys: string[];
   args: string[];
@@ -43,9 +49,10 @@ export function appendConversationArgs(
   retention: AppendRetention = { seconds: 0, blobs: [] },
 ): ScriptCall {
   return {
-    keys: [keys.header, keys.messages, keys.versions, keys.appends, keys.blobs, keys.lease],
+    keys: appendKeys(keys, retention),
     args: [
-      conversationId,
+      // Stored only with a new header: a later version's call need not carry it.
+      change.expectedVersion === 0 ? conversationId : '',
       String(change.expectedVersion),
       change.appendId,
       now.toISOString(),
@@ -53,7 +60,7 @@ export function appendConversationArgs(
       change.model === undefined
         ? ''
         : JSON.stringify({ provider: change.model.provider, id: change.model.id }),
-      change.usage === undefined ? '' : JSON.stringify(change.usage),
+      addsToUsage(change.usage) ? JSON.stringify(change.usage) : '',
       String(retention.seconds),
       String(retention.blobs.length),
       change.holder?.runId ?? '',
@@ -67,11 +74,33 @@ export function appendConversationArgs(
   };
 }
 
+/** The script's keys: the blobs set only for a call that touches it (adds blobs, or sets expiries). */
+function appendKeys(
+  keys: ConversationKeys & Pick<ConversationGateKeys, 'lease'>,
+  retention: AppendRetention,
+) {
+  const { header, messages, versions, appends, lease } = keys;
+  if (retention.blobs.length === 0 && retention.seconds === 0)
+    return [header, messages, versions, appends, lease];
+  return [header, messages, versions, appends, lease, keys.blobs];
+}
+
+/** Whether a turn's usage changes the totals: none, or all zeros without details, does not. */
+function addsToUsage(usage: TokenUsage | undefined): usage is TokenUsage {
+  if (usage === undefined) return false;
+  return (
+    usage.promptTokens !== 0 ||
+    usage.completionTokens !== 0 ||
+    usage.totalTokens !== 0 ||
+    usage.details !== undefined
+  );
+}
+
 function isTokenCount(value: number | undefined): value is number {
   return value !== undefined && Number.isSafeInteger(value) && value >= 0;
 }
 
-/** Return codes of `append-conversation-9`. */
+/** Return codes of `append-conversation-10`. */
 export const AppendConversationCode = { appended: 1, duplicate: 0, conflict: -1, leaseNotHeld: -2 } as const;
 
 /** Negative return code → the error it always means. */
@@ -92,25 +121,60 @@ const appendConversationErrors: Record<
 };
 
 /**
- * Reads the script's reply: the header hash as a field → value record, or throws the error
- * its return code stands for.
+ * Reads the script's reply: the header it wrote (or found, for a duplicate), or throws the error
+ * its return code stands for. The script built the values from the header it read and the
+ * arguments it was given, so they are not walked by the load's schema: only the bounds a
+ * caller relies on are checked (whole version and counts, JSON that parses).
  */
 export function readAppendConversationReply(
   reply: unknown,
   conversationId: string,
   change: AppendChange,
-): Record<string, string> {
+): ConversationHeader {
   const [code, detail] = Array.isArray(reply) ? reply : [];
   const toError = appendConversationErrors[Number(code)];
   if (toError) throw toError(conversationId, change, detail);
   if (!Array.isArray(detail))
-    throw new Error(`append-conversation-9 returned an unexpected reply: ${String(reply)}`);
-  return pairsToRecord(detail as string[]);
+    throw new Error(`append-conversation-10 returned an unexpected reply: ${String(reply)}`);
+  return headerOfReply(conversationId, detail as ReplyHeader);
 }
 
-/** `['a', '1', 'b', '2']` → `{ a: '1', b: '2' }` (HGETALL inside Lua returns a flat list). */
-export function pairsToRecord(pairs: readonly string[]): Record<string, string> {
-  const record: Record<string, string> = {};
-  for (let index = 0; index + 1 < pairs.length; index += 2) record[pairs[index]!] = pairs[index + 1]!;
-  return record;
+/** The header values of a reply, in the script's order (see its Output); null = absent. */
+type ReplyHeader = [
+  version: number,
+  messageCount: number,
+  baseStart: number,
+  system: string,
+  model: string | null,
+  usage: string,
+  createdAt: string,
+  updatedAt: string,
+  base: string | null,
+  lastPromptTokens: number | null,
+];
+
+function headerOfReply(conversationId: string, values: ReplyHeader): ConversationHeader {
+  const [version, messageCount, baseStart, system, model, usage, createdAt, updatedAt, base, lastPrompt] =
+    values;
+  const count = messageCount - baseStart;
+  if (!isTokenCount(version) || !isTokenCount(count))
+    throw new ConversationCorruptedError(conversationId, undefined, `header counts ${version}/${count}`);
+  try {
+    const header: ConversationHeader = {
+      schemaVersion: 1,
+      conversationId,
+      version,
+      messageCount: count,
+      system: JSON.parse(system),
+      usage: JSON.parse(usage),
+      createdAt,
+      updatedAt,
+    };
+    if (model !== null) header.model = JSON.parse(model);
+    if (base !== null) header.base = JSON.parse(base);
+    if (lastPrompt !== null) header.lastPromptTokens = lastPrompt;
+    return header;
+  } catch (error) {
+    throw new ConversationCorruptedError(conversationId, undefined, `header: ${(error as Error).message}`);
+  }
 }

@@ -21,7 +21,7 @@ export class LuaScript {
   }
 
   /**
-   * Runs the script. Throws when `keys.length` is not a fixed `keyCount` (a bug in the argument
+   * Runs the script. Rejects when `keys.length` is not a fixed `keyCount` (a bug in the argument
    * builder), or with Redis' error when the script fails.
    */
   run(redis: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
@@ -33,24 +33,30 @@ export class LuaScript {
     return this.#run(redis, keys, args, true);
   }
 
-  async #run(
+  /**
+   * Not an async function: one promise per call (the `.catch`) instead of the async function's and
+   * its await's (every promise pays the async-context hooks; scripts run several times per run).
+   */
+  #run(
     redis: Redis,
     keys: readonly string[],
     args: readonly (string | number)[],
     buffers: boolean,
   ): Promise<unknown> {
     if (this.keyCount !== 'any' && keys.length !== this.keyCount) {
-      throw new Error(`Lua script ${this.name} takes ${this.keyCount} keys, got ${keys.length}`);
+      return Promise.reject(
+        new Error(`Lua script ${this.name} takes ${this.keyCount} keys, got ${keys.length}`),
+      );
     }
-    try {
-      return await (buffers
-        ? redis.callBuffer('evalsha', this.sha1, keys.length, ...keys, ...args)
-        : redis.evalsha(this.sha1, keys.length, ...keys, ...args));
-    } catch (error) {
+    const call = buffers
+      ? redis.callBuffer('evalsha', this.sha1, keys.length, ...keys, ...args)
+      : redis.evalsha(this.sha1, keys.length, ...keys, ...args);
+    return call.catch((error: unknown) => {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      // Not loaded on this server (a restart, a fresh server): EVAL runs it and loads it.
       return buffers
         ? redis.callBuffer('eval', this.source, keys.length, ...keys, ...args)
         : redis.eval(this.source, keys.length, ...keys, ...args);
-    }
+    });
   }
 }

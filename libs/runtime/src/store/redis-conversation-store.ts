@@ -14,7 +14,7 @@ import type {
   LoadConversationOptions,
   StoredConversation,
 } from './conversation-store.js';
-import { appendConversationScript } from './lua/append-conversation-9.lua.js';
+import { appendConversationScript } from './lua/append-conversation-10.lua.js';
 import {
   DEFAULT_BLOB_THRESHOLD_BYTES,
   hasBlobMedia,
@@ -64,7 +64,7 @@ export interface RedisConversationStoreOptions {
  * hash tag: a header hash (latest version), an append-only message list (chunks of messages
  * joined by ','), a versions list (one small entry per version: message count, usage totals,
  * model, timestamp, and the system prompt when it changed) and an applied-append-id hash. An
- * append is one Lua script (`append-conversation-9`, fenced by the lease of the conversation
+ * append is one Lua script (`append-conversation-10`, fenced by the lease of the conversation
  * gate); a load validates everything it reads.
  */
 export class RedisConversationStore implements ConversationStore {
@@ -203,7 +203,8 @@ export class RedisConversationStore implements ConversationStore {
     const call = appendConversationArgs(
       { ...keys, lease },
       conversationId,
-      { ...change, messages },
+      // The same change unless media moved to blobs (offloadMedia returns the same array then).
+      messages === change.messages ? change : { ...change, messages },
       this.#now(),
       {
         seconds: this.#retentionSeconds,
@@ -212,7 +213,7 @@ export class RedisConversationStore implements ConversationStore {
       },
     );
     const reply = await appendConversationScript.run(this.#redis, call.keys, call.args);
-    return toHeader(parseHeader(conversationId, readAppendConversationReply(reply, conversationId, change)));
+    return readAppendConversationReply(reply, conversationId, change);
   }
 
   /**

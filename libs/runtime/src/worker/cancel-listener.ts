@@ -10,7 +10,7 @@ import { cancelChannel } from '../keys.js';
 export class CancelListener {
   readonly #subscriber: Redis;
   readonly #channel: string;
-  readonly #controllers = new Map<string, AbortController>();
+  readonly #cancels = new Map<string, RunCancel>();
 
   constructor(subscriber: Redis, prefix: string) {
     this.#subscriber = subscriber;
@@ -24,22 +24,49 @@ export class CancelListener {
     await this.#subscriber.subscribe(this.#channel);
   }
 
-  /** A signal for `runId`, aborted when a cancel for it arrives; release it with {@link release}. */
-  register(runId: string): AbortController {
-    const controller = new AbortController();
-    this.#controllers.set(runId, controller);
-    return controller;
+  /** The cancel of `runId`, aborted when a cancel for it arrives; release it with {@link release}. */
+  register(runId: string): RunCancel {
+    const cancel = new RunCancel();
+    this.#cancels.set(runId, cancel);
+    return cancel;
   }
 
-  release(runId: string, controller: AbortController): void {
-    if (this.#controllers.get(runId) === controller) this.#controllers.delete(runId);
+  release(runId: string, cancel: RunCancel): void {
+    if (this.#cancels.get(runId) === cancel) this.#cancels.delete(runId);
   }
 
   abort(runId: string): void {
-    this.#controllers.get(runId)?.abort(new AbortError(`run ${runId} was cancelled`));
+    this.#cancels.get(runId)?.abort(new AbortError(`run ${runId} was cancelled`));
   }
 
   async close(): Promise<void> {
     await this.#subscriber.quit().catch(() => this.#subscriber.disconnect());
+  }
+}
+
+/**
+ * One run's cancel on this worker: the controller whose signal the run sees, and one listener
+ * (its supervision) told right after every abort made through {@link abort}. A call, not an
+ * `abort` event listener on the signal: adding and removing one per execution is EventTarget
+ * work every run pays.
+ */
+export class RunCancel {
+  readonly controller = new AbortController();
+  #listener: (() => void) | undefined;
+
+  /** Aborts the signal with `reason`, then calls the listener (once). */
+  abort(reason: unknown): void {
+    this.controller.abort(reason);
+    const listener = this.#listener;
+    this.#listener = undefined;
+    listener?.();
+  }
+
+  /** Calls `listener` after the next {@link abort} (one listener at a time); returns the function that removes it. */
+  listen(listener: () => void): () => void {
+    this.#listener = listener;
+    return () => {
+      if (this.#listener === listener) this.#listener = undefined;
+    };
   }
 }

@@ -9,9 +9,10 @@ import { type Job, UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 import { rootCallPath } from '../engine/execute-run.js';
 import { serializeError } from '../errors/serialize-error.js';
-import type { ConversationGate } from '../gate/conversation-gate.js';
+import type { ConversationGate, LeasedAtSubmit } from '../gate/conversation-gate.js';
 import type { OnConflict } from '../gate/waiting-for.js';
-import { storedIdSchema } from '../jobs/id-rule.js';
+import { agentQueueName } from '../jobs/agent-queues.js';
+import { STORED_ID_PATTERN } from '../jobs/id-rule.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
 import type { ConversationStore } from '../store/conversation-store.js';
 import type { LatestRead, RedisConversationStore } from '../store/redis-conversation-store.js';
@@ -23,18 +24,25 @@ import type { UnfinishedTurnKeeper } from './unfinished-turn-keeper.js';
 export interface JobConversation {
   conversationId: string;
   onConflict: OnConflict;
+  /** The client gave the run's first attempt the lease at submit (job data `conversationLeased`). */
+  leased?: LeasedAtSubmit;
 }
 
 export function conversationOf(job: Job | undefined): JobConversation | undefined {
-  const data = job?.data as { conversationId?: unknown; onConflict?: unknown; child?: unknown } | undefined;
+  const data = job?.data as
+    | { conversationId?: unknown; onConflict?: unknown; child?: unknown; conversationLeased?: unknown }
+    | undefined;
   // Child runs never write their root's conversation (only the root agent's promptChat does).
   if (data?.child !== undefined) return undefined;
   // Most runs have none: no schema parse (its failure builds an error, ~0.7% of a one-turn run).
   if (data?.conversationId === undefined) return undefined;
-  const id = storedIdSchema.safeParse(data.conversationId);
-  if (!id.success) return undefined;
+  // The pattern itself, not the schema: read three times per run, and no error is reported.
+  const id = data.conversationId;
+  if (typeof id !== 'string' || !STORED_ID_PATTERN.test(id)) return undefined;
   const onConflict = data?.onConflict === 'reject' ? 'reject' : 'enqueue';
-  return { conversationId: id.data, onConflict };
+  const leased = data.conversationLeased;
+  if (leased === 'empty' || leased === 'stored') return { conversationId: id, onConflict, leased };
+  return { conversationId: id, onConflict };
 }
 
 export interface ConversationWritersOptions {
@@ -47,6 +55,12 @@ export interface ConversationWritersOptions {
    * version in the same call (`ConversationGate.enter`). @default no read
    */
   conversations?: RedisConversationStore;
+  /**
+   * The worker's queue name (`FlotillaConfig.queueName`): a run's first attempt whose client
+   * gave it the lease at submit executes without entering, in its agent's own queue only (see
+   * `#leasedAtSubmit`). @default every attempt enters
+   */
+  queueName?: string;
 }
 
 /**
@@ -79,6 +93,11 @@ export class ConversationWriters {
     const { job, token, attempt, logger } = at;
     const runId = job.id ?? '';
     const { conversationId } = conversation;
+    const leased = this.#leasedAtSubmit(job, conversation);
+    // No header at submit, and nobody else may write one since: the load reads nothing.
+    if (leased === 'empty') return { read: { from: 0, fields: {}, list: [] } };
+    // The load reads the stored version itself (the same two commands the enter would run).
+    if (leased === 'stored') return { read: undefined };
     const readFrom = conversations?.latestReadFrom(conversationId);
     let entry = await gate.enter(conversationId, runId, attempt, readFrom);
     if (!entry.entered && (await gate.clearIfEnded(conversationId, entry.headRunId))) {
@@ -109,6 +128,22 @@ export class ConversationWriters {
     // Not parked: the run ended while it waited.
     await gate.leave(conversationId, runId);
     return 'ended';
+  }
+
+  /**
+   * Whether this attempt holds the lease its client wrote at submit (`register-writer-5`:
+   * `{ runId, attempt: '' }`, the run alone in line): only the run's first start
+   * (`attemptsStarted === 1`) of the job the client added (its agent's own queue: a job a pinned
+   * worker moved to a build queue is another job, started after the run's first attempt may
+   * have run). Every other attempt (taken over, handed back, retried, parked and woken) enters,
+   * which writes its own token into the lease: from then on the first attempt's appends are
+   * refused, as any stale attempt's. Until then no other attempt of the run can write.
+   */
+  #leasedAtSubmit(job: Job, conversation: JobConversation): LeasedAtSubmit | undefined {
+    const { queueName } = this.#options;
+    if (conversation.leased === undefined || queueName === undefined || job.attemptsStarted !== 1) return;
+    if (job.queueName !== agentQueueName(queueName, job.name)) return;
+    return conversation.leased;
   }
 
   /**

@@ -50,8 +50,15 @@ export class JobLeases {
    */
   hold(job: Job, token: string | undefined, onLapse: () => void): () => void {
     const jobId = job.id ?? '';
+    // One plain literal (not a spread into another): every lease has the same shape, so `#arm`'s
+    // writes stay fast property stores.
     const lease: Lease = {
-      ...{ until: 0, due: 0, hard: false, renewing: false, onLapse, token: token ?? '' },
+      until: 0,
+      due: 0,
+      hard: false,
+      renewing: false,
+      onLapse,
+      token: token ?? '',
       queue: (job as { queueName?: string }).queueName ?? '',
     };
     this.#held.set(jobId, lease);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { AttemptSupersededError } from '../errors/run-errors.js';
 
 /**
@@ -11,7 +11,7 @@ import { AttemptSupersededError } from '../errors/run-errors.js';
  */
 export class RunAttempt {
   readonly runId: string;
-  readonly token: string = randomUUID();
+  readonly token: string = nextAttemptToken();
   /** Set once superseded; no AbortController per attempt (one per run is CPU the worker pays). */
   #reason: AttemptSupersededError | undefined;
   #controller: AbortController | undefined;
@@ -66,4 +66,18 @@ export class RunAttempt {
   observe(error: unknown): void {
     if (AttemptSupersededError.is(error)) this.supersede(error);
   }
+}
+
+/** 128 random bits, drawn once per process: no other process makes the same tokens. */
+const PROCESS_TOKEN = randomBytes(16).toString('base64url');
+let attemptsMade = 0;
+
+/**
+ * A token no other attempt anywhere has: this process' random part and a count of its
+ * attempts. Shorter than a UUID (every script call of the attempt sends it, its record keeps
+ * it), and no random draw or formatting per attempt. Lua scripts only compare tokens.
+ */
+function nextAttemptToken(): string {
+  attemptsMade += 1;
+  return `${PROCESS_TOKEN}.${attemptsMade.toString(36)}`;
 }

@@ -58,14 +58,14 @@ import { isTerminalStatus } from '../runs/run-status.js';
 import { SCHEDULE_JOB_NAME } from '../schedules/schedule-job.js';
 import { AnyKeyExistsBatch } from '../shared/any-key-exists.js';
 import { SETTLED } from '../shared/settled.js';
-import { inSpan, SpanAttribute } from '../shared/tracing.js';
+import { type InSpanOptions, inSpan, SpanAttribute } from '../shared/tracing.js';
 import type { ConversationStore } from '../store/conversation-store.js';
 import { type LatestRead, RedisConversationStore } from '../store/redis-conversation-store.js';
 import type { PriceTable } from '../usage/budget-options.js';
 import { RedisTreeUsage } from '../usage/redis-tree-usage.js';
 import { RedisRunWaits } from '../waits/redis-run-waits.js';
 import { type TracedAttempt, traceAttempt } from './attempt-trace.js';
-import type { CancelListener } from './cancel-listener.js';
+import type { CancelListener, RunCancel } from './cancel-listener.js';
 import { type CapHold, ConcurrencyCaps } from './concurrency-caps.js';
 import { ConversationWriters, conversationOf, preloadedConversations } from './conversation-writers.js';
 import { ExecutionFence, fenceServices } from './execution-fence.js';
@@ -77,6 +77,7 @@ import { hasAttemptsLeft, retryDelayMs } from './root-run-retry.js';
 import { RunAttempt } from './run-attempt.js';
 import { RunEndCapturingSink } from './run-end-capturing-sink.js';
 import { HandBack, RunHandedBackError, superviseExecution } from './supervise-execution.js';
+import { SuspendedRunEvents } from './suspended-run-events.js';
 import { UnfinishedTurnKeeper } from './unfinished-turn-keeper.js';
 import type { WorkerRunEndInfo, WorkerRunHooks } from './worker-run-hooks.js';
 
@@ -150,6 +151,8 @@ interface JobRun {
   decoded: DecodedRunJob;
   sink: RunEndCapturingSink;
   memory: RedisRunMemoryStore;
+  /** The run's cancel: its controller is aborted by a cancel, the deadline or a hand-back. */
+  cancel: RunCancel;
   controller: AbortController;
   /** The run's deadline (epoch ms), see {@link deadlineOf}. */
   deadline: number | undefined;
@@ -196,6 +199,8 @@ export class RunProcessor {
    * first execution's load (taken by `#services`; dropped when the attempt ends).
    */
   readonly #enteredReads = new Map<string, { conversationId: string; read: LatestRead }>();
+  /** What runs that suspended here wrote, for their resumed execution's finish (see the class). */
+  readonly #suspendedEvents = new SuspendedRunEvents();
   /** The fleet-wide model budgets (every run's model calls draw on them). */
   readonly #modelBudgets: { budgets: ModelBudgets; table: ReadonlyMap<string, ResolvedModelLimits> };
   /** Concurrency caps: a run of a capped agent executes only with a place under its cap. */
@@ -258,6 +263,7 @@ export class RunProcessor {
       records,
       recheckMs: config.conversationRecheckMs,
       conversations: this.#shared.conversations,
+      queueName: config.queueName,
     });
   }
 
@@ -390,7 +396,7 @@ export class RunProcessor {
     this.#callHook(logger, () =>
       this.#deps.hooks?.onRunStart?.({ runId, agentId, attempt: start.attempt, tenant: tenantOfId(runId) }),
     );
-    const controller = this.#deps.cancels.register(runId);
+    const cancel = this.#deps.cancels.register(runId);
     const releaseLease = this.#deps.leases?.hold(job, token, () =>
       attempt.supersede(new AttemptSupersededError(runId, 'further writes (its job lock lapsed)')),
     );
@@ -401,18 +407,12 @@ export class RunProcessor {
       [SpanAttribute.agentId]: agentId,
       [SpanAttribute.attempt]: start.attempt,
     };
-    const traced = {
-      runId,
-      agentId,
-      attempt: start.attempt,
-      token: attempt.token,
-      job,
-      parent: context.active(),
-    };
+    // The context the run span is made in; the traced attempt is built only for a recording span.
+    const parent = context.active();
     try {
       const cancelled = start.cancelled || treeCancelled;
       const state = {
-        controller,
+        cancel,
         cancelled,
         carried: {
           totals: start.totals,
@@ -427,17 +427,14 @@ export class RunProcessor {
         // Without a recording span there is no trace mark to leave or clear: no wrapper for it.
         (span) =>
           span.isRecording()
-            ? this.#tracedExecute(span, traced, logger, () =>
-                this.#execute(job, token, attempt, state, logger),
+            ? this.#tracedExecute(
+                span,
+                { runId, agentId, attempt: start.attempt, token: attempt.token, job, parent },
+                logger,
+                () => this.#execute(job, token, attempt, state, logger),
               )
             : this.#execute(job, token, attempt, state, logger),
-        {
-          // Suspending on child runs, parking at the gate and a newer attempt are not failures.
-          expected: (error) =>
-            error instanceof WaitingChildrenError ||
-            error instanceof DelayedError ||
-            error instanceof WaitingError,
-        },
+        RUN_SPAN_OPTIONS,
       );
     } catch (error) {
       if (!attempt.superseded && !AttemptSupersededError.is(error)) throw error;
@@ -447,7 +444,7 @@ export class RunProcessor {
       throw new WaitingError();
     } finally {
       releaseLease?.();
-      this.#deps.cancels.release(runId, controller);
+      this.#deps.cancels.release(runId, cancel);
     }
   }
 
@@ -547,10 +544,10 @@ export class RunProcessor {
     job: Job,
     token: string | undefined,
     attempt: RunAttempt,
-    cancel: { controller: AbortController; cancelled: boolean; carried: JobRun['carried'] },
+    state: { cancel: RunCancel; cancelled: boolean; carried: JobRun['carried'] },
     logger: Logger,
   ) {
-    const { controller } = cancel;
+    const { controller } = state.cancel;
     const runId = job.id ?? '';
     const { redis, config } = this.#deps;
     const sink = new RunEndCapturingSink(
@@ -565,6 +562,7 @@ export class RunProcessor {
         limits: this.#shared.limits,
         onOmitted: (info) =>
           logger.warn(info, 'run event payload left out (too deep, too large or not JSON)'),
+        written: this.#suspendedEvents.take(runId),
       }),
     );
     const memory = new RedisRunMemoryStore({
@@ -584,7 +582,7 @@ export class RunProcessor {
       if (!agent) throw new UnknownAgentError(job.name, [...this.#deps.agents.keys()]);
       const decoded = decodeRunJobData(job.data, this.#shared.limits);
       if (decoded.child === undefined) root = { agent, decoded };
-      if (cancel.cancelled) {
+      if (state.cancelled) {
         controller.abort();
         throw new AbortError(`run ${runId} was cancelled before it started`);
       }
@@ -593,10 +591,23 @@ export class RunProcessor {
         controller.abort(timeoutError(job, deadline));
         throw controller.signal.reason;
       }
-      const { carried } = cancel;
+      const { carried } = state;
+      // One literal, not spreads of two (their objects, and a copy, per run).
       const run: JobRun = {
-        ...{ job, token, runId, attempt, agent, decoded, sink, memory, controller, deadline, logger },
-        ...{ carried, turns },
+        job,
+        token,
+        runId,
+        attempt,
+        agent,
+        decoded,
+        sink,
+        memory,
+        cancel: state.cancel,
+        controller,
+        deadline,
+        logger,
+        carried,
+        turns,
       };
       // Read by the start before the execution looks at anything: a wake-up after it is seen
       // when parking.
@@ -666,13 +677,13 @@ export class RunProcessor {
       runId,
       callPathOf(job),
       ending,
-      cancel.carried.totals,
+      state.carried.totals,
       attempt.token,
       pending.events,
       sink.written(),
       true,
       pending.records,
-      cancel.carried.firstExecution,
+      state.carried.firstExecution,
     );
     // Whoever ended the run (this worker, a cancel), the next run on its conversation goes now:
     // its leave is sent in the same tick as the finish, so Redis runs it just after (one round
@@ -749,8 +760,10 @@ export class RunProcessor {
       if (!(await records.suspend(run.runId, suspended, run.carried.totals, run.attempt.token, writes)))
         return 'left';
       if (suspension.pendingChildren.length > 0) {
-        if (await this.#moveToWaitingChildren(run, outcome)) throw new WaitingChildrenError();
-      } else if (await this.#park(run, suspension, wakesBefore)) throw new DelayedError();
+        if (await this.#moveToWaitingChildren(run, outcome))
+          this.#leaveSuspended(run, new WaitingChildrenError());
+      } else if (await this.#park(run, suspension, wakesBefore))
+        this.#leaveSuspended(run, new DelayedError());
       const { runId, attempt } = run;
       const resumed = await records.start({
         runId,
@@ -770,6 +783,15 @@ export class RunProcessor {
       outcome = await this.#executeWithResources(run);
     }
     return this.#succeeded(outcome);
+  }
+
+  /**
+   * The job leaves the worker while its run waits (`signal`: BullMQ's error for where it went);
+   * the events the run wrote are kept for its resumed execution, when this worker takes it.
+   */
+  #leaveSuspended(run: JobRun, signal: WaitingChildrenError | DelayedError): never {
+    this.#suspendedEvents.keep(run.runId, run.sink.written());
+    throw signal;
   }
 
   /**
@@ -807,8 +829,7 @@ export class RunProcessor {
       // What the start read after its fence is used by this execution only.
       const preloaded = run.carried.preloaded;
       run.carried.preloaded = undefined;
-      const services = fenceServices(this.#services(run, preloaded?.journal), fence);
-      services.resources = resources;
+      const services = fenceServices(this.#services(run, preloaded?.journal, resources), fence);
       this.#handBacks.set(run.runId, handBack);
       // Superseded: stopped as at once as a hand-back, but its job is left alone. A listener, not
       // `AbortSignal.any` (a dependent signal per execution, ~1% of a worker's CPU per run).
@@ -819,6 +840,7 @@ export class RunProcessor {
       else run.memory.prefetch(callPathOf(run.job));
       return superviseExecution(executeRun({ agent: run.agent, input: run.decoded.input, services }), {
         controller: run.controller,
+        aborts: run.cancel,
         deadline: run.deadline,
         onDeadline: () => timeoutError(run.job, run.deadline ?? Date.now()),
         graceMs: this.#deps.abandonGraceMs ?? DEFAULT_ABANDON_GRACE_MS,
@@ -898,7 +920,7 @@ export class RunProcessor {
     return waiting;
   }
 
-  #services(run: JobRun, journal: PreloadedReads['journal']): RunServices {
+  #services(run: JobRun, journal: PreloadedReads['journal'], resources: RunResources): RunServices {
     const { redis, config } = this.#deps;
     const { decoded, runId } = run;
     const rootRunId = decoded.child?.rootRunId ?? runId;
@@ -920,6 +942,8 @@ export class RunProcessor {
       conversations: this.#conversationsOf(run.attempt.token),
       events: run.sink,
       outputs: this.#shared.outputs,
+      // In the literal, not added to the fenced copy: a property added later reshapes the object.
+      resources,
       progress: {
         record: async (value) => {
           await this.#deps.records.recordProgress(runId, JSON.stringify(value), run.attempt.token);
@@ -945,6 +969,7 @@ export class RunProcessor {
         queues: this.#deps.queues,
         parentQueue: run.job.queueQualifiedName,
         served: this.#deps.served,
+        servedHere: this.#deps.agents,
         records: this.#deps.records,
         runId,
         rootRunId,
@@ -1107,6 +1132,13 @@ function keepingConversation(suspension: RunSuspension, conversationId: string |
   }));
   return { ...suspension, waits };
 }
+
+/** The run span's options: one object for every run. */
+const RUN_SPAN_OPTIONS: InSpanOptions = {
+  // Suspending on child runs, parking at the gate and a newer attempt are not failures.
+  expected: (error) =>
+    error instanceof WaitingChildrenError || error instanceof DelayedError || error instanceof WaitingError,
+};
 
 /** Admitted without a gate: no conversation, no concurrency cap (or an unknown agent). */
 const ADMITTED: { readonly cap: undefined } = Object.freeze({ cap: undefined });

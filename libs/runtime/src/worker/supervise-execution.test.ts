@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AbortError, RunTimeoutError } from '../errors/run-errors.js';
+import { RunCancel } from './cancel-listener.js';
 import { ExecutionFence } from './execution-fence.js';
 import { HandBack, RunHandedBackError, type Supervision, superviseExecution } from './supervise-execution.js';
 
@@ -47,6 +48,43 @@ describe('superviseExecution', () => {
     const watched = supervision({ deadline: Date.now() + 10 });
     await expect(superviseExecution(never, watched)).rejects.toMatchObject({ name: 'RunTimeoutError' });
     expect(RunTimeoutError.is(watched.controller.signal.reason)).toBe(true);
+    expect(watched.fence.abandoned).toBe(true);
+  });
+
+  it('with a RunCancel, hears a cancel through it (no abort listener on the signal) and stops listening once settled', async () => {
+    const cancel = new RunCancel();
+    const listens: string[] = [];
+    const aborts = {
+      listen: (listener: () => void) => {
+        listens.push('listen');
+        const stop = cancel.listen(listener);
+        return () => {
+          listens.push('stop');
+          stop();
+        };
+      },
+    };
+    const watched = supervision({ controller: cancel.controller, aborts });
+    const settled = superviseExecution(never, watched);
+    cancel.abort(new AbortError('run r-1 was cancelled'));
+    await expect(settled).rejects.toMatchObject({ name: 'AbortError' });
+    expect(watched.fence.abandoned).toBe(true);
+    expect(listens).toEqual(['listen', 'stop']);
+
+    // Settled first: a later cancel finds no listener and changes nothing.
+    const done = new RunCancel();
+    await expect(
+      superviseExecution(Promise.resolve('done'), supervision({ controller: done.controller, aborts: done })),
+    ).resolves.toBe('done');
+    done.abort(new AbortError('late'));
+    expect(done.controller.signal.aborted).toBe(true);
+  });
+
+  it('with a RunCancel, abandons at the deadline it aborts itself', async () => {
+    const cancel = new RunCancel();
+    const watched = supervision({ controller: cancel.controller, aborts: cancel, deadline: Date.now() + 10 });
+    await expect(superviseExecution(never, watched)).rejects.toMatchObject({ name: 'RunTimeoutError' });
+    expect(RunTimeoutError.is(cancel.controller.signal.reason)).toBe(true);
     expect(watched.fence.abandoned).toBe(true);
   });
 

@@ -65,6 +65,12 @@ export interface SupervisionSettle<T> {
 export interface Supervision<T = unknown> {
   /** Aborted by a cancel, or by the deadline timer here (with the reason `onDeadline` gives). */
   controller: AbortController;
+  /**
+   * Tells the supervision the controller aborted, when every abort from outside goes through it
+   * (the worker's `RunCancel`): a call instead of an `abort` listener on the signal.
+   * @default an `abort` listener on the controller's signal
+   */
+  aborts?: { listen(listener: () => void): () => void };
   /** Epoch ms; at it the controller aborts with `onDeadline()`. @default none */
   deadline?: number | undefined;
   onDeadline: () => Error;
@@ -87,13 +93,14 @@ export interface Supervision<T = unknown> {
  * promise pays the async-context hooks, and this runs once per execution.
  */
 export function superviseExecution<T>(execution: Promise<T>, supervision: Supervision<T>): Promise<T> {
-  const { controller, deadline, graceMs, fence, handBack, settle } = supervision;
+  const { controller, deadline, graceMs, fence, handBack, settle, aborts } = supervision;
   const { signal } = controller;
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     let graceTimer: { clear(): void } | undefined;
     let deadlineTimer: { clear(): void } | undefined;
     let unlisten: (() => void) | undefined;
+    let stopWatchingAborts: (() => void) | undefined;
     const succeed = (value: T) => {
       try {
         resolve(settle ? settle.value(value) : value);
@@ -110,7 +117,9 @@ export function superviseExecution<T>(execution: Promise<T>, supervision: Superv
         reject(thrown);
       }
     };
+    // Once: the deadline timer calls it after its abort, which a signal listener also heard.
     const abandonLater = () => {
+      if (graceTimer !== undefined || settled) return;
       graceTimer = setLongTimer(() => {
         if (!finish()) return;
         fence.abandon();
@@ -130,7 +139,7 @@ export function superviseExecution<T>(execution: Promise<T>, supervision: Superv
       settled = true;
       graceTimer?.clear();
       deadlineTimer?.clear();
-      signal.removeEventListener('abort', abandonLater);
+      stopWatchingAborts?.();
       unlisten?.();
       return true;
     };
@@ -147,9 +156,18 @@ export function superviseExecution<T>(execution: Promise<T>, supervision: Superv
     unlisten = handBack?.listen(onHandBack);
     if (signal.aborted) abandonLater();
     else {
-      signal.addEventListener('abort', abandonLater, { once: true });
+      stopWatchingAborts = aborts ? aborts.listen(abandonLater) : onAbort(signal, abandonLater);
       if (deadline !== undefined)
-        deadlineTimer = setLongTimer(() => controller.abort(supervision.onDeadline()), deadline - Date.now());
+        deadlineTimer = setLongTimer(() => {
+          controller.abort(supervision.onDeadline());
+          abandonLater();
+        }, deadline - Date.now());
     }
   });
+}
+
+/** Calls `listener` when `signal` aborts; returns the function that stops listening. */
+function onAbort(signal: AbortSignal, listener: () => void): () => void {
+  signal.addEventListener('abort', listener, { once: true });
+  return () => signal.removeEventListener('abort', listener);
 }

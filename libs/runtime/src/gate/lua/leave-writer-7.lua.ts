@@ -2,7 +2,7 @@ import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Caller: `ConversationGate.leave`. */
 export const leaveWriterScript = new LuaScript(
-  'leave-writer-6',
+  'leave-writer-7',
   4,
   `--[[
   A run on a conversation ended (any terminal status, or cancelled while it waited): it leaves
@@ -12,7 +12,11 @@ export const leaveWriterScript = new LuaScript(
   attempt's finish without waiting for it.
   The first two in line are read first: a run alone in line (the usual leave) goes with the
   lease and the counter in one DEL (leave-writer-5: ZREM, ZRANGE, DEL, DEL), two commands
-  fewer; same keys, arguments, writes and replies.
+  fewer.
+  A lease whose attempt is unset (written by register-writer-5 for a run's first attempt, which
+  does not enter) is left by any attempt of its run (leave-writer-7; leave-writer-6 refused it):
+  every later attempt enters, setting its own token, before it could end. Same keys, arguments,
+  writes and replies as leave-writer-6 otherwise.
 
   Input:
     KEYS[1] writers    sorted set: run id -> sequence
@@ -29,7 +33,7 @@ export const leaveWriterScript = new LuaScript(
 local writers, sequence, lease, rollbacks = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local runId, attempt = ARGV[1], ARGV[2]
 local leaseRun, leaseAttempt = unpack(redis.call('HMGET', lease, 'runId', 'attempt'))
-if leaseRun == runId and attempt ~= '' and leaseAttempt ~= attempt then return false end
+if leaseRun == runId and attempt ~= '' and leaseAttempt ~= attempt and leaseAttempt ~= '' then return false end
 redis.call('SREM', rollbacks, runId)
 local first = redis.call('ZRANGE', writers, 0, 1)
 -- The head once this run is out of the line.

@@ -2,8 +2,9 @@ import { LuaScript } from '../lua-script.js';
 
 /** See the header of the script. Argument builder: `appendConversationArgs`. */
 export const appendConversationScript = new LuaScript(
-  'append-conversation-9',
-  6,
+  'append-conversation-10',
+  // 5 keys, or 6 with the blobs set (see KEYS): appendConversationArgs bounds the list.
+  'any',
   `--[[
   Appends one turn to a conversation, or writes a new base (a compacted history that later
   turns build on): fenced by the conversation's lease, compare-and-set on the version,
@@ -29,7 +30,17 @@ export const appendConversationScript = new LuaScript(
   and every value it computes passed (append-conversation-8: HEXISTS first, HSET last): one
   command fewer per append. An append whose version moved on asks HEXISTS (duplicate or
   conflict), and a duplicate's header is the one the HMGET read (updatedAt included), not an
-  HGETALL. Same keys, arguments, writes and replies as append-conversation-8.
+  HGETALL.
+
+  append-conversation-10 (same keys, arguments and writes as -9):
+  - A lease whose attempt is unset (register-writer-5 writes it for a run's first attempt,
+    which does not enter) accepts any attempt of its run: every later attempt of the run enters
+    first (enter-writer sets its token), which fences the first one again.
+  - The reply is the header's values in a fixed order (no field names; numbers as integers),
+    only those a ConversationHeader holds: the caller knows the conversation id and the schema
+    version. ARGV[1] may be '' unless expectedVersion is 0 (only a new header stores it).
+  - The lease is KEYS[5]; the blobs set (KEYS[6]) is passed only when the call touches it: the
+    bytes of a key name less on most turns.
 
   Input:
     KEYS[1] header    hash: schemaVersion, conversationId, version, messageCount (messages in
@@ -43,10 +54,11 @@ export const appendConversationScript = new LuaScript(
     KEYS[3] versions  list of version entry JSON; entry v-1 describes version v (chunks = list
                       length after it)
     KEYS[4] appends   hash: appendId -> version that append produced
-    KEYS[5] blobs     set of the sha256 of every media blob the conversation references
-    KEYS[6] lease     hash { runId, attempt }: the one execution attempt allowed to append
+    KEYS[5] lease     hash { runId, attempt }: the one execution attempt allowed to append
+    KEYS[6] blobs     set of the sha256 of every media blob the conversation references; only
+                      when the call adds blobs or sets a retention (the only calls that touch it)
 
-    ARGV[1] conversationId
+    ARGV[1] conversationId (may be '' when expectedVersion is not 0)
     ARGV[2] expectedVersion
     ARGV[3] appendId
     ARGV[4] now, ISO 8601
@@ -63,12 +75,14 @@ export const appendConversationScript = new LuaScript(
     ARGV[15..] the sha256 of each blob this turn's messages reference, then one message JSON per slot
 
   Output:
-    { 1, header }   appended; header = the new header as HGETALL field/value pairs
-    { 0, header }   appendId was applied before; the current header, nothing written
+    { 1, header }   appended; header = the new header's { version, messageCount, baseStart,
+                    system, model, usage, createdAt, updatedAt, base, lastPromptTokens }
+                    (numbers as integers, an absent field as nil)
+    { 0, header }   appendId was applied before; the current header (the same values), nothing written
     { -1, version } conflict: the stored version is not expectedVersion
     { -2, holder }  the writer does not hold the lease; holder = the run that does, or ''
 ]]
-local headerKey, messagesKey, versionsKey, appendsKey, blobsKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local headerKey, messagesKey, versionsKey, appendsKey, blobsKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[6]
 local retention, blobCount = tonumber(ARGV[8]), tonumber(ARGV[9])
 local chunkBound = tonumber(ARGV[14])
 local firstBlob = 15
@@ -78,28 +92,26 @@ local conversationId, appendId, now = ARGV[1], ARGV[3], ARGV[4]
 local system, model, turnUsage, baseSource = ARGV[5], ARGV[6], ARGV[7], ARGV[12]
 
 -- The fence: a writer with a run must hold the lease; one without may write only while no run does.
-local leaseRun, leaseAttempt = unpack(redis.call('HMGET', KEYS[6], 'runId', 'attempt'))
+local leaseRun, leaseAttempt = unpack(redis.call('HMGET', KEYS[5], 'runId', 'attempt'))
+-- A lease with its attempt unset (a run's first attempt, which did not enter) is its run's.
 if ARGV[10] ~= '' or leaseRun then
-  if leaseRun ~= ARGV[10] or leaseAttempt ~= ARGV[11] then
+  if leaseRun ~= ARGV[10] or (leaseAttempt ~= ARGV[11] and leaseAttempt ~= '') then
     return { -2, leaseRun or '' }
   end
 end
 
--- Every header field, in one command: what the append reads, and the rest of its reply.
-local names = { 'version', 'system', 'systemAt', 'messageCount', 'usage', 'model', 'lastPromptTokens',
-  'baseStart', 'baseAt', 'baseChunk', 'tailBytes', 'chunks', 'schemaVersion', 'conversationId', 'createdAt', 'base',
-  'updatedAt' }
-local h = redis.call('HMGET', headerKey, unpack(names))
--- The header as it is now (HGETALL's field/value pairs): a duplicate's reply.
+-- Every header field the append reads or replies with, in one command.
+local h = redis.call('HMGET', headerKey, 'version', 'system', 'systemAt', 'messageCount', 'usage', 'model',
+  'lastPromptTokens', 'baseStart', 'baseAt', 'baseChunk', 'tailBytes', 'chunks', 'createdAt', 'base', 'updatedAt')
+-- The reply's header (see Output). An absent field is false (a nil reply): a nil would end the
+-- array there.
+local function header(version, messageCount, baseStart, system, model, usage, createdAt, updatedAt, base, lastPrompt)
+  return { tonumber(version), tonumber(messageCount), tonumber(baseStart), system, model or false, usage, createdAt,
+    updatedAt, base or false, lastPrompt and tonumber(lastPrompt) or false }
+end
+-- The header as it is now: a duplicate's reply.
 local function current()
-  local flat = {}
-  for index, name in ipairs(names) do
-    if h[index] then
-      flat[#flat + 1] = name
-      flat[#flat + 1] = h[index]
-    end
-  end
-  return flat
+  return header(h[1], h[4], h[8] or 0, h[2], h[6], h[5], h[13], h[15], h[14], h[7])
 end
 local version = tonumber(h[1] or '0')
 if version ~= tonumber(ARGV[2]) then
@@ -123,7 +135,7 @@ end
 local nextVersion = version + 1
 local entrySystem = ''
 if system ~= '' and system ~= currentSystem then
-  systemAt = tostring(nextVersion)
+  systemAt, currentSystem = tostring(nextVersion), system
   for _, value in ipairs({ 'system', system, 'systemAt', nextVersion }) do fields[#fields + 1] = value end
   entrySystem = ',"system":' .. system
 end
@@ -165,11 +177,11 @@ local baseAt = tonumber(h[9] or '0')
 local baseChunk = tonumber(h[10] or h[8] or '0')
 local tailBytes = tonumber(h[11] or '0')
 local chunks = tonumber(h[12] or previousCount)
-local entryBase = ''
+local entryBase, base = '', h[14]
 if baseSource ~= '' then
   -- A base starts a chunk of its own: its version reads from there.
   baseStart, baseAt, baseChunk, tailBytes = previousCount, nextVersion, chunks, 0
-  local base = '{"version":' .. nextVersion .. ',"compactedFrom":' .. version .. ',"createdAt":"' .. now ..
+  base = '{"version":' .. nextVersion .. ',"compactedFrom":' .. version .. ',"createdAt":"' .. now ..
     '",' .. string.sub(baseSource, 2)
   fields[#fields + 1] = 'base'
   fields[#fields + 1] = base
@@ -218,25 +230,13 @@ redis.call('RPUSH', versionsKey, '{"messageCount":' .. messageCount .. ',"system
   ',"baseStart":' .. baseStart .. ',"baseAt":' .. baseAt .. ',"baseChunk":' .. baseChunk .. ',"chunks":' .. chunks ..
   ',"updatedAt":"' .. now .. '","usage":' .. usage .. entryModel .. entrySystem .. entryBase .. '}')
 if retention > 0 then
-  for index = 1, 5 do redis.call('EXPIRE', KEYS[index], retention) end
+  for _, key in ipairs({ headerKey, messagesKey, versionsKey, appendsKey, blobsKey }) do
+    redis.call('EXPIRE', key, retention)
+  end
 end
--- The header as an HGETALL now would read it: the fields read, less the one deleted, with the
--- ones written over them (numbers as HSET stores them).
-local header = {}
-for index, name in ipairs(names) do
-  if h[index] then header[name] = h[index] end
-end
-if lastPrompt == false then header.lastPromptTokens = nil end
-for index = 1, #fields, 2 do
-  local value = fields[index + 1]
-  if type(value) == 'number' then value = string.format('%.17g', value) end
-  header[fields[index]] = value
-end
-local pairs_ = {}
-for name, value in pairs(header) do
-  pairs_[#pairs_ + 1] = name
-  pairs_[#pairs_ + 1] = value
-end
-return { 1, pairs_ }
+local createdAt = h[13]
+if version == 0 then createdAt = now end
+return { 1, header(nextVersion, messageCount, baseStart, currentSystem, currentModel, usage, createdAt, now, base,
+  lastPrompt) }
 `,
 );
