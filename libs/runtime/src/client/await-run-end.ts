@@ -45,9 +45,6 @@ export interface RunEndWait {
  * @throws RedisUnavailableError when Redis stays silent longer than `timeoutMs`
  */
 export async function awaitRunEnd(wait: RunEndWait): Promise<StreamedRunEnd | undefined> {
-  const { source, key } = wait;
-  const blockMs = wait.blockMs ?? 1000;
-  const bound: RequestBound = { redis: source.redis, timeoutMs: wait.timeoutMs };
   let lastId = wait.after ?? '0';
   // When Redis stopped answering; reset by every answer.
   let silentSince: number | undefined;
@@ -58,17 +55,12 @@ export async function awaitRunEnd(wait: RunEndWait): Promise<StreamedRunEnd | un
       try {
         // Once the run is over, what is left is read without blocking: run-end may have landed
         // between the last empty block and the `isOver` check.
-        const read = source.read(key, lastId, over ? undefined : blockMs, mayBeRunEnd);
-        // A source that settles a blocked read by `blockMs` needs no deadline of ours.
-        entries =
-          source.settlesInBlockMs === true && !over
-            ? await read
-            : await beforeDeadline(bound, Date.now() + blockMs + bound.timeoutMs, read);
+        entries = await readAfter(wait, lastId, !over);
         silentSince = undefined;
       } catch (error) {
         if (!isConnectionError(error)) throw error;
         silentSince ??= Date.now();
-        await untilRedisReady(bound, silentSince + bound.timeoutMs);
+        await untilRedisReady(boundOf(wait), silentSince + wait.timeoutMs);
         continue;
       }
       if (entries.length === 0) {
@@ -77,15 +69,38 @@ export async function awaitRunEnd(wait: RunEndWait): Promise<StreamedRunEnd | un
         over = await wait.isOver();
         continue;
       }
-      for (const [id, fields] of entries) {
-        lastId = id;
-        const event = parseEvent(fields, true);
-        if (event?.type === 'run-end') return { ...event, eventId: id };
-      }
+      const end = runEndIn(entries);
+      if (end) return end;
+      lastId = (entries.at(-1) as [string, string[]])[0];
     }
   } finally {
-    source.close();
+    wait.source.close();
   }
+}
+
+/** The entries of the run's stream after `lastId`: `blocking`, waiting up to `blockMs` for some. */
+function readAfter(wait: RunEndWait, lastId: string, blocking: boolean): Promise<[string, string[]][]> {
+  const { source } = wait;
+  const blockMs = wait.blockMs ?? 1000;
+  const read = source.read(wait.key, lastId, blocking ? blockMs : undefined, mayBeRunEnd);
+  // A source that settles a blocked read by `blockMs` needs no deadline of ours.
+  if (blocking && source.settlesInBlockMs === true) return read;
+  return beforeDeadline(boundOf(wait), Date.now() + blockMs + wait.timeoutMs, read);
+}
+
+/** The first `run-end` of `entries`, with its stream id; the others are passed over unparsed. */
+function runEndIn(entries: readonly [string, string[]][]): StreamedRunEnd | undefined {
+  for (const [id, fields] of entries) {
+    const event = parseEvent(fields, true);
+    // Parsed just now, so owned here: given its id in place, not copied.
+    if (event?.type === 'run-end') return Object.assign(event, { eventId: id });
+  }
+  return undefined;
+}
+
+/** The request bound of the wait's connection (for its outage and deadline paths only). */
+function boundOf(wait: RunEndWait): RequestBound {
+  return { redis: wait.source.redis, timeoutMs: wait.timeoutMs };
 }
 
 /** The first `run-end` of a compacted timeline after stream id `lastId`. */

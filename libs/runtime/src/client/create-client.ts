@@ -38,16 +38,27 @@ import { ConversationBusyError } from '../store/store-errors.js';
 import { type ApprovalOutcome, answerApproval } from '../waits/answer-approval.js';
 import { type SignalOptions, type SignalReceipt, sendSignal } from '../waits/send-signal.js';
 import { cancelRunTree } from './cancel-run-tree.js';
-import { enqueueRun } from './enqueue-run.js';
+import { enqueueRun, type RunToEnqueue } from './enqueue-run.js';
 import { exportStoredRun } from './export-run.js';
 import { InvalidRunQueryError } from './invalid-run-query-error.js';
 import { InvalidTenantError } from './invalid-tenant-error.js';
 import { listStoredRuns, type RunList } from './list-runs.js';
 import { type ListRunsQuery, parseListRunsQuery } from './list-runs-query.js';
-import { eventsConnectionName, MissingRunHandle, RedisRunHandle, type RunHandle } from './run-handle.js';
+import {
+  eventsConnectionName,
+  MissingRunHandle,
+  RedisRunHandle,
+  type RunHandle,
+  type RunHandleContext,
+} from './run-handle.js';
 import { DEFAULT_RUN_TREE_NODES, MAX_RUN_TREE_NODES, type RunTree, readRunTree } from './run-tree.js';
 import { submissionHashOf } from './submission-hash.js';
-import { parseSubmitRequest, startTimeOf, type submitRequestSchema } from './submit-request.js';
+import {
+  parseSubmitRequest,
+  type SubmitRequest,
+  startTimeOf,
+  type submitRequestSchema,
+} from './submit-request.js';
 
 /** Options of {@link createClient}; unset ones come from the environment, then defaults. */
 export interface CreateClientOptions {
@@ -418,6 +429,17 @@ function checkedTenant(tenant: string): string {
   return tenant;
 }
 
+/** A checked submission, ready to write. */
+interface Submission {
+  /** The run id as the caller names it. */
+  runId: string;
+  request: SubmitRequest;
+  /** When the run may start (epoch ms). */
+  startAt: number;
+  /** What is written (stored ids); `delayMs` is set at each attempt. */
+  run: RunToEnqueue;
+}
+
 /**
  * The client, scoped to one tenant or to none. Every id a caller passes is checked by the id
  * rule, then qualified by the tenant (`jobs/tenant-ids.ts`) before it reaches a key; records and
@@ -435,6 +457,8 @@ class RedisFlotillaClient implements FlotillaClient {
   readonly #bound: RequestBound;
   readonly #logger: Logger;
   readonly #sharedReader: EventReader | undefined;
+  /** What every run handle of this client (or view) shares. */
+  readonly #handles: RunHandleContext;
   /** Whether `close()` closes the connections (the client), or not (a tenant view). */
   readonly #owner: boolean;
 
@@ -450,6 +474,15 @@ class RedisFlotillaClient implements FlotillaClient {
     this.#conversations = shared.conversations;
     this.#gate = shared.gate;
     this.#sharedReader = shared.sharedReader;
+    this.#handles = {
+      tenant,
+      bound: shared.bound,
+      prefix: shared.config.prefix,
+      records: shared.records,
+      logger: shared.logger,
+      sharedReader: shared.sharedReader,
+      resultReader: shared.resultReader,
+    };
     this.#owner = owner;
   }
 
@@ -471,6 +504,13 @@ class RedisFlotillaClient implements FlotillaClient {
     input: unknown,
     options: SubmitOptions = {},
   ): Promise<RunHandle<Output>> {
+    const submission = this.#submission(agent, input, options);
+    const queuedAt = await boundedRequest(this.#bound, () => this.#enqueue(submission));
+    return this.#handle<Output>(submission.runId, queuedAt);
+  }
+
+  /** Checks a submission and builds what `#enqueue` writes (nothing is written yet). */
+  #submission(agent: string | { id: string }, input: unknown, options: SubmitOptions): Submission {
     const runAt = options.runAt instanceof Date ? options.runAt.getTime() : options.runAt;
     const request = parseSubmitRequest(
       {
@@ -481,54 +521,58 @@ class RedisFlotillaClient implements FlotillaClient {
       },
       jsonLimitsOf(this.config),
     );
-    const { agentId } = request;
     const runId = request.runId ?? randomUUID();
-    const storedRunId = this.#stored(runId);
     const conversationId =
       request.conversationId === undefined ? undefined : this.#stored(request.conversationId);
-    const submissionHash = submissionHashOf(request);
     // A delayed run's deadline counts from when it may start.
     const startAt = startTimeOf(request);
     const deadline = request.timeoutMs === undefined ? undefined : startAt + request.timeoutMs;
-    const data = encodeRunJobData(request.input, { ...request, conversationId, deadline });
+    const data = encodeRunJobData(request.input, {
+      conversationId,
+      onConflict: request.onConflict,
+      scope: request.scope,
+      deadline,
+    });
     if (data.input === undefined)
       throw new TypeError('The run input has no JSON form; pass JSON values only.');
-    let queuedAt: number | undefined;
-    await boundedRequest(this.#bound, async () => {
-      queuedAt = undefined;
-      const onConflict: OnConflict = request.onConflict ?? 'enqueue';
-      const enqueued = await enqueueRun(this.#enqueueServices(), {
-        runId: storedRunId,
-        agentId,
+    return {
+      runId,
+      request,
+      startAt,
+      run: {
+        runId: this.#stored(runId),
+        agentId: request.agentId,
         conversationId,
         tenant: this.tenant,
-        submissionHash,
+        // The input's JSON text is the job data's: written once.
+        submissionHash: submissionHashOf(request, data.input),
         data,
-        onConflict,
-        delayMs: startAt - Date.now(),
-      });
-      if (enqueued.kind === 'conflict') throw new RunIdConflictError(runId);
-      if (enqueued.kind === 'busy') {
-        await this.#rejectBusy(
-          storedRunId,
-          agentId,
-          request.conversationId ?? conversationId ?? '',
-          unqualifyId(enqueued.holderRunId),
-        );
-        return;
-      }
-      if (enqueued.kind !== 'queued') return;
+        onConflict: request.onConflict ?? 'enqueue',
+      },
+    };
+  }
+
+  /** The writes of a submission (repeatable); when it left the run queued (`performance.now()`), if it did. */
+  async #enqueue({ runId, request, startAt, run }: Submission): Promise<number | undefined> {
+    // From now at every attempt: a submit retried after an outage starts the run no later than asked.
+    run.delayMs = startAt - Date.now();
+    const enqueued = await enqueueRun(this.#shared, run);
+    if (enqueued.kind === 'queued') {
       for (const other of enqueued.ahead)
         await this.#interrupt(other, runId, request.onConflict ?? 'interrupt');
       // Taken before the job was added would be as true; after is what `result()` relies on.
-      queuedAt = performance.now();
-    });
-    return this.#handle<Output>(runId, queuedAt);
-  }
-
-  #enqueueServices() {
-    const { records, gate, queues, served } = this.#shared;
-    return { records, gate, queues, served };
+      return performance.now();
+    }
+    if (enqueued.kind === 'conflict') throw new RunIdConflictError(runId);
+    if (enqueued.kind === 'busy') {
+      await this.#rejectBusy(
+        run.runId,
+        run.agentId,
+        request.conversationId ?? run.conversationId ?? '',
+        unqualifyId(enqueued.holderRunId),
+      );
+    }
+    return undefined;
   }
 
   /** `reject`: the run ends `failed` before any job exists, so nothing runs and nothing waits. */
@@ -571,17 +615,7 @@ class RedisFlotillaClient implements FlotillaClient {
 
   /** `queuedAt`: when this client's submit left the run queued (see `RedisRunHandle`). */
   #handle<Output>(runId: string, queuedAt: number | undefined): RunHandle<Output> {
-    return new RedisRunHandle<Output>({
-      queuedAt,
-      runId,
-      tenant: this.tenant,
-      bound: this.#bound,
-      prefix: this.config.prefix,
-      records: this.#records,
-      logger: this.#logger,
-      sharedReader: this.#sharedReader,
-      resultReader: this.#shared.resultReader,
-    });
+    return new RedisRunHandle<Output>(this.#handles, runId, queuedAt);
   }
 
   async schedule(schedule: ScheduleRequest): Promise<ScheduleInfo> {

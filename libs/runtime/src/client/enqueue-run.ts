@@ -6,6 +6,7 @@
  * `run-index.ts`) are written once the record exists, alongside those later writes. Used by
  * `client.submit` and by a worker firing a schedule (`worker/fire-schedule.ts`).
  */
+import type { JobsOptions } from 'bullmq';
 import type { ConversationGate } from '../gate/conversation-gate.js';
 import type { OnConflict } from '../gate/waiting-for.js';
 import type { AgentQueues } from '../jobs/agent-queues.js';
@@ -13,6 +14,7 @@ import { ENDED_JOB_RETENTION } from '../jobs/ended-job-retention.js';
 import type { RunJobData } from '../jobs/run-job-data.js';
 import type { ServedAgents } from '../registry/worker-registry.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
+import type { IndexedRun } from '../runs/run-index.js';
 import type { NewRun } from '../runs/run-script-args.js';
 
 export interface EnqueueServices {
@@ -43,19 +45,17 @@ export type Enqueued =
 
 export async function enqueueRun(services: EnqueueServices, run: RunToEnqueue): Promise<Enqueued> {
   const { records } = services;
-  const { data: _data, onConflict: _onConflict, delayMs: _delayMs, ...record } = run;
-  const { outcome, createdAt } = await records.createUnindexed(record);
+  // `run` is a NewRun: the create reads its record fields only (no copy without the job's).
+  const { outcome, createdAt } = await records.createUnindexed(run);
   if (outcome === 'conflict') return { kind: 'conflict' };
   if (outcome === 'created') {
     // The index entries go out with the next writes instead of a round trip of their own
     // (after the record exists, as the index wants); every reply is awaited before returning.
-    const [indexed, queued] = await Promise.allSettled([
-      records.index.add({ ...record, createdAt }),
-      queueRun(services, run),
-    ]);
-    if (queued.status === 'rejected') throw queued.reason;
-    if (indexed.status === 'rejected') throw indexed.reason;
-    return queued.value;
+    const indexed = records.index.add(indexedRun(run, createdAt));
+    const [queue, index] = await Promise.allSettled([queueRun(services, run), indexed]);
+    if (queue.status === 'rejected') throw queue.reason;
+    if (index.status === 'rejected') throw index.reason;
+    return queue.value;
   }
   // The same submission again: index it again (a create that crashed before), and enqueue it
   // unless it started or ended already.
@@ -65,28 +65,45 @@ export async function enqueueRun(services: EnqueueServices, run: RunToEnqueue): 
   return queueRun(services, run);
 }
 
+/** What the run list indexes keep of a run just created. */
+function indexedRun(run: RunToEnqueue, createdAt: number): IndexedRun {
+  return {
+    runId: run.runId,
+    agentId: run.agentId,
+    tenant: run.tenant,
+    createdAt,
+    conversationId: run.conversationId,
+    rootRunId: run.rootRunId,
+    scheduleId: run.scheduleId,
+  };
+}
+
 /** The writes after the record: its conversation's line, its job, and `waitingFor: worker`. */
 async function queueRun(services: EnqueueServices, run: RunToEnqueue): Promise<Enqueued> {
-  const { records, gate, queues, served } = services;
-  const { onConflict, delayMs } = run;
   let { data } = run;
   let ahead: string[] = [];
   if (run.conversationId !== undefined) {
     // A delayed run does not hold the conversation while it waits for its time.
-    const lease = delayMs === undefined || delayMs <= 0;
-    const registration = await gate.register(run.conversationId, run.runId, onConflict, { lease });
+    const lease = run.delayMs === undefined || run.delayMs <= 0;
+    const registration = await services.gate.register(run.conversationId, run.runId, run.onConflict, {
+      lease,
+    });
     if (registration.kind === 'busy') return { kind: 'busy', holderRunId: registration.holderRunId };
     if (registration.kind === 'registered') ahead = registration.ahead;
     if (registration.kind === 'registered' && registration.leased)
       data = { ...data, conversationLeased: registration.leased };
   }
-  await queues.queueFor(run.agentId).add(run.agentId, data, {
-    jobId: run.runId,
-    attempts: 1,
-    ...(delayMs !== undefined && delayMs > 0 && { delay: delayMs }),
-    ...ENDED_JOB_RETENTION,
-  });
+  await addJob(services.queues, run, data);
   // Said on the record (not a failure): the run starts once a worker serving it comes up.
-  if (served && !(await served.serves(run.agentId))) await records.markUnserved(run.runId, run.agentId);
+  const { served } = services;
+  if (served && !(await served.serves(run.agentId)))
+    await services.records.markUnserved(run.runId, run.agentId);
   return { kind: 'queued', ahead };
+}
+
+/** Adds the run's job (with `data`) to its agent's queue (BullMQ ignores a job id it has). */
+function addJob(queues: AgentQueues, run: RunToEnqueue, data: RunJobData): Promise<unknown> {
+  const options: JobsOptions = { jobId: run.runId, attempts: 1, ...ENDED_JOB_RETENTION };
+  if (run.delayMs !== undefined && run.delayMs > 0) options.delay = run.delayMs;
+  return queues.queueFor(run.agentId).add(run.agentId, data, options);
 }

@@ -14,7 +14,7 @@ import { runKeys } from '../keys.js';
 import { COMPACTED_STREAM_GRACE_MS, type RedisRunRecords } from '../runs/redis-run-records.js';
 import type { RunRecord } from '../runs/run-record.js';
 import { isTerminalStatus } from '../runs/run-status.js';
-import { awaitRunEnd } from './await-run-end.js';
+import { awaitRunEnd, type RunEndWait } from './await-run-end.js';
 import { outcomeOfRunEnd, type RunOutcome, settleOutcome } from './run-outcome.js';
 
 /** A submitted run, as the client sees it. */
@@ -53,6 +53,20 @@ export interface RunEventsOptions {
   after?: string;
 }
 
+/** What the run handles of one client share (one object per client, not ten fields per handle). */
+export interface RunHandleContext {
+  /** The tenant whose runs the handles are (the handles of a tenant's client). */
+  readonly tenant: string | undefined;
+  readonly bound: RequestBound;
+  readonly prefix: string;
+  readonly records: RedisRunRecords;
+  readonly logger?: Logger | undefined;
+  /** The client's one blocking connection for every reader; unset: a connection per reader. */
+  readonly sharedReader?: EventReader | undefined;
+  /** The client's one blocking connection for `result()`; unset: the one `events()` uses. */
+  readonly resultReader?: EventReader | undefined;
+}
+
 /**
  * {@link RunHandle} over Redis. Waiting never polls BullMQ: `result()` reads the run record
  * and, while the run is unfinished, blocks on the run's event stream (XREAD BLOCK on the
@@ -62,45 +76,19 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
   readonly id: string;
   /** The run id in keys and job ids (qualified by the tenant, `jobs/tenant-ids.ts`). */
   readonly #storedId: string;
-  readonly #tenant: string | undefined;
-  readonly #bound: RequestBound;
-  readonly #prefix: string;
-  readonly #records: RedisRunRecords;
-  readonly #logger: Logger | undefined;
-  readonly #sharedReader: EventReader | undefined;
-  readonly #resultReader: EventReader | undefined;
-  /** When (`performance.now()`) this client's own submit left the run queued, if it did. */
+  readonly #context: RunHandleContext;
+  /**
+   * When (`performance.now()`) this client's own submit left the run queued, if it did: a
+   * `result()` soon after needs no record read to know the run is unfinished.
+   */
   readonly #queuedAt: number | undefined;
 
-  constructor(options: {
-    /** The run id as the caller names it. */
-    runId: string;
-    /** The tenant whose run it is (the handle of a tenant's client). @default none */
-    tenant?: string | undefined;
-    bound: RequestBound;
-    prefix: string;
-    records: RedisRunRecords;
-    logger?: Logger;
-    /** The client's one blocking connection for every reader; unset: a connection per reader. */
-    sharedReader?: EventReader | undefined;
-    /** The client's one blocking connection for `result()`; unset: the one `events()` uses. */
-    resultReader?: EventReader | undefined;
-    /**
-     * When (`performance.now()`) the submit that made this handle left the run queued: a
-     * `result()` soon after needs no record read to know the run is unfinished.
-     */
-    queuedAt?: number | undefined;
-  }) {
-    this.id = options.runId;
-    this.#tenant = options.tenant;
-    this.#storedId = qualifyId(options.tenant, options.runId);
-    this.#sharedReader = options.sharedReader;
-    this.#resultReader = options.resultReader;
-    this.#queuedAt = options.queuedAt;
-    this.#bound = options.bound;
-    this.#prefix = options.prefix;
-    this.#records = options.records;
-    this.#logger = options.logger;
+  /** `runId`: the run id as the caller names it. */
+  constructor(context: RunHandleContext, runId: string, queuedAt?: number) {
+    this.id = runId;
+    this.#context = context;
+    this.#storedId = qualifyId(context.tenant, runId);
+    this.#queuedAt = queuedAt;
   }
 
   async result(): Promise<Output> {
@@ -115,19 +103,25 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
       // Only the end matters here, so the tenant's view of the events is not needed. Reading on
       // after a run-end the record did not confirm (its end lost with the record's, the record
       // went back in time) starts after it: the run's next end follows it.
-      const end = await awaitRunEnd({
-        source: this.#source(this.#resultReader ?? this.#sharedReader),
-        key: runKeys(this.#prefix, this.#storedId).events,
-        after,
-        timeoutMs: this.#bound.timeoutMs,
-        isOver: () => this.#isOver(),
-        compacted: () => this.#records.compactedEvents(this.#storedId),
-      });
+      const end = await awaitRunEnd(this.#endWait(after));
       if (end) after = end.eventId;
       // The common end: the event carries the outcome, no record read.
       record = (end && outcomeOfRunEnd(end)) ?? (await this.#record());
     }
     return settleOutcome<Output>(record);
+  }
+
+  /** What `result()` waits on: the run's stream after `after`, on the client's result reader. */
+  #endWait(after: string | undefined): RunEndWait {
+    const { records, bound } = this.#context;
+    return {
+      source: this.#source(this.#context.resultReader ?? this.#context.sharedReader),
+      key: runKeys(this.#context.prefix, this.#storedId).events,
+      after,
+      timeoutMs: bound.timeoutMs,
+      isOver: () => this.#isOver(),
+      compacted: () => records.compactedEvents(this.#storedId),
+    };
   }
 
   /**
@@ -140,22 +134,23 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
   }
 
   events(options: RunEventsOptions = {}): AsyncIterable<StreamedRunEvent> {
-    const events = this.#storedEvents(options, this.#sharedReader);
-    if (this.#tenant === undefined) return events;
+    const events = this.#storedEvents(options, this.#context.sharedReader);
+    if (this.#context.tenant === undefined) return events;
     return { [Symbol.asyncIterator]: () => tenantView(events[Symbol.asyncIterator]()) };
   }
 
   #storedEvents(options: RunEventsOptions, reader: EventReader | undefined): AsyncIterable<StreamedRunEvent> {
+    const { bound, records, prefix } = this.#context;
     return {
       [Symbol.asyncIterator]: () =>
         readRunEventStream({
           connection: this.#source(reader),
-          key: runKeys(this.#prefix, this.#storedId).events,
-          requestTimeoutMs: this.#bound.timeoutMs,
+          key: runKeys(prefix, this.#storedId).events,
+          requestTimeoutMs: bound.timeoutMs,
           ...options,
-          compacted: () => this.#records.compactedEvents(this.#storedId),
+          compacted: () => records.compactedEvents(this.#storedId),
           recordedOutcome: async () => {
-            const record = await boundedRequest(this.#bound, () => this.#records.get(this.#storedId));
+            const record = await boundedRequest(bound, () => records.get(this.#storedId));
             if (record === undefined || !isTerminalStatus(record.status)) return undefined;
             return { output: record.output, error: record.error };
           },
@@ -168,23 +163,25 @@ export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
   #source(reader: EventReader | undefined): RunEventSource {
     if (reader) return reader.source();
     // Inherits the client's fail-fast settings; XREAD BLOCK needs no command timeout.
-    const connection = openRedis(this.#bound.redis, {
+    const connection = openRedis(this.#context.bound.redis, {
       role: 'run-events',
-      logger: this.#logger,
+      logger: this.#context.logger,
       perCall: true,
-      redis: { connectionName: eventsConnectionName(this.#prefix), commandTimeout: undefined },
+      redis: { connectionName: eventsConnectionName(this.#context.prefix), commandTimeout: undefined },
     });
     return dedicatedEventSource(connection);
   }
 
   /** Whether the run ended or its record is gone: asked when a blocked read passed with nothing new. */
   async #isOver(): Promise<boolean> {
-    const record = await boundedRequest(this.#bound, () => this.#records.get(this.#storedId));
+    const { bound, records } = this.#context;
+    const record = await boundedRequest(bound, () => records.get(this.#storedId));
     return record === undefined || isTerminalStatus(record.status);
   }
 
   async #record(): Promise<RunRecord> {
-    const record = await boundedRequest(this.#bound, () => this.#records.get(this.#storedId));
+    const { bound, records } = this.#context;
+    const record = await boundedRequest(bound, () => records.get(this.#storedId));
     if (!record) throw new RunNotFoundError(this.id);
     return record;
   }

@@ -23,16 +23,21 @@ export function coalesceWrites(redis: Redis): void {
   };
   const uncorkNext = () => process.nextTick(uncork);
   const send = redis.sendCommand;
-  redis.sendCommand = function sendCoalesced(this: Redis, ...args: Parameters<Redis['sendCommand']>) {
+  // Its two parameters named, not `...args`: no array per command.
+  redis.sendCommand = function sendCoalesced(
+    this: Redis,
+    command: Parameters<Redis['sendCommand']>[0],
+    stream?: Parameters<Redis['sendCommand']>[1],
+  ) {
     // A command given a stream of its own (a pipeline's) is written there, not on this socket.
     const socket = this.stream;
-    if (corked === undefined && args[1] === undefined && socket?.writable) {
+    if (corked === undefined && stream === undefined && socket?.writable) {
       socket.cork();
       corked = socket;
       // Two hops: the calls a `TickBatch` (shared/tick-batch.ts) collected in this tick are sent
       // from a nextTick queued after this one, and go in this write too.
       process.nextTick(uncorkNext);
     }
-    return send.apply(this, args);
+    return send.call(this, command, stream);
   };
 }

@@ -27,7 +27,7 @@ export interface DurableStep<T> {
    * recorded fingerprint is compared with the one of its own format, so journals recorded before
    * a fingerprint widened still replay. @default none
    */
-  olderFingerprints?: readonly string[];
+  olderFingerprints?: readonly string[] | (() => readonly string[]);
   /** Does the work; its value must be JSON (it is stored). */
   execute: () => Promise<T>;
   /**
@@ -52,10 +52,26 @@ export interface DurableStep<T> {
    * `undefined`; the live run then reads, and the journal stores, that text. @default none: written here
    */
   jsonText?: (value: T) => string | undefined;
+  /**
+   * With `jsonText`: what `JSON.parse` of that text gives, when the step built it already (a
+   * checked model answer's copy), else `undefined`: the live run reads it instead of parsing the
+   * text back. @default none: parsed here
+   */
+  readBack?: (value: T) => T | undefined;
   /** Called with the recorded entry before a replay serves it (to rebuild usage). @default none */
   onReplay?: (recorded: JournalEntry) => void;
-  /** The step's span name and attributes. @default `flotilla.<kind>`, none */
-  span?: { name: string; attributes?: Attributes; describe?: (value: T) => Attributes };
+  /**
+   * The step's span name and attributes, or a function giving them (asked only when tracing is
+   * on: a live step then builds none). @default `flotilla.<kind>`, none
+   */
+  span?: StepSpan<T> | (() => StepSpan<T>);
+}
+
+/** The span of a durable step. */
+export interface StepSpan<T> {
+  name: string;
+  attributes?: Attributes;
+  describe?: (value: T) => Attributes;
 }
 
 /** The outcome of a durable step and whether it came from the journal. */
@@ -77,15 +93,16 @@ export function durableStep<T>(context: AgentContext, step: DurableStep<T>): Pro
   // spans carry the tree); its run span is the parent of the child's job. Without a tracer
   // provider a span is a no-op: no attributes, closure, async wrapper or span per step then.
   if (step.kind === 'child' || tracingOff()) return serveStep(context, step, recorded);
+  const spec = typeof step.span === 'function' ? step.span() : step.span;
   const attributes = {
-    ...step.span?.attributes,
+    ...spec?.attributes,
     [SpanAttribute.position]: step.position,
     [SpanAttribute.replayed]: recorded !== undefined,
   };
   // Replayed steps get a span too (marked), so a trace shows what each attempt went through.
-  return inSpan(step.span?.name ?? `flotilla.${step.kind}`, attributes, async (span) => {
+  return inSpan(spec?.name ?? `flotilla.${step.kind}`, attributes, async (span) => {
     const result = await serveStep(context, step, recorded);
-    if (step.span?.describe) span.setAttributes(step.span.describe(result.value));
+    if (spec?.describe) span.setAttributes(spec.describe(result.value));
     return result;
   });
 }
@@ -222,7 +239,7 @@ function recordFlushedValue<T>(
     // The value as it will read back from the journal, so a live run and its replay see the same
     // thing (`undefined` properties vanish, dates become strings); its text is what is stored.
     const text = value === undefined ? undefined : (step.jsonText?.(value) ?? JSON.stringify(value));
-    const stored: unknown = value === undefined ? undefined : JSON.parse(text as string);
+    const stored: unknown = value === undefined ? undefined : readBack(step, value, text as string);
     const recorded = entry(step, { ok: true, value: stored });
     const entryText = journalEntryText(recorded, text);
     const deferred = typeof step.deferRecord === 'function' ? step.deferRecord() : step.deferRecord;
@@ -244,6 +261,26 @@ function recordFlushedValue<T>(
     ended();
     return result;
   }, endedAndThrown(ended));
+}
+
+/**
+ * What `JSON.parse(text)` gives for `value`'s text, without parsing when it is known: the copy the
+ * step built, or the value itself when it is a scalar that reads back as itself.
+ */
+function readBack<T>(step: DurableStep<T>, value: T, text: string): unknown {
+  if (step.jsonText) {
+    const built = step.readBack?.(value);
+    if (built !== undefined) return built;
+  }
+  if (readsBackAsItself(value)) return value;
+  return JSON.parse(text);
+}
+
+/** A string, boolean or finite number (not -0, which reads back as 0): JSON gives it back as is. */
+function readsBackAsItself(value: unknown): boolean {
+  const type = typeof value;
+  if (type === 'string' || type === 'boolean') return true;
+  return type === 'number' && Number.isFinite(value) && !Object.is(value, -0);
 }
 
 /** Records a failure the step records, then calls `ended` and rethrows it. */
@@ -277,10 +314,9 @@ export function replayEntry<T>(
   step: Pick<DurableStep<T>, 'kind' | 'fingerprint' | 'position' | 'olderFingerprints'>,
   onReplay?: (recorded: JournalEntry) => void,
 ): T {
-  const expected = fingerprintInFormatOf(recorded.fingerprint, [
-    step.fingerprint,
-    ...(step.olderFingerprints ?? []),
-  ]);
+  const older =
+    typeof step.olderFingerprints === 'function' ? step.olderFingerprints() : step.olderFingerprints;
+  const expected = fingerprintInFormatOf(recorded.fingerprint, [step.fingerprint, ...(older ?? [])]);
   if (recorded.kind !== step.kind || recorded.fingerprint !== expected) {
     throw new NonDeterminismError(
       step.position,

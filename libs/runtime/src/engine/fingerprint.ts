@@ -63,11 +63,19 @@ const PART_HASH_LENGTH = 8;
  * @throws {NonPortableJsonError} when a part holds something with no faithful JSON form
  */
 export function partedFingerprint(format: string, parts: Record<string, unknown>): string {
-  const hashed = Object.entries(parts).map(
-    ([name, value]) =>
-      `${name}=${hashJson(value, `the ${name} of a ${format} fingerprint`).slice(0, PART_HASH_LENGTH)}`,
-  );
-  return `${format}:${hashed.join(',')}`;
+  // Written in one pass (a model turn writes one per turn): no entries, no mapped array, no join.
+  let fingerprint = `${format}:`;
+  let separator = '';
+  for (const name in parts) {
+    fingerprint += `${separator}${name}=${partHash(format, name, parts[name])}`;
+    separator = ',';
+  }
+  return fingerprint;
+}
+
+/** The hash of one part of a {@link partedFingerprint}. */
+function partHash(format: string, name: string, value: unknown): string {
+  return hashJson(value, `the ${name} of a ${format} fingerprint`).slice(0, PART_HASH_LENGTH);
 }
 
 /**

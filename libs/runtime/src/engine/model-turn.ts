@@ -10,6 +10,7 @@
  * come from the journal anyway. Turns recorded in the first format (`model-turn:<hash of
  * callPath, turn index>`) are compared with that format, so their journals still replay.
  */
+import { channel } from 'node:diagnostics_channel';
 import type { Message } from '@flotilla/ir';
 import type { AgentContext } from '../context/agent-context.js';
 import { BudgetExceededError } from '../errors/budget-errors.js';
@@ -19,7 +20,7 @@ import type { CallBudget } from '../limits/fleet-model-budgets.js';
 import { type CheckedModelResponse, checkModelResponseText } from '../model/check-model-response.js';
 import type { ModelAdapter, ModelRequest, ModelResponse } from '../model/model-adapter.js';
 import { ModelCallError } from '../model/model-call-error.js';
-import { observeModelCall } from '../shared/observation-channels.js';
+import { ObservationChannel, observeModelCall } from '../shared/observation-channels.js';
 import { SpanAttribute } from '../shared/tracing.js';
 import type { UsageStats } from '../usage/usage-stats.js';
 import type { DurableResult } from './durable-step.js';
@@ -101,7 +102,17 @@ export function modelTurnThen<R>(
   return step.then((result) => {
     try {
       const { usage, finishReason } = result.value;
-      context.run.emit({ type: 'model-turn-end', ...base, usage, finishReason, replayed: result.replayed });
+      const { callPath, position, turnIndex } = base;
+      const { replayed } = result;
+      context.run.emit({
+        type: 'model-turn-end',
+        callPath,
+        position,
+        turnIndex,
+        usage,
+        finishReason,
+        replayed,
+      });
       return then(result);
     } catch (error) {
       return failed(error);
@@ -122,8 +133,10 @@ function modelTurnStep(
   base: ModelTurnBase,
 ): Promise<DurableResult<ModelResponse>> {
   const { run } = context;
-  const { position } = base;
-  run.emit({ type: 'model-turn-start', ...base, modelId: turn.model.id, provider: turn.model.provider });
+  // Fields written out, in the order a spread of `base` gave them (a spread after `type` is a slow copy).
+  const { callPath, position, turnIndex } = base;
+  const { id: modelId, provider } = turn.model;
+  run.emit({ type: 'model-turn-start', callPath, position, turnIndex, modelId, provider });
   const fingerprint = modelTurnFingerprint(context.callPath, turn);
   const spent: { stats?: UsageStats } = {};
   const checked: { answer?: CheckedModelResponse } = {};
@@ -131,12 +144,11 @@ function modelTurnStep(
     kind: 'model-turn',
     position,
     fingerprint,
-    // Read on a replay only (getters: a live turn makes neither).
-    get olderFingerprints() {
-      return [firstFormatFingerprint(context.callPath, turn.turnIndex)];
-    },
+    // Read on a replay only (functions, not values or getters: a live turn makes neither, and a
+    // literal with getters is built the slow way).
+    olderFingerprints: () => [firstFormatFingerprint(context.callPath, turn.turnIndex)],
     // The OpenTelemetry GenAI semantic conventions: `chat <model>` with the system and usage.
-    get span() {
+    span: () => {
       return {
         name: `chat ${turn.model.id}`,
         attributes: {
@@ -164,6 +176,8 @@ function modelTurnStep(
       ),
     // The check wrote the answer's JSON: the journal stores that text.
     jsonText: (response) => (checked.answer?.response === response ? checked.answer.text : undefined),
+    // …and, for a plain answer, copied it as it reads back from that text.
+    readBack: (response) => (checked.answer?.response === response ? checked.answer.copy : undefined),
     recordFailure: (error) => BudgetExceededError.is(error),
     // A lost answer is asked again on replay; the next effect that must not run twice waits for it.
     deferRecord: true,
@@ -183,20 +197,13 @@ function callModel(
   checked: { answer?: CheckedModelResponse },
 ): Promise<ModelResponse> {
   const startedAt = performance.now();
-  const observed = { agentId: context.definition.id, provider: turn.model.provider, model: turn.model.id };
   const failed = (error: unknown): never => {
-    observeModelCall({
-      ...observed,
-      durationMs: performance.now() - startedAt,
-      ok: false,
-      promptTokens: 0,
-      completionTokens: 0,
-    });
+    observeCall(context, turn.model, startedAt, undefined);
     throw error;
   };
   let answer: Promise<ModelResponse>;
   try {
-    answer = generateWithinBudget(context, turn.model, { ...turn.request, signal: context.signal });
+    answer = generateWithinBudget(context, turn.model, withSignal(turn.request, context.signal));
   } catch (error) {
     answer = Promise.reject(error);
   }
@@ -211,15 +218,36 @@ function callModel(
       return failed(error);
     }
     const { response } = checked.answer;
-    observeModelCall({
-      ...observed,
-      durationMs: performance.now() - startedAt,
-      ok: true,
-      promptTokens: response.usage.promptTokens,
-      completionTokens: response.usage.completionTokens,
-    });
+    observeCall(context, turn.model, startedAt, response.usage);
     return response;
   }, failed);
+}
+
+/** The request with the agent's signal: itself when the caller set it already (`executeTurn`), else a copy. */
+function withSignal(request: ModelRequest, signal: AbortSignal): ModelRequest {
+  return request.signal === signal ? request : { ...request, signal };
+}
+
+/** The model-call channel, to build an observation only when someone subscribed (the worker's metrics). */
+const modelCallChannel = channel(ObservationChannel.modelCall);
+
+/** Reports a call (`usage` of a success, `undefined` for a failure) on `flotilla:model-call`. */
+function observeCall(
+  context: AgentContext,
+  model: ModelAdapter,
+  startedAt: number,
+  usage: ModelResponse['usage'] | undefined,
+): void {
+  if (!modelCallChannel.hasSubscribers) return;
+  observeModelCall({
+    agentId: context.definition.id,
+    provider: model.provider,
+    model: model.id,
+    durationMs: performance.now() - startedAt,
+    ok: usage !== undefined,
+    promptTokens: usage?.promptTokens ?? 0,
+    completionTokens: usage?.completionTokens ?? 0,
+  });
 }
 
 /** How many times a call rate limited (429) past its adapter's own retries is tried again. */

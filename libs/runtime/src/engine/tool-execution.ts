@@ -45,9 +45,10 @@ export function executeToolDurably(
     ownUsage: () => captured()?.ownUsage,
     onReplay: (recorded) => replayCapturedUsage(context, recorded),
     recordFailure: (error) => !AbortError.is(error),
-    span: {
+    // Built only when tracing is on.
+    span: () => ({
       name: `execute_tool ${execution.toolName}`,
       attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': execution.toolName },
-    },
+    }),
   });
 }

@@ -49,6 +49,8 @@ export interface EffectiveBudget {
  */
 export function effectiveBudget(context: AgentContext): EffectiveBudget {
   const inherited = context.run.services.budget;
+  // No limit or price anywhere (the usual case): nothing to merge, every model call asks.
+  if (!hasEntries(inherited?.limits) && !hasEntries(inherited?.prices) && !watched(context)) return NO_BUDGET;
   const limits: ScopedLimit[] = [...(inherited?.limits ?? [])];
   const prices: PriceTable = { ...inherited?.prices };
   const chain: AgentContext[] = [];
@@ -66,6 +68,17 @@ export function effectiveBudget(context: AgentContext): EffectiveBudget {
       limits.push({ scope: limitScope(context.run.runId, level.callPath), setBy: level.callPath, ...own });
   }
   return { limits, prices };
+}
+
+/** The budget of a call under no limit and no price (shared: never changed). */
+const NO_BUDGET: EffectiveBudget = Object.freeze({
+  limits: Object.freeze([]) as unknown as ScopedLimit[],
+  prices: Object.freeze({}) as PriceTable,
+});
+
+function hasEntries(collection: object | undefined): boolean {
+  for (const _ in collection) return true;
+  return false;
 }
 
 /** The scope of the limits an invocation sets: 16 hex digits of its run id and callPath. */
@@ -216,7 +229,8 @@ export function costsOfCall(
   model: ModelAdapter,
   usage: TokenUsage,
 ): Record<string, number> {
-  const price = priceOf(prices, model);
+  // No table, no lookup (a key written per call costs more than the empty table's answer).
+  const price = prices === NO_BUDGET.prices ? undefined : priceOf(prices, model);
   if (price) return { [MICRO_USD]: costOfUsage(price, usage) };
   if (!model.calculateCost) return {};
   return checkCosts(model.calculateCost(usage), `calculateCost of ${model.provider}/${model.id}`);

@@ -246,7 +246,8 @@ export function parseEvent(fields: string[], endOnly = false): RunEvent | undefi
   const index = fields.indexOf(RUN_EVENT_FIELD);
   const text = index >= 0 ? fields[index + 1] : undefined;
   if (text === undefined) return undefined;
-  if (endOnly && !mayBeRunEnd(fields)) return undefined;
+  // What `mayBeRunEnd` tests, on the text already found.
+  if (endOnly && !text.includes('"run-end"')) return undefined;
   let event: RunEvent;
   try {
     event = JSON.parse(text) as RunEvent;

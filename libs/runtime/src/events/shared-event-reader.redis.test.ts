@@ -90,3 +90,41 @@ describe('SharedEventReader joins', () => {
     }
   });
 });
+
+describe('SharedEventReader hand-over', () => {
+  it('gives readers of one key at different ids only the entries after their own', async () => {
+    const { shared } = reader();
+    try {
+      const stream = key();
+      const first = (await fixture.redis.xadd(stream, '*', 'event', 'one')) as string;
+      await fixture.redis.xadd(stream, '*', 'event', 'two');
+      // One shared XREAD from the older id answers both: the newer reader's entries are cut.
+      const [all, later] = await Promise.all([
+        shared.source().read(stream, '0', 60_000),
+        shared.source().read(stream, first, 60_000),
+      ]);
+      expect(all.map(([, fields]) => fields[1])).toEqual(['one', 'two']);
+      expect(later.map(([, fields]) => fields[1])).toEqual(['two']);
+    } finally {
+      shared.close();
+    }
+  });
+
+  it('reads again on a source whose read settled; closing it in between changes nothing', async () => {
+    const { shared } = reader();
+    try {
+      const stream = key();
+      await fixture.redis.xadd(stream, '*', 'event', 'one');
+      const source = shared.source();
+      const [entry] = await source.read(stream, '0', 60_000);
+      source.close();
+      // Nothing after `one`: the read ends by its own 100 ms, empty.
+      expect(await source.read(stream, (entry as [string, string[]])[0], 100)).toEqual([]);
+      await fixture.redis.xadd(stream, '*', 'event', 'two');
+      const [next] = await source.read(stream, (entry as [string, string[]])[0], 60_000);
+      expect(next?.[1]).toEqual(['event', 'two']);
+    } finally {
+      shared.close();
+    }
+  });
+});

@@ -74,7 +74,7 @@ export class SharedEventReader {
 
   /** A source for one reader (see `readRunEventStream`); closing it only drops its pending read. */
   source(): RunEventSource {
-    let pending: Waiter | undefined;
+    let pending: BlockedRead | undefined;
     return {
       redis: this.blocking,
       // Every blocked read ends by its `blockMs` timer, answered or not.
@@ -86,25 +86,11 @@ export class SharedEventReader {
         if (blockMs === undefined)
           return this.#options.control.xread('COUNT', 100, 'STREAMS', key, lastId).then(xreadEntries);
         return new Promise<StreamEntries>((resolve, reject) => {
-          const timer = setTimeout(() => finish([]), blockMs);
-          const finish = (entries: StreamEntries, error?: unknown) => {
-            clearTimeout(timer);
-            if (pending) this.#waiters.delete(pending);
-            pending = undefined;
-            if (error === undefined) resolve(entries);
-            else reject(error);
-          };
-          pending = {
-            key,
-            lastId,
-            wanted,
-            resolve: (entries) => finish(entries),
-            reject: (error) => finish([], error),
-          };
-          this.#waiters.add(pending);
+          pending = new BlockedRead(this.#waiters, { key, lastId, wanted, blockMs }, resolve, reject);
           this.#wake(pending);
         });
       },
+      // A read that settled already is left as it is.
       close: () => pending?.resolve([]),
     };
   }
@@ -140,35 +126,25 @@ export class SharedEventReader {
     this.#unblockTimer.unref();
   }
 
+  /**
+   * One XREAD BLOCK after another of every waiting key, each from the oldest id its readers have,
+   * while readers wait. The reads are awaited here, not in a helper async function: a promise
+   * more per read.
+   */
   async #loop(): Promise<void> {
     const blockMs = this.#options.blockMs ?? 1000;
     while (!this.#closed && this.#waiters.size > 0) {
-      const ids = new Map<string, string>();
-      for (const waiter of this.#waiters) {
-        if (ids.size >= MAX_KEYS_PER_READ && !ids.has(waiter.key)) continue;
-        const current = ids.get(waiter.key);
-        if (current === undefined || compareStreamIds(waiter.lastId, current) < 0)
-          ids.set(waiter.key, waiter.lastId);
-      }
-      let entriesByKey: [string, StreamEntries][];
+      const ids = this.#idsToRead();
+      let reply: [string, StreamEntries][];
       try {
         const blocking = this.blocking;
         this.#blockingId ??= (await blocking.client('ID')) as number;
         this.#inFlight = ids;
-        const reply = await blocking.xread(
-          'COUNT',
-          100,
-          'BLOCK',
-          blockMs,
-          'STREAMS',
-          ...ids.keys(),
-          ...ids.values(),
-        );
-        entriesByKey = (reply ?? []) as [string, StreamEntries][];
+        reply = ((await blocking.xread(...xreadArgs(ids, blockMs))) ?? []) as [string, StreamEntries][];
       } catch (error) {
-        // Every reader waits for the connection in its own way (see readRunEventStream).
-        this.#inFlight = undefined;
-        for (const waiter of [...this.#waiters]) waiter.reject(error);
+        // Every reader waits for the connection in its own way (see `awaitRunEnd`). A failed
+        // waiter leaves the set as it is visited (deleting the current entry is safe).
+        for (const waiter of this.#waiters) waiter.reject(error);
         continue;
       } finally {
         this.#inFlight = undefined;
@@ -177,24 +153,109 @@ export class SharedEventReader {
         clearTimeout(this.#unblockTimer);
         this.#unblockTimer = undefined;
       }
-      if (entriesByKey.length === 0) continue;
-      // One pass over the waiters, not one per key of the reply.
-      const replied = new Map(entriesByKey);
-      for (const waiter of [...this.#waiters]) {
-        const entries = replied.get(waiter.key);
-        if (entries === undefined) continue;
-        const fresh = entries.filter(([id]) => compareStreamIds(id, waiter.lastId) > 0);
-        if (fresh.length === 0) continue;
-        // A reader waiting for one kind of entry (`result()`: run-end) waits on past the others
-        // in the next read, instead of being woken to ask again for what follows them.
-        const wanted = waiter.wanted;
-        if (wanted && !fresh.some(([, fields]) => wanted(fields))) {
-          waiter.lastId = (fresh.at(-1) as [string, string[]])[0];
-          continue;
-        }
-        waiter.resolve(fresh);
-      }
+      if (reply.length > 0) this.#deliver(reply);
     }
+  }
+
+  /** key → the id to read it after: the oldest of its waiters' (at most MAX_KEYS_PER_READ keys). */
+  #idsToRead(): Map<string, string> {
+    const ids = new Map<string, string>();
+    for (const waiter of this.#waiters) {
+      if (ids.size >= MAX_KEYS_PER_READ && !ids.has(waiter.key)) continue;
+      const current = ids.get(waiter.key);
+      if (current === undefined || compareStreamIds(waiter.lastId, current) < 0)
+        ids.set(waiter.key, waiter.lastId);
+    }
+    return ids;
+  }
+
+  /** Hands each waiter the entries of its key it has not seen, in one pass over the waiters. */
+  #deliver(reply: [string, StreamEntries][]): void {
+    const replied = new Map(reply);
+    // A resolved waiter leaves the set as it is visited (deleting the current entry is safe).
+    for (const waiter of this.#waiters) {
+      const entries = replied.get(waiter.key);
+      if (entries === undefined) continue;
+      const fresh = entriesAfter(entries, waiter.lastId);
+      if (fresh.length === 0) continue;
+      // A reader waiting for one kind of entry (`result()`: run-end) waits on past the others
+      // in the next read, instead of being woken to ask again for what follows them.
+      const wanted = waiter.wanted;
+      if (wanted && !fresh.some(([, fields]) => wanted(fields))) {
+        waiter.lastId = (fresh.at(-1) as [string, string[]])[0];
+        continue;
+      }
+      waiter.resolve(fresh);
+    }
+  }
+}
+
+/** The arguments of the shared XREAD: `COUNT`, `BLOCK`, then every key, then every id. */
+function xreadArgs(
+  ids: Map<string, string>,
+  blockMs: number,
+): ['COUNT', number, 'BLOCK', number, 'STREAMS', ...string[]] {
+  const args: ['COUNT', number, 'BLOCK', number, 'STREAMS', ...string[]] = [
+    'COUNT',
+    100,
+    'BLOCK',
+    blockMs,
+    'STREAMS',
+  ];
+  for (const key of ids.keys()) args.push(key);
+  for (const id of ids.values()) args.push(id);
+  return args;
+}
+
+/** The entries after stream id `lastId` (ascending, like a stream's): most often all of them, not copied. */
+function entriesAfter(entries: StreamEntries, lastId: string): StreamEntries {
+  const first = entries[0];
+  if (first === undefined || compareStreamIds(first[0], lastId) > 0) return entries;
+  return entries.filter(([id]) => compareStreamIds(id, lastId) > 0);
+}
+
+/**
+ * One reader's blocked read: among the reader's waiters until it is answered, fails, or its
+ * `blockMs` passes (answered with no entries). Settling it again does nothing.
+ */
+class BlockedRead implements Waiter {
+  readonly key: string;
+  lastId: string;
+  readonly wanted: ((fields: string[]) => boolean) | undefined;
+  readonly #waiters: Set<Waiter>;
+  readonly #resolve: (entries: StreamEntries) => void;
+  readonly #reject: (error: unknown) => void;
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(
+    waiters: Set<Waiter>,
+    read: { key: string; lastId: string; wanted: Waiter['wanted']; blockMs: number },
+    resolve: (entries: StreamEntries) => void,
+    reject: (error: unknown) => void,
+  ) {
+    this.key = read.key;
+    this.lastId = read.lastId;
+    this.wanted = read.wanted;
+    this.#waiters = waiters;
+    this.#resolve = resolve;
+    this.#reject = reject;
+    this.#timer = setTimeout(() => this.resolve([]), read.blockMs);
+    waiters.add(this);
+  }
+
+  resolve(entries: StreamEntries): void {
+    this.#leave();
+    this.#resolve(entries);
+  }
+
+  reject(error: unknown): void {
+    this.#leave();
+    this.#reject(error);
+  }
+
+  #leave(): void {
+    clearTimeout(this.#timer);
+    this.#waiters.delete(this);
   }
 }
 

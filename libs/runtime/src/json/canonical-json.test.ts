@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localJson, portableJson } from './canonical-json.js';
+import { isCanonicalAsIs, localJson, portableJson } from './canonical-json.js';
 import { NonPortableJsonError } from './non-portable-json-error.js';
 
 /** The fingerprint writer before this module: JSON.stringify of a key-sorted copy. */
@@ -69,6 +69,34 @@ describe('portableJson', () => {
       const value = randomJson(random, 4);
       expect(portableJson(value)).toBe(legacyFingerprintJson(value));
     }
+  });
+
+  it('writes a value that is canonical as it stands with JSON.stringify, and only such a value', () => {
+    const random = randomSource(15);
+    let asIs = 0;
+    for (let sample = 0; sample < 4000; sample++) {
+      const value = randomJson(random, 3);
+      if (!isCanonicalAsIs(value, 0)) continue;
+      asIs++;
+      expect(JSON.stringify(value)).toBe(legacyFingerprintJson(value));
+    }
+    expect(asIs).toBeGreaterThan(1000);
+    expect(isCanonicalAsIs(['root/agent:a:0', 1, [['system', 'Be brief.']], { a: 1, b: [null] }], 0)).toBe(
+      true,
+    );
+    const deep: unknown[] = [];
+    deep.push(deep);
+    const leftToTheWalk = [
+      { b: 1, a: 2 },
+      { 1: 'x' },
+      { a: undefined },
+      // biome-ignore lint/suspicious/noSparseArray: the hole is the point
+      [1, , 2],
+      deep,
+      new Date(0),
+      -Infinity,
+    ];
+    for (const value of leftToTheWalk) expect(isCanonicalAsIs(value, 0)).toBe(false);
   });
 
   it('gives structurally equal values the same text whatever their key order', () => {

@@ -49,7 +49,58 @@ import { NonPortableJsonError } from './non-portable-json-error.js';
  * @throws {NonPortableJsonError} when anything inside has no faithful JSON form (see the table above).
  */
 export function portableJson(value: unknown, what = 'The value'): string {
+  // Most fingerprinted values (a turn's position, model, tool names, prompt; `{}` arguments)
+  // are canonical as they stand: one native JSON.stringify, no walk building text piece by piece.
+  if (isCanonicalAsIs(value, 0)) return JSON.stringify(value);
   return writePortable(value, '$', new Set(), what);
+}
+
+/** Deeper than this the check gives up (a cycle, say) and the walk decides. */
+const MAX_AS_IS_DEPTH = 32;
+
+/**
+ * Whether `JSON.stringify(value)` is already its portable canonical text: only strings,
+ * booleans, `null`, finite numbers, plain arrays without holes and plain objects whose own keys
+ * are in canonical order (none array-index-like, the rest ascending), none of them `__proto__`
+ * and no value left out. Anything else — even what portable mode writes the same way (an
+ * `undefined` property, keys out of order) — is left to {@link writePortable}, so this never
+ * changes a text, only who writes it (`canonical-json.test.ts` compares both).
+ */
+export function isCanonicalAsIs(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (value === null) return true;
+  if (depth >= MAX_AS_IS_DEPTH) return false;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype === Array.prototype) {
+    const array = value as unknown[];
+    if ((array as { toJSON?: unknown }).toJSON !== undefined) return false;
+    for (let index = 0; index < array.length; index++)
+      if (!isCanonicalAsIs(array[index], depth + 1)) return false;
+    return true;
+  }
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  const record = value as Record<string, unknown>;
+  let previous: string | undefined;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key) || key === '__proto__') return false;
+    // A key starting with a digit may be an array index (ordered apart): the walk sorts those.
+    const first = key.charCodeAt(0);
+    if (first >= 0x30 && first <= 0x39) return false;
+    if (previous !== undefined && !(previous < key)) return false;
+    if (!isCanonicalAsIs(record[key], depth + 1)) return false;
+    previous = key;
+  }
+  return true;
 }
 
 /** Canonical JSON text of anything; never throws. Tokens (`{"$local":n}`) mean something in this process only. */

@@ -112,6 +112,30 @@ describe('parseBoundedJson', () => {
     expect(parseBoundedJson('{"a":[1]}', 'x', limits)).toEqual({ a: [1] });
     expect(() => parseBoundedJson('{"a":', 'x', limits)).toThrow(SyntaxError);
   });
+
+  it('reads the depth off the text: brackets in strings do not count, the limit itself passes', () => {
+    const small = { maxDepth: 2, maxBytes: 1000 };
+    const tricky = { a: ['[[[{{{\\', '"]]'] };
+    expect(parseBoundedJson(JSON.stringify(tricky), 'x', small)).toEqual(tricky);
+    expect(parseBoundedJson(' [ [ ] ] ', 'x', small)).toEqual([[]]);
+    expect(captured(() => parseBoundedJson('{"a":{"b":{}}}', 'x', small))).toMatchObject({
+      name: ValueTooDeepError.errorName,
+      path: 'a.b',
+    });
+  });
+});
+
+describe('inspectJson of a scalar', () => {
+  it('counts it, or names what it is, at the root', () => {
+    expect(inspectJson('found')).toEqual({ bytes: 7, depth: 0 });
+    expect(inspectJson(12.5, { maxBytes: 3 })).toEqual({
+      bytes: 4,
+      depth: 0,
+      problem: { kind: 'too-large', bytes: 4 },
+    });
+    expect(inspectJson(undefined).problem).toEqual({ kind: 'not-json', path: '(root)', reason: 'undefined' });
+    expect(inspectJson(undefined, { lenient: true })).toEqual({ bytes: 4, depth: 0 });
+  });
 });
 
 function captured(action: () => unknown): unknown {

@@ -85,6 +85,8 @@ export function inspectJson(value: unknown, options: InspectJsonOptions = {}): J
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
   const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
   const lenient = options.lenient ?? false;
+  // A scalar (a tool's text output): no walk, so none of its state is made.
+  if (typeof value !== 'object' || value === null) return inspectScalar(value, maxBytes, lenient);
   const stack: Frame[] = [];
   const open = new Set<object>();
   let bytes = 0;
@@ -153,6 +155,15 @@ export function inspectJson(value: unknown, options: InspectJsonOptions = {}): J
   return problem ? { bytes, depth, problem } : { bytes, depth };
 }
 
+/** {@link inspectJson} of a value that is not an object (nor an array). */
+function inspectScalar(value: unknown, maxBytes: number, lenient: boolean): JsonInspection {
+  const leaf = leafBytes(value, lenient);
+  if (typeof leaf === 'string')
+    return { bytes: 0, depth: 0, problem: { kind: 'not-json', path: '(root)', reason: leaf } };
+  const bytes = leaf as number;
+  return bytes > maxBytes ? { bytes, depth: 0, problem: { kind: 'too-large', bytes } } : { bytes, depth: 0 };
+}
+
 /**
  * Checks that `value` is JSON within `limits`; `source` names where it came from in the error.
  * With `lenient`, the value is measured as JSON.stringify would write it (see {@link InspectJsonOptions}).
@@ -165,7 +176,11 @@ export function checkJsonBounds(
   limits: JsonLimits,
   options: { lenient?: boolean } = {},
 ): number {
-  const inspection = inspectJson(value, { ...limits, ...options });
+  const inspection = inspectJson(value, {
+    maxDepth: limits.maxDepth,
+    maxBytes: limits.maxBytes,
+    lenient: options.lenient ?? false,
+  });
   if (inspection.problem) throw jsonBoundsError(inspection.problem, source, limits);
   return inspection.bytes;
 }
@@ -213,7 +228,10 @@ export function parseBoundedJson(text: string, source: string, limits: JsonLimit
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > limits.maxBytes) throw new PayloadTooLargeError(bytes, limits.maxBytes, source);
   const value: unknown = JSON.parse(text);
-  checkJsonBounds(value, source, { maxDepth: limits.maxDepth, maxBytes: Number.POSITIVE_INFINITY });
+  // The text is JSON: its nesting, read off it, is the value's. The walk runs only to name the
+  // path of a value that is too deep.
+  const depthOnly = { maxDepth: limits.maxDepth, maxBytes: Number.POSITIVE_INFINITY };
+  if (!jsonTextWithinBounds(text, depthOnly)) checkJsonBounds(value, source, depthOnly);
   return value;
 }
 

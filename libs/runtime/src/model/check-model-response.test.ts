@@ -99,6 +99,52 @@ describe('checkModelResponse', () => {
     expect(checkModelResponse(response, model, limits)).toBe(response);
   });
 
+  it('copies a plain answer as it reads back from its text: same fields, same order, nothing shared', () => {
+    const finishReason = { unified: 'tool_calls', raw: 'tool_use' };
+    const response = {
+      usage: { ...usage, details: { cacheReadTokens: 3 } },
+      message: {
+        content: 'x',
+        tool_calls: [
+          { type: 'function', id: 'c1', function: { arguments: '{}', name: 't' }, thoughtSignature: 's' },
+        ],
+        role: 'assistant',
+      },
+      finishReason,
+    };
+    const { text, copy } = checkModelResponseText(response, model, limits);
+    expect(copy).toStrictEqual(JSON.parse(text as string));
+    expect(JSON.stringify(copy)).toBe(text);
+    expect(copy).not.toBe(response);
+    expect(copy?.finishReason).not.toBe(finishReason);
+    expect(copy?.message.tool_calls?.[0]).not.toBe(response.message.tool_calls[0]);
+  });
+
+  it.each([
+    ['an undefined field (JSON leaves it out)', answer({ tool_calls: undefined })],
+    ['a field the ModelResponse does not name', answer({ thinking: { thinking: 'hm' } })],
+    ['a count of -0 (JSON reads it back as 0)', { ...answer({}), usage: { ...usage, promptTokens: -0 } }],
+    [
+      'a raw finish reason that is not a string',
+      { ...answer({}), finishReason: { unified: 'stop', raw: 1 } },
+    ],
+    [
+      'a tool call with an extra field',
+      answer({ tool_calls: [call({ function: { name: 't', arguments: '{}' }, x: 1 })] }),
+    ],
+  ])('checks an answer with %s the long way, and copies nothing', (_what, response) => {
+    const checked = checkModelResponseText(response, model, limits);
+    expect(checked.response).toBe(response);
+    expect(checked.text).toBe(JSON.stringify(response));
+    expect(checked.copy).toBeUndefined();
+  });
+
+  it('checks a plain answer against a depth limit below its own nesting the long way', () => {
+    const response = answer({ tool_calls: [call({ function: { name: 't', arguments: '{}' } })] });
+    expect(() => checkModelResponse(response, model, { ...limits, maxDepth: 4 })).toThrow(ValueTooDeepError);
+    expect(checkModelResponseText(answer({}), model, { ...limits, maxDepth: 2 }).copy).toBeUndefined();
+  });
+
   it('refuses an answer larger than maxBytes', () => {
     expect(() => checkModelResponse(answer({ content: 'x'.repeat(20_000) }), model, limits)).toThrow(
       PayloadTooLargeError,

@@ -77,6 +77,11 @@ export interface CheckedModelResponse {
    * check the answer's bounds: the caller may store it instead of writing it again.
    */
   text?: string;
+  /**
+   * With `text`, when the check copied the answer: what `JSON.parse(text)` gives (same fields,
+   * same order, no object shared with the answer), so the caller need not parse it back.
+   */
+  copy?: ModelResponse;
 }
 
 /**
@@ -91,6 +96,17 @@ export function checkModelResponseText(
   limits: JsonLimits,
 ): CheckedModelResponse {
   const text = stringify(response);
+  // The usual answer (the ModelResponse fields only, all scalars of their type) is copied as it
+  // is checked: its depth is known and it is its own JSON image. Anything else is checked below.
+  const copy = text === undefined ? undefined : plainResponseCopy(response);
+  if (
+    copy !== undefined &&
+    MAX_PLAIN_RESPONSE_DEPTH <= limits.maxDepth &&
+    withinBytes(text as string, limits)
+  ) {
+    checkToolArguments(copy.message.tool_calls, model, limits);
+    return { response: response as ModelResponse, text, copy };
+  }
   if (text === undefined || !jsonTextWithinBounds(text, limits))
     checkJsonBounds(response, `the answer of model "${model.id}"`, limits, { lenient: true });
   let calls: readonly { id: string; function: { name: string; arguments: string } }[] | undefined;
@@ -100,6 +116,18 @@ export function checkModelResponseText(
     if (!parsed.success) throw new InvalidModelResponseError(model, describeIssue(parsed.error));
     calls = parsed.data.message.tool_calls;
   }
+  checkToolArguments(calls, model, limits);
+  return text === undefined
+    ? { response: response as ModelResponse }
+    : { response: response as ModelResponse, text };
+}
+
+/** Each tool call's arguments, once parsed, are within the limits (text that is not JSON is the tool call's to answer). */
+function checkToolArguments(
+  calls: readonly { id: string; function: { name: string; arguments: string } }[] | undefined,
+  model: Pick<ModelAdapter, 'id' | 'provider'>,
+  limits: JsonLimits,
+): void {
   for (const call of calls ?? []) {
     const source = `the arguments of tool call "${call.id}" (${call.function.name}) from model "${model.id}"`;
     try {
@@ -108,9 +136,145 @@ export function checkModelResponseText(
       if (!(error instanceof SyntaxError)) throw error;
     }
   }
-  return text === undefined
-    ? { response: response as ModelResponse }
-    : { response: response as ModelResponse, text };
+}
+
+function withinBytes(text: string, limits: JsonLimits): boolean {
+  return text.length * 3 <= limits.maxBytes || Buffer.byteLength(text, 'utf8') <= limits.maxBytes;
+}
+
+/** The nesting of a plain answer at most: answer → message → tool_calls → call → function. */
+const MAX_PLAIN_RESPONSE_DEPTH = 5;
+
+/**
+ * A copy of `value` when it is a plain answer: plain objects holding only the fields
+ * {@link ModelResponse} names (`message` { role "assistant", content, tool_calls? }, each call
+ * { id, type "function", function { name (not empty), arguments }, thoughtSignature? }, `usage`
+ * { promptTokens, completionTokens, totalTokens, details? of numbers }, `finishReason`
+ * { unified, raw? }), each a string or a finite number (not -0) as its type says, none
+ * `undefined`. Such a value is what {@link modelResponseSchema} accepts and is its own JSON image,
+ * so the copy — fields in the answer's order — is what `JSON.parse(JSON.stringify(value))` gives.
+ * `undefined` for anything else (the caller checks it the long way).
+ */
+function plainResponseCopy(value: unknown): ModelResponse | undefined {
+  if (!isObject(value)) return undefined;
+  const copy: Record<string, unknown> = {};
+  let fields = 0;
+  for (const key in value as Record<string, unknown>) {
+    const field = (value as Record<string, unknown>)[key];
+    let copied: unknown;
+    if (key === 'message') copied = plainMessageCopy(field);
+    else if (key === 'usage') copied = plainUsageCopy(field);
+    else if (key === 'finishReason') copied = plainFinishReasonCopy(field);
+    if (copied === undefined) return undefined;
+    copy[key] = copied;
+    fields++;
+  }
+  return fields === 3 ? (copy as unknown as ModelResponse) : undefined;
+}
+
+function plainMessageCopy(value: unknown): Record<string, unknown> | undefined {
+  if (!isObject(value)) return undefined;
+  const message = value as Record<string, unknown>;
+  if (message.role !== 'assistant' || typeof message.content !== 'string') return undefined;
+  const copy: Record<string, unknown> = {};
+  for (const key in message) {
+    const field = message[key];
+    if (key === 'role' || key === 'content') copy[key] = field;
+    else if (key === 'tool_calls') {
+      if (!Array.isArray(field) || Object.getPrototypeOf(field) !== Array.prototype) return undefined;
+      const calls: Record<string, unknown>[] = [];
+      for (let index = 0; index < field.length; index++) {
+        const call = plainToolCallCopy(field[index]);
+        if (call === undefined) return undefined;
+        calls.push(call);
+      }
+      copy[key] = calls;
+    } else return undefined;
+  }
+  return copy;
+}
+
+function plainToolCallCopy(value: unknown): Record<string, unknown> | undefined {
+  if (!isObject(value)) return undefined;
+  const call = value as Record<string, unknown>;
+  if (typeof call.id !== 'string' || call.type !== 'function') return undefined;
+  const copy: Record<string, unknown> = {};
+  let fn: Record<string, unknown> | undefined;
+  for (const key in call) {
+    const field = call[key];
+    if (key === 'id' || key === 'type') copy[key] = field;
+    else if (key === 'thoughtSignature' && typeof field === 'string') copy[key] = field;
+    else if (key === 'function') {
+      fn = plainFunctionCopy(field);
+      if (fn === undefined) return undefined;
+      copy[key] = fn;
+    } else return undefined;
+  }
+  return fn === undefined ? undefined : copy;
+}
+
+function plainFunctionCopy(value: unknown): Record<string, unknown> | undefined {
+  if (!isObject(value)) return undefined;
+  const fn = value as Record<string, unknown>;
+  if (typeof fn.name !== 'string' || fn.name.length === 0 || typeof fn.arguments !== 'string')
+    return undefined;
+  return plainRecordCopy(fn, (key) => key === 'name' || key === 'arguments', 2);
+}
+
+function plainUsageCopy(value: unknown): Record<string, unknown> | undefined {
+  if (!isObject(value)) return undefined;
+  const usage = value as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  let counts = 0;
+  for (const key in usage) {
+    const field = usage[key];
+    if (key === 'promptTokens' || key === 'completionTokens' || key === 'totalTokens') {
+      if (!isPlainNumber(field)) return undefined;
+      counts++;
+      copy[key] = field;
+    } else if (key === 'details') {
+      if (!isObject(field)) return undefined;
+      const details = plainRecordCopy(field as Record<string, unknown>, () => true, 0, isPlainNumber);
+      if (details === undefined) return undefined;
+      copy[key] = details;
+    } else return undefined;
+  }
+  return counts === 3 ? copy : undefined;
+}
+
+function plainFinishReasonCopy(value: unknown): Record<string, unknown> | undefined {
+  if (!isObject(value) || typeof (value as Record<string, unknown>).unified !== 'string') return undefined;
+  return plainRecordCopy(value as Record<string, unknown>, (key) => key === 'unified' || key === 'raw', 0);
+}
+
+/**
+ * A copy of `record` when its keys are all `known`, at least `required` of them, and every value
+ * passes `scalar` (a string by default); else `undefined`.
+ */
+function plainRecordCopy(
+  record: Record<string, unknown>,
+  known: (key: string) => boolean,
+  required: number,
+  scalar: (value: unknown) => boolean = isString,
+): Record<string, unknown> | undefined {
+  const copy: Record<string, unknown> = {};
+  let fields = 0;
+  for (const key in record) {
+    const field = record[key];
+    if (!known(key) || key === '__proto__' || !scalar(field)) return undefined;
+    copy[key] = field;
+    fields++;
+  }
+  return fields >= required ? copy : undefined;
+}
+
+function isString(value: unknown): boolean {
+  return typeof value === 'string';
+}
+
+/** A finite number JSON writes back as itself (-0 reads back as 0). */
+function isPlainNumber(value: unknown): boolean {
+  return typeof value === 'number' && Number.isFinite(value) && !Object.is(value, -0);
 }
 
 function stringify(value: unknown): string | undefined {

@@ -55,7 +55,7 @@ export function executeTurn(messages: Message[], options: ExecuteTurnOptions): P
   const { context, stream, structured } = turn;
   const failed = (error: unknown): never => {
     const { name, message } = error instanceof Error ? error : new Error(String(error));
-    stream({ type: 'error', error: { name, message } });
+    stream?.({ type: 'error', error: { name, message } });
     // A call cut short by cancellation fails as AbortError, whatever the adapter rejected with (seed §3.1).
     context.throwIfAborted();
     throw error;
@@ -66,9 +66,11 @@ export function executeTurn(messages: Message[], options: ExecuteTurnOptions): P
     turn.modelTurn,
     ({ value, replayed }) => {
       structured?.finish(value.message);
-      for (const toolCall of value.message.tool_calls ?? []) stream({ type: 'tool-call', toolCall });
-      if (!replayed) stream({ type: 'usage', usage: value.usage });
-      stream({ type: 'turn-end', finishReason: value.finishReason.unified, replayed });
+      if (stream) {
+        for (const toolCall of value.message.tool_calls ?? []) stream({ type: 'tool-call', toolCall });
+        if (!replayed) stream({ type: 'usage', usage: value.usage });
+        stream({ type: 'turn-end', finishReason: value.finishReason.unified, replayed });
+      }
       return { message: value.message, usage: value.usage, finishReason: value.finishReason, replayed };
     },
     failed,
@@ -79,7 +81,8 @@ export function executeTurn(messages: Message[], options: ExecuteTurnOptions): P
 interface StartedTurn {
   context: AgentContext;
   modelTurn: ModelTurn;
-  stream: (event: DistributiveOmit<AgentStreamEvent, 'turnIndex'>) => void;
+  /** Pushes an event to the generation's `onStream` consumers; `undefined` when it has none. */
+  stream: TurnStream | undefined;
   structured: StructuredStream | undefined;
 }
 
@@ -95,19 +98,24 @@ function startTurn(messages: Message[], options: ExecuteTurnOptions): StartedTur
   if (draft.turnSteps >= runtime.maxTurnSteps)
     throw new TurnBudgetExceededError(runtime.maxTurnSteps, draft.turnSteps);
   const turnIndex = draft.turnSteps++;
-  const stream = (event: DistributiveOmit<AgentStreamEvent, 'turnIndex'>) =>
-    pushStream(context, { ...event, turnIndex } as AgentStreamEvent);
-  stream({ type: 'turn-start' });
+  // Consumers are fixed once the policy started: without any, no event is even built.
+  const stream: TurnStream | undefined =
+    draft.streamConsumers.length === 0
+      ? undefined
+      : (event) => pushStream(context, { ...event, turnIndex } as AgentStreamEvent);
+  stream?.({ type: 'turn-start' });
   if (runtime.tools.length > 0) request.tools = runtime.tools.map((tool) => tool.ir);
   if (options.schema) request.schema = options.schema;
   if (options.toolChoice) request.toolChoice = options.toolChoice;
-  const structured =
-    draft.streamConsumers.length > 0 ? new StructuredStream(options.schema?.jsonSchema, stream) : undefined;
+  const structured = stream ? new StructuredStream(options.schema?.jsonSchema, stream) : undefined;
   if (structured)
     request.onDelta = (delta) => {
-      stream(deltaEvent(delta));
+      stream?.(deltaEvent(delta));
       if (delta.type === 'text-delta') structured.text(delta.text);
     };
+  // The agent's signal set here, last (where the copy that added it put it): the model call then
+  // sends this request as it is.
+  request.signal = context.signal;
   const modelTurn: ModelTurn = {
     turnIndex,
     model: runtime.model,
@@ -119,6 +127,7 @@ function startTurn(messages: Message[], options: ExecuteTurnOptions): StartedTur
 
 /** @throws DuplicateToolNameError naming `site` when two runtime tools share a name */
 export function assertUniqueToolNames(runtime: PromptContext, site: string): void {
+  if (runtime.tools.length < 2) return;
   const seen = new Set<string>();
   for (const tool of runtime.tools) {
     if (seen.has(tool.ir.name)) throw new DuplicateToolNameError(tool.ir.name, site);
@@ -127,6 +136,9 @@ export function assertUniqueToolNames(runtime: PromptContext, site: string): voi
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A turn's stream: its events without the turn index, which it adds. */
+type TurnStream = (event: DistributiveOmit<AgentStreamEvent, 'turnIndex'>) => void;
 
 function deltaEvent(delta: ModelDelta): DistributiveOmit<AgentStreamEvent, 'turnIndex'> {
   switch (delta.type) {

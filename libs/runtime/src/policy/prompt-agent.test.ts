@@ -210,8 +210,8 @@ describe('promptAgent', () => {
       ]);
     });
 
-    it('gives tools a stable idempotency key and the run signal', async () => {
-      const seen: { key: string; aborted: boolean }[] = [];
+    it('gives tools a stable idempotency key and the run signal, as own fields a spread copies', async () => {
+      const seen: { key: string; aborted: boolean; keys: string[]; spread: unknown }[] = [];
       const mock = toolCallsThenAnswer([{ id: 'call_7', name: 'pay', arguments: {} }], 'paid');
       const Agent = agentWith(mock, () =>
         equipTool({
@@ -219,14 +219,26 @@ describe('promptAgent', () => {
           description: 'side effect',
           parameters: z.object({}),
           handler: (_args, context) => {
-            seen.push({ key: context.idempotencyKey, aborted: context.signal.aborted });
+            seen.push({
+              key: context.idempotencyKey,
+              aborted: context.signal.aborted,
+              keys: Object.keys(context),
+              spread: { ...context }.signal,
+            });
             return 'ok';
           },
         }),
       );
       const { runAgentWithOutcome } = await import('../agent/run-agent.js');
       await runAgentWithOutcome(Agent, undefined, { runId: 'run-1' });
-      expect(seen).toEqual([{ key: 'run-1:call_7', aborted: false }]);
+      expect(seen).toEqual([
+        {
+          key: 'run-1:call_7',
+          aborted: false,
+          keys: ['idempotencyKey', 'signal', 'toolCallId', 'agentId'],
+          spread: expect.any(AbortSignal),
+        },
+      ]);
     });
 
     it("aborts a tool's signal when the run is cancelled, read before or during the cancel", async () => {

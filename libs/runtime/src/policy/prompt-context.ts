@@ -102,9 +102,19 @@ interface RuntimeParts {
 }
 
 function buildRuntime(parts: RuntimeParts): PromptContext {
-  const { seal, ...rest } = parts;
+  const { seal } = parts;
+  // Written field by field: a rest object and its spread cost each policy call a dictionary copy.
   return {
-    ...rest,
+    messages: parts.messages,
+    system: parts.system,
+    instruction: parts.instruction,
+    tools: parts.tools,
+    toolCallLoopMiddlewares: parts.toolCallLoopMiddlewares,
+    validators: parts.validators,
+    maxRetries: parts.maxRetries,
+    maxTurnSteps: parts.maxTurnSteps,
+    model: parts.model,
+    policyId: parts.policyId,
     usedTurnSteps: () => seal.context.draft.turnSteps,
     fork: (options) => buildRuntime(forkParts(parts, options)),
     [SEAL]: seal,

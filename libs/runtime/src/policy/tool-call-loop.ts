@@ -101,7 +101,8 @@ interface TurnAttempts {
 function attemptTurn<T>(loop: Loop<T>, turn: TurnAttempts, attempt: number): Promise<ToolCallLoopResult<T>> {
   const { runtime, schema } = loop.options;
   const turnOptions = schema ? { runtime, schema } : { runtime };
-  const prompt = [...turn.conversation, ...turn.retries];
+  // Without retries the conversation is the prompt (executeTurn copies what it sends anyway).
+  const prompt = turn.retries.length === 0 ? turn.conversation : [...turn.conversation, ...turn.retries];
   const { window } = loop;
   const answered = window
     ? window.fit(prompt).then((fitted) => executeTurn(fitted, turnOptions))

@@ -93,73 +93,59 @@ export class RedisRunIndex {
     return this.#adds.add({ run, now });
   }
 
-  async #write(adds: readonly TimedAdd[]): Promise<undefined[]> {
-    // Members by index key, the keys grouped by tenant (one hash tag, one slot: one script call).
-    const byTenant = new Map<string | undefined, Map<string, string[]>>();
-    let now = Number.NEGATIVE_INFINITY;
-    for (const add of adds) {
-      const { run } = add;
-      now = Math.max(now, add.now);
-      let members = byTenant.get(run.tenant);
-      if (!members) {
-        members = new Map();
-        byTenant.set(run.tenant, members);
-      }
-      const tenantKeys = runIndexKeys(this.#prefix, run.tenant);
-      const indexes = [tenantKeys.all, tenantKeys.agent(run.agentId)];
-      // A tree's index holds its child runs; the root is its own record (no key per root run).
-      if (run.rootRunId !== undefined) indexes.push(tenantKeys.root(run.rootRunId));
-      if (run.conversationId !== undefined) indexes.push(tenantKeys.conversation(run.conversationId));
-      if (run.scheduleId !== undefined) indexes.push(tenantKeys.schedule(run.scheduleId));
-      const member = indexMember(run.createdAt, run.runId);
-      for (const key of indexes) {
-        const listed = members.get(key);
-        if (listed) listed.push(member);
-        else members.set(key, [member]);
-      }
-    }
+  /**
+   * The adds of one tick: one script call per tenant (index-runs-1), not a command per key:
+   * plain commands cost a reply and a parse each, and an ioredis pipeline copies every script
+   * defined on the connection (BullMQ defines ~60 on the client's; docs/performance.md, round 3).
+   * Not an async function, and the work split in small functions: it runs once per tick of
+   * submits, and a large async function cost the client's JIT more to compile than it ran
+   * (docs/performance.md, round 8).
+   */
+  #write(adds: readonly TimedAdd[]): Promise<undefined[]> {
+    const now = latestOf(adds);
     const oldest = `(${timeBound(now - this.#keySeconds * 1000)}`;
-    // One script call per tenant (index-runs-1), not a command per key: plain commands cost a
-    // reply and a parse each, and an ioredis pipeline copies every script defined on the
-    // connection (BullMQ defines ~60 on the client's; docs/performance.md, round 3).
-    const writes: Promise<unknown>[] = [];
     const kept: string[] = [];
-    for (const members of byTenant.values()) {
-      let keys: string[] = [];
-      let args: (string | number)[] = [oldest, this.#keySeconds];
-      for (const [key, listed] of members) {
-        const due = now - (this.#keptAt.get(key) ?? Number.NEGATIVE_INFINITY) >= INDEX_UPKEEP_INTERVAL_MS;
-        if (due) kept.push(key);
-        keys.push(key);
-        args.push(due ? '1' : '0', listed.length);
-        for (const member of listed) args.push(member);
-        if (keys.length < INDEX_RUNS_MAX_KEYS) continue;
-        writes.push(indexRunsScript.run(this.#redis, keys, args));
-        keys = [];
-        args = [oldest, this.#keySeconds];
-      }
-      if (keys.length > 0) writes.push(indexRunsScript.run(this.#redis, keys, args));
+    const writes: Promise<unknown>[] = [];
+    const upkeepDue = (key: string) => this.#upkeepDue(key, now, kept);
+    for (const members of membersByTenant(this.#prefix, adds)) {
+      for (const call of indexCalls(members, [oldest, this.#keySeconds], upkeepDue))
+        writes.push(indexRunsScript.run(this.#redis, call.keys, call.args));
     }
     // Remembered before the replies, so adds of the next tick to one key do not repeat the
     // upkeep; forgotten again when a write fails, which leaves the upkeep to the next add.
+    const before = this.#remember(kept, now);
+    return allSettledOrFirstError(writes).then(
+      () => adds.map(() => undefined),
+      (error: unknown) => {
+        this.#forget(kept, before, now);
+        throw error;
+      },
+    );
+  }
+
+  /** Whether `key`'s upkeep is due at `now` (then it is listed in `kept`). */
+  #upkeepDue(key: string, now: number, kept: string[]): boolean {
+    const due = now - (this.#keptAt.get(key) ?? Number.NEGATIVE_INFINITY) >= INDEX_UPKEEP_INTERVAL_MS;
+    if (due) kept.push(key);
+    return due;
+  }
+
+  /** Notes the upkeep of `kept` at `now`; the times it replaces, for {@link #forget}. */
+  #remember(kept: readonly string[], now: number): (number | undefined)[] {
     if (this.#keptAt.size + kept.length > INDEX_UPKEEP_MEMORY) this.#keptAt.clear();
     const before = kept.map((key) => this.#keptAt.get(key));
     for (const key of kept) this.#keptAt.set(key, now);
-    try {
-      // Every reply is awaited before the first failure is thrown (no rejection left unhandled).
-      const replies = await Promise.allSettled(writes);
-      const failed = replies.find((reply) => reply.status === 'rejected');
-      if (failed) throw failed.reason;
-    } catch (error) {
-      kept.forEach((key, i) => {
-        if (this.#keptAt.get(key) !== now) return;
-        const previous = before[i];
-        if (previous === undefined) this.#keptAt.delete(key);
-        else this.#keptAt.set(key, previous);
-      });
-      throw error;
-    }
-    return adds.map(() => undefined);
+    return before;
+  }
+
+  /** Undoes {@link #remember} for the keys no later write kept up meanwhile. */
+  #forget(kept: readonly string[], before: readonly (number | undefined)[], now: number): void {
+    kept.forEach((key, i) => {
+      if (this.#keptAt.get(key) !== now) return;
+      const previous = before[i];
+      if (previous === undefined) this.#keptAt.delete(key);
+      else this.#keptAt.set(key, previous);
+    });
   }
 
   /**
@@ -182,4 +168,74 @@ export class RedisRunIndex {
     if (members.length === 0) return;
     await Promise.all(keys.map((key) => this.#redis.zrem(key, ...members)));
   }
+}
+
+/** The latest time of `adds` (the upkeep's clock for the batch). */
+function latestOf(adds: readonly TimedAdd[]): number {
+  let now = Number.NEGATIVE_INFINITY;
+  for (const add of adds) if (add.now > now) now = add.now;
+  return now;
+}
+
+/** The members of each index key the adds write, one map (key → members) per tenant (one hash tag, one slot). */
+function membersByTenant(prefix: string, adds: readonly TimedAdd[]): Iterable<Map<string, string[]>> {
+  const byTenant = new Map<string | undefined, Map<string, string[]>>();
+  for (const { run } of adds) {
+    let members = byTenant.get(run.tenant);
+    if (!members) {
+      members = new Map();
+      byTenant.set(run.tenant, members);
+    }
+    const member = indexMember(run.createdAt, run.runId);
+    for (const key of indexKeysOf(prefix, run)) {
+      const listed = members.get(key);
+      if (listed) listed.push(member);
+      else members.set(key, [member]);
+    }
+  }
+  return byTenant.values();
+}
+
+/** The index keys `run` belongs to. */
+function indexKeysOf(prefix: string, run: IndexedRun): string[] {
+  const tenantKeys = runIndexKeys(prefix, run.tenant);
+  const keys = [tenantKeys.all, tenantKeys.agent(run.agentId)];
+  // A tree's index holds its child runs; the root is its own record (no key per root run).
+  if (run.rootRunId !== undefined) keys.push(tenantKeys.root(run.rootRunId));
+  if (run.conversationId !== undefined) keys.push(tenantKeys.conversation(run.conversationId));
+  if (run.scheduleId !== undefined) keys.push(tenantKeys.schedule(run.scheduleId));
+  return keys;
+}
+
+/**
+ * The index-runs-1 calls of one tenant's keys: `head` (the oldest bound and the TTL) then, per
+ * key, whether its upkeep is due, its member count and its members; at most
+ * {@link INDEX_RUNS_MAX_KEYS} keys per call.
+ */
+function indexCalls(
+  members: Map<string, string[]>,
+  head: readonly (string | number)[],
+  upkeepDue: (key: string) => boolean,
+): { keys: string[]; args: (string | number)[] }[] {
+  const calls: { keys: string[]; args: (string | number)[] }[] = [];
+  let call = { keys: [] as string[], args: [...head] };
+  for (const [key, listed] of members) {
+    call.keys.push(key);
+    call.args.push(upkeepDue(key) ? '1' : '0', listed.length);
+    for (const member of listed) call.args.push(member);
+    if (call.keys.length < INDEX_RUNS_MAX_KEYS) continue;
+    calls.push(call);
+    call = { keys: [], args: [...head] };
+  }
+  if (call.keys.length > 0) calls.push(call);
+  return calls;
+}
+
+/** Resolves once every write has answered; rejects with the first failure (none left unhandled). */
+function allSettledOrFirstError(writes: readonly Promise<unknown>[]): Promise<void> {
+  if (writes.length === 1) return (writes[0] as Promise<unknown>).then(() => undefined);
+  return Promise.allSettled(writes).then((replies) => {
+    const failed = replies.find((reply) => reply.status === 'rejected');
+    if (failed) throw failed.reason;
+  });
 }

@@ -34,7 +34,9 @@ function copyOf(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(copyOf);
   if (typeof value !== 'object' || value === null) return value;
   const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
+  // for…in, not Object.entries: no pair arrays (a tool's schema is copied on every run that equips it).
+  for (const key in value) {
+    const item = (value as Record<string, unknown>)[key];
     // A property named `__proto__` (a schema may describe one) stays an own property.
     if (key === '__proto__')
       Object.defineProperty(copy, key, {

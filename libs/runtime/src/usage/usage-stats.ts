@@ -99,22 +99,28 @@ export function modelCallStats(
   usage: TokenUsage,
   costs: Record<string, number>,
 ): UsageStats {
-  const tokens = {
-    promptTokens: usage.promptTokens,
-    completionTokens: usage.completionTokens,
-    totalTokens: usage.totalTokens,
-  };
+  const { promptTokens, completionTokens, totalTokens } = usage;
+  // Fields written out (no spread of a tokens object): one stats value per model call.
   const item: UsageItem = {
     key: `model:${model.provider}:${model.id}`,
     type: 'model',
     provider: model.provider,
     modelId: model.id,
     callCount: 1,
-    ...tokens,
+    promptTokens,
+    completionTokens,
+    totalTokens,
     quantity: 0,
     costs: { ...costs },
   };
-  const stats: UsageStats = { costs: { ...costs }, ...tokens, callCount: 1, items: [item] };
+  const stats: UsageStats = {
+    costs: { ...costs },
+    promptTokens,
+    completionTokens,
+    totalTokens,
+    callCount: 1,
+    items: [item],
+  };
   if (usage.details && Object.keys(usage.details).length > 0) stats.details = { ...usage.details };
   return stats;
 }
@@ -157,7 +163,7 @@ export function addUsageStats(into: UsageStats, delta: UsageStats): void {
   }
   for (const item of delta.items) {
     const existing =
-      into.items.find((candidate) => candidate.key === item.key) ??
+      itemWithKey(into.items, item.key) ??
       (into.items.length >= MAX_USAGE_ITEMS ? into.items[into.items.length - 1] : undefined);
     if (!existing) {
       into.items.push(cloneUsageItem(item));
@@ -172,8 +178,15 @@ export function addUsageStats(into: UsageStats, delta: UsageStats): void {
   }
 }
 
+/** The item with `key` (a loop, not `find`: no closure per item added). */
+function itemWithKey(items: UsageItem[], key: string): UsageItem | undefined {
+  for (const item of items) if (item.key === key) return item;
+  return undefined;
+}
+
 function addCosts(into: Record<string, number>, costs: Record<string, number>): void {
-  for (const [unit, value] of Object.entries(costs)) into[unit] = (into[unit] ?? 0) + value;
+  // for…in, not Object.entries: no pair arrays (stats are added per model call, at every level).
+  for (const unit in costs) into[unit] = (into[unit] ?? 0) + (costs[unit] as number);
 }
 
 /**
