@@ -100,10 +100,18 @@ export class RunState {
     this.suspendedAt ??= Date.now();
   }
 
-  /** Stamps `runId` and `at` on an event and hands it to the sink (nothing once suspended). */
+  /**
+   * Stamps `runId` and `at` on an event and hands it to the sink (nothing once suspended). The
+   * event is stamped in place, not copied: every caller builds a fresh object for it, and a
+   * `{ ...event, runId, at }` per event was a megamorphic object clone (issue 15). The fields
+   * land where the copy put them (last, or in place when the caller set them).
+   */
   emit(event: RunEventInput): void {
     if (this.suspended) return;
-    this.services.events.emit({ ...event, runId: this.runId, at: Date.now() } as RunEvent);
+    const stamped = event as RunEvent;
+    stamped.runId = this.runId;
+    stamped.at = Date.now();
+    this.services.events.emit(stamped);
   }
 
   /**

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StreamedRunEvent } from './redis-run-event-stream.js';
-import type { RunEvent } from './run-event.js';
 import {
   decodeRunTimeline,
   encodeRunTimeline,
@@ -237,6 +236,47 @@ describe('encodeRunTimeline, property', () => {
     return `${split.head}${entries.join(',')}]}`;
   }
 
+  it('split: a value written again with its members in another order is inherited, as the object encoder does', () => {
+    const permuted = { totalTokens: 15, completionTokens: 3, promptTokens: 12 };
+    const list = [
+      { type: 'model-turn-end', callPath: root, position: 'p', turnIndex: 0, usage, replayed: false },
+      {
+        type: 'model-turn-end',
+        callPath: root,
+        position: 'p',
+        turnIndex: 0,
+        usage: permuted,
+        replayed: false,
+      },
+      { type: 'tool-call', callPath: root, name: 's', args: { a: 1, b: [{ x: 1, y: 2 }] }, toolCallId: 'c' },
+      { type: 'tool-call', callPath: root, name: 's', args: { b: [{ y: 2, x: 1 }], a: 1 }, toolCallId: 'c' },
+      {
+        type: 'run-end',
+        callPath: root,
+        status: 'succeeded',
+        output: { text: 'done' },
+        usage: permuted,
+        modelCalls: 2,
+      },
+    ].map((event, index) => ({ ...event, runId, at: 1_000 + index, eventId: `${1_001 + index}-0` }));
+    const all = list as unknown as StreamedRunEvent[];
+    const text = ({ eventId: _id, ...rest }: StreamedRunEvent) => JSON.stringify(rest);
+    const whole = encodeRunTimeline(runId, all, outcome);
+    for (const at of [0, 2, 4]) {
+      const written = all.slice(0, at);
+      const split = encodeSplitRunTimeline(
+        runId,
+        { texts: written.map(text), ids: written.map((event) => event.eventId) },
+        all.slice(at).map(text),
+        outcome,
+      );
+      expect(split && completeSplit(split, all.slice(at))).toBe(whole);
+    }
+    // Inherited: the second usage and args, and the run-end's outcome, are not stored again.
+    expect(whole.match(/promptTokens/g)).toHaveLength(1);
+    expect(whole.match(/"args"/g)).toHaveLength(1);
+  });
+
   it('split where the stream ids are not known yet, completes to the same text, for any events and any split', () => {
     fc.assert(
       fc.property(
@@ -257,9 +297,16 @@ describe('encodeRunTimeline, property', () => {
           const all = [...list, JSON.parse(JSON.stringify(end)) as StreamedRunEvent];
           const at = Math.min(cut, list.length);
           const copy = (items: StreamedRunEvent[]) => items.map((item) => structuredClone(item));
+          // What the stream got: each event's text, without its id.
+          const text = ({ eventId: _id, ...rest }: StreamedRunEvent) => JSON.stringify(rest);
           const appended = copy(all.slice(at));
-          const pending = appended.map(({ eventId: _id, ...rest }) => rest as RunEvent);
-          const split = encodeSplitRunTimeline(runId, copy(all.slice(0, at)), pending, recorded);
+          const written = all.slice(0, at);
+          const split = encodeSplitRunTimeline(
+            runId,
+            { texts: written.map(text), ids: written.map((event) => event.eventId) },
+            appended.map(text),
+            recorded,
+          );
           expect(split).toBeDefined();
           if (split)
             expect(completeSplit(split, appended)).toBe(encodeRunTimeline(runId, copy(all), recorded));

@@ -18,8 +18,10 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { emptyUsage } from '@flotilla/ir';
+import { jsonObjectMembers } from './json-object-members.js';
 import type { StreamedRunEvent } from './redis-run-event-stream.js';
-import type { RunEndEvent, RunEvent } from './run-event.js';
+import type { RunEndEvent } from './run-event.js';
+import type { WrittenEvents } from './run-write-batch.js';
 
 /** What a `run-end` says that the run record holds too. */
 export type RunEndOutcome = Pick<RunEndEvent, 'status' | 'output' | 'error' | 'usage' | 'modelCalls'>;
@@ -117,11 +119,6 @@ class EntryEncoder {
     this.#outcome = outcome;
   }
 
-  /** The ms part of the last stream id encoded (0 before any). */
-  get previousMs(): number {
-    return this.#previousMs;
-  }
-
   /** The entry of `event`, read from the stream (with its `eventId`). */
   entry(event: StreamedRunEvent): Entry {
     const fields = event as unknown as Fields & { eventId: string; at: number };
@@ -170,42 +167,281 @@ class EntryEncoder {
  * same Lua script that stores the timeline (`finish-run-11`): `head` is the timeline's text up
  * to and including the entries of the events already in the stream (each followed by a
  * comma); `tails` are, for each of the remaining events in order, the text of its entry after
- * the three numbers that depend on its stream id (`"type",{fields}]`). The script writes each
- * such entry as `[msDelta,seq,ms-at,` + tail, joins them with commas and closes with `]}`:
- * byte for byte what {@link encodeRunTimeline} gives for the same events and ids.
+ * the three numbers that depend on its stream id (`"type",{fields}]`), and `ats` their times.
+ * The script writes each such entry as `[msDelta,seq,ms-at,` + tail, joins them with commas and
+ * closes with `]}`: byte for byte what {@link encodeRunTimeline} gives for the same events and ids.
  */
 export interface SplitTimeline {
   head: string;
   /** The ms part of the last stream id in `head` (0 when it holds no entry). */
   previousMs: number;
   tails: string[];
+  ats: number[];
 }
 
 /**
- * Encodes the events of a run that are in its stream already (`written`, with their ids)
- * and those about to be appended after them (`pending`, parsed from the text written, `run-end`
- * last); see {@link SplitTimeline}. `undefined` when an event's `at` is not an integer (the
- * script's arithmetic would not give the same text): the caller compacts from the stream then.
+ * Encodes the events of a run that are in its stream already (`written`: their texts, with
+ * their ids) and those about to be appended after them (`pending`: their texts, `run-end`
+ * last); see {@link SplitTimeline}. The texts are read field by field, not parsed: an entry
+ * holds its fields' texts as the stream got them (i15-events8: parsing every event again and
+ * stringifying its entry was most of the finish's timeline cost). `undefined` when an event's
+ * `at` is not an integer (the script's arithmetic would not give the same text) or a text is not
+ * a JSON object: the caller compacts from the stream then. `outcome` holds JSON values (what the
+ * record reads back).
  */
 export function encodeSplitRunTimeline(
   runId: string,
-  written: readonly StreamedRunEvent[],
-  pending: readonly RunEvent[],
+  written: WrittenEvents,
+  pending: readonly string[],
   outcome: RunEndOutcome,
 ): SplitTimeline | undefined {
-  const encoder = new EntryEncoder(runId, outcome);
+  const encoder = new TextEntryEncoder(runId, outcome);
   let head = '{"v":1,"e":[';
-  for (const event of written) {
-    if (!Number.isSafeInteger(event.at)) return undefined;
-    head += `${JSON.stringify(encoder.entry(event))},`;
+  let previousMs = 0;
+  for (let index = 0; index < written.texts.length; index++) {
+    const body = encoder.body(written.texts[index] as string);
+    if (body === undefined) return undefined;
+    const id = written.ids[index] ?? '';
+    const dash = id.indexOf('-');
+    const ms = Number(id.slice(0, dash));
+    head += `[${ms - previousMs},${Number(id.slice(dash + 1))},${ms - body.at},${body.tail},`;
+    previousMs = ms;
   }
   const tails: string[] = [];
-  for (const event of pending) {
-    if (!Number.isSafeInteger(event.at)) return undefined;
-    // `[type,…]` without its `[`: the script writes `[` and the three numbers before it.
-    tails.push(JSON.stringify(encoder.body(event as unknown as Fields)).slice(1));
+  const ats: number[] = [];
+  for (const text of pending) {
+    const body = encoder.body(text);
+    if (body === undefined) return undefined;
+    tails.push(body.tail);
+    ats.push(body.at);
   }
-  return { head, previousMs: encoder.previousMs, tails };
+  return { head, previousMs, tails, ats };
+}
+
+/** The text of each field name as a JSON key (`"name"`): one string per name. */
+const KEY_TEXTS = new Map<string, string>();
+
+function keyText(name: string): string {
+  let text = KEY_TEXTS.get(name);
+  if (text === undefined) {
+    text = JSON.stringify(name);
+    KEY_TEXTS.set(name, text);
+  }
+  return text;
+}
+
+const TYPE_KEY = keyText('type');
+const AT_KEY = keyText('at');
+const EVENT_ID_KEY = keyText('eventId');
+const OUTCOME_KEYS: ReadonlySet<string> = new Set(OUTCOME.map(keyText));
+const RUN_ID_KEY = keyText('runId');
+/** What {@link seeded} starts each field as but `runId`, as text: the same for every run. */
+const SEEDED_TEXTS: readonly [string, string][] = [...seeded('')]
+  .filter(([name]) => name !== 'runId')
+  .map(([name, value]) => [keyText(name), JSON.stringify(value)]);
+
+/**
+ * Where a field's last value is: `text.slice(start, end)`, sliced only once compared with a value
+ * as long (`slice`); updated in place.
+ */
+interface ValueAt {
+  text: string;
+  start: number;
+  end: number;
+  slice: string | undefined;
+}
+
+function wholeText(text: string): ValueAt {
+  return { text, start: 0, end: text.length, slice: text };
+}
+
+/**
+ * Where each field's last value is, by key text: a known key's in an array at the key's slot
+ * (a map that grows with each new key cost ~1.7 KB per run), any other key's in a map.
+ */
+class StickyValues {
+  readonly #known: (ValueAt | undefined)[] = new Array(KEY_SLOTS.size).fill(undefined);
+  #other: Map<string, ValueAt> | undefined;
+
+  get(key: string): ValueAt | undefined {
+    const slot = KEY_SLOTS.get(key);
+    return slot === undefined ? this.#other?.get(key) : this.#known[slot];
+  }
+
+  set(key: string, value: ValueAt): void {
+    const slot = KEY_SLOTS.get(key);
+    if (slot !== undefined) this.#known[slot] = value;
+    else {
+      this.#other ??= new Map();
+      this.#other.set(key, value);
+    }
+  }
+
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+}
+
+/**
+ * {@link EntryEncoder} on event texts: the same entries, built from the fields' texts where
+ * the event's text has them (`jsonObjectMembers`: offsets, no slices); fields stored one after
+ * the other are copied as one piece. What sticks is where each field's last text is; two texts
+ * that differ may still be equal values (the same members in another order: then they are as
+ * long), which is checked on the parsed values, as the object encoder does.
+ */
+class TextEntryEncoder {
+  /** Where each field's last value is, by key text (`"name"`). */
+  readonly #sticky = new StickyValues();
+  readonly #outcome: RunEndOutcome;
+  /** The outcome's fields as text, by key text (built at the first `run-end`). */
+  #outcomeTexts: Map<string, string | undefined> | undefined;
+  /** The current event's members (`jsonObjectMembers`) and their keys: one array for every event. */
+  readonly #offsets: number[] = [];
+  readonly #keys: string[] = [];
+
+  constructor(runId: string, outcome: RunEndOutcome) {
+    for (const [key, text] of SEEDED_TEXTS) this.#sticky.set(key, wholeText(text));
+    this.#sticky.set(RUN_ID_KEY, wholeText(JSON.stringify(runId)));
+    this.#outcome = outcome;
+  }
+
+  /** The entry's tail (`"type",{fields}[,absent]]`) and the event's `at`, of one event text. */
+  body(text: string): { tail: string; at: number } | undefined {
+    const offsets = this.#offsets;
+    const length = jsonObjectMembers(text, offsets);
+    if (length === undefined) return undefined;
+    // One string per known key: the lookups below compare them by reference, not by content.
+    const keys = this.#keys;
+    let typeAt = -1;
+    let atAt = -1;
+    for (let index = 0; index < length; index += 3) {
+      const key = keyAt(text, offsets[index] as number, offsets[index + 1] as number);
+      if (key === TYPE_KEY) typeAt = index;
+      else if (key === AT_KEY) atAt = index;
+      keys[index / 3] = key;
+    }
+    if (typeAt === -1 || atAt === -1) return undefined;
+    const typeText = text.slice((offsets[typeAt + 1] as number) + 1, offsets[typeAt + 2]);
+    const at = Number(text.slice((offsets[atAt + 1] as number) + 1, offsets[atAt + 2]));
+    if (typeText.charCodeAt(0) !== 0x22 || !Number.isSafeInteger(at)) return undefined;
+    const type = (typeText.includes('\\') ? JSON.parse(typeText) : typeText.slice(1, -1)) as string;
+    const inheritable = inheritableKeysOf(type);
+    const sticky = this.#sticky;
+    const dropOutcome = type === 'run-end' && this.#saysOutcome(text, length);
+    /** Bit i: the event has `inheritable[i]`. */
+    let present = 0;
+    let stored = '';
+    /** Where the stored fields not copied yet begin (-1: none) and end. */
+    let runStart = -1;
+    let runEnd = -1;
+    for (let index = 0; index < length; index += 3) {
+      const key = keys[index / 3] as string;
+      const start = (offsets[index + 1] as number) + 1;
+      const end = offsets[index + 2] as number;
+      let keep = false;
+      if (key !== TYPE_KEY && key !== AT_KEY && key !== EVENT_ID_KEY) {
+        const slot = inheritable.indexOf(key);
+        if (slot !== -1) present |= 1 << slot;
+        const previous = sticky.get(key);
+        const same = previous === undefined ? DIFFERENT : sameJsonAt(previous, text, start, end);
+        keep = slot === -1 || same === DIFFERENT;
+        // What the event says sticks, outcome included (the same text is there already).
+        if (previous === undefined) sticky.set(key, { text, start, end, slice: undefined });
+        else if (same !== SAME_TEXT) {
+          previous.text = text;
+          previous.start = start;
+          previous.end = end;
+          previous.slice = undefined;
+        }
+        if (dropOutcome && OUTCOME_KEYS.has(key)) keep = false;
+      }
+      if (keep) {
+        if (runStart === -1) runStart = offsets[index] as number;
+        runEnd = end;
+      } else if (runStart !== -1) {
+        stored = joined(stored, text.slice(runStart, runEnd));
+        runStart = -1;
+      }
+    }
+    if (runStart !== -1) stored = joined(stored, text.slice(runStart, runEnd));
+    // The fields this event lacks that an earlier one had (the updates above touched none of them).
+    let absent = '';
+    for (let slot = 0; slot < inheritable.length; slot++) {
+      const key = inheritable[slot] as string;
+      if ((present & (1 << slot)) === 0 && sticky.has(key)) absent = joined(absent, key);
+    }
+    const tail = absent === '' ? `${typeText},{${stored}}]` : `${typeText},{${stored}},[${absent}]]`;
+    return { tail, at };
+  }
+
+  /** Whether a `run-end`'s outcome fields are the record's (see {@link EntryEncoder.body}). */
+  #saysOutcome(text: string, length: number): boolean {
+    this.#outcomeTexts ??= outcomeTexts(this.#outcome);
+    const offsets = this.#offsets;
+    let said = 0;
+    for (let index = 0; index < length; index += 3) {
+      const key = this.#keys[index / 3] as string;
+      if (!OUTCOME_KEYS.has(key)) continue;
+      const expected = this.#outcomeTexts.get(key);
+      if (expected === undefined) return false;
+      const start = (offsets[index + 1] as number) + 1;
+      if (sameJsonAt(wholeText(expected), text, start, offsets[index + 2] as number) === DIFFERENT)
+        return false;
+      said += 1;
+    }
+    // Every field the record says, and no other.
+    return said === this.#outcomeTexts.size;
+  }
+}
+
+/** `list` and `item`, comma-separated. */
+function joined(list: string, item: string): string {
+  return list === '' ? item : `${list},${item}`;
+}
+
+/** The key text from `start` to `end`: the one string of a known key, else a slice. */
+function keyAt(text: string, start: number, end: number): string {
+  for (const key of KNOWN_KEYS.get(end - start) ?? NO_KEYS) if (text.startsWith(key, start)) return key;
+  return text.slice(start, end);
+}
+
+const NO_KEYS: readonly string[] = [];
+
+/**
+ * The outcome's fields as the record says them (`copyOutcome`), as JSON text by key text;
+ * `undefined` for a value whose text does not read back as itself (undefined, a number JSON
+ * cannot say), which no event text equals.
+ */
+function outcomeTexts(outcome: RunEndOutcome): Map<string, string | undefined> {
+  const texts = new Map<string, string | undefined>();
+  const fields = copyOutcome(outcome, {});
+  for (const name of OUTCOME) {
+    if (!(name in fields)) continue;
+    const value = fields[name];
+    const readsBack = typeof value !== 'number' || (Number.isFinite(value) && !Object.is(value, -0));
+    texts.set(keyText(name), readsBack ? JSON.stringify(value) : undefined);
+  }
+  return texts;
+}
+
+const DIFFERENT = 0;
+const SAME_TEXT = 1;
+const SAME_VALUE = 2;
+
+/**
+ * Whether `previous` and `text.slice(start, end)` (JSON texts as `JSON.stringify` writes them)
+ * are equal values, as `sameValue` says of their parsed values: the same text, or objects with
+ * the same members in another order (the same length, then).
+ */
+function sameJsonAt(previous: ValueAt, text: string, start: number, end: number): number {
+  if (previous.end - previous.start !== end - start) return DIFFERENT;
+  previous.slice ??= previous.text.slice(previous.start, previous.end);
+  const value = text.slice(start, end);
+  if (value === previous.slice) return SAME_TEXT;
+  const first = text.charCodeAt(start);
+  if (first !== 0x7b && first !== 0x5b) return DIFFERENT;
+  const equal = isDeepStrictEqual(JSON.parse(previous.slice), JSON.parse(value));
+  return equal ? SAME_VALUE : DIFFERENT;
 }
 
 const INHERITABLE = new Map<string, readonly string[]>(
@@ -215,6 +451,27 @@ const INHERITABLE = new Map<string, readonly string[]>(
 /** The fields an event of `type` may inherit: computed once per type, not per event. */
 function inheritableOf(type: string): readonly string[] {
   return INHERITABLE.get(type) ?? COMMON;
+}
+
+const COMMON_KEYS = COMMON.map(keyText);
+const INHERITABLE_KEYS = new Map<string, readonly string[]>(
+  [...INHERITABLE].map(([type, names]) => [type, names.map(keyText)]),
+);
+
+/** Every key text an event type names (`"name"`), each as one string, by length. */
+const KNOWN_KEYS = new Map<number, string[]>();
+for (const key of KEY_TEXTS.values()) {
+  const sameLength = KNOWN_KEYS.get(key.length);
+  if (sameLength) sameLength.push(key);
+  else KNOWN_KEYS.set(key.length, [key]);
+}
+
+/** Each known key text's slot in {@link StickyValues}. */
+const KEY_SLOTS = new Map<string, number>([...KEY_TEXTS.values()].map((key, slot) => [key, slot]));
+
+/** {@link inheritableOf}, as key texts (`"name"`). */
+function inheritableKeysOf(type: string): readonly string[] {
+  return INHERITABLE_KEYS.get(type) ?? COMMON_KEYS;
 }
 
 /** `isDeepStrictEqual`, without its cost on the primitives most fields hold. */

@@ -8,7 +8,7 @@ import { publishEventNotice } from '../events/event-notice.js';
 import type { WrittenEvents } from '../events/redis-run-event-sink.js';
 import { DEFAULT_EVENT_STREAM_MAX_LENGTH } from '../events/redis-run-event-sink.js';
 import { parseStreamEntries, type StreamedRunEvent } from '../events/redis-run-event-stream.js';
-import type { RunEndEvent, RunEvent } from '../events/run-event.js';
+import type { RunEndEvent } from '../events/run-event.js';
 import {
   decodeRunTimeline,
   encodeRunTimeline,
@@ -419,8 +419,9 @@ export class RedisRunRecords {
 
   /**
    * The timeline of a run whose stream holds `written` only, split for `finish-run-11` to
-   * complete with the ids of the events it appends (`pending`, then `run-end`); `undefined`
-   * when it cannot be (an event not JSON, or its `at` not an integer): compacted from the stream.
+   * complete with the ids of the events it appends (`pending`, then `run-end`), from the texts
+   * written (not parsed again); `undefined` when it cannot be (an event not a JSON object, or its
+   * `at` not an integer): compacted from the stream.
    */
   #splitTimeline(
     runId: string,
@@ -431,12 +432,7 @@ export class RedisRunRecords {
     whole: boolean,
   ): FinishTimeline | undefined {
     try {
-      const streamed = written.texts.map(
-        (text, index) => Object.assign(JSON.parse(text), { eventId: written.ids[index] }) as StreamedRunEvent,
-      );
-      const appended = [...pending, runEnd].map((text) => JSON.parse(text) as RunEvent);
-      const ats = appended.map((event) => event.at);
-      const split = encodeSplitRunTimeline(runId, streamed, appended, outcome);
+      const split = encodeSplitRunTimeline(runId, written, [...pending, runEnd], outcome);
       if (split === undefined) return undefined;
       return {
         head: split.head,
@@ -446,7 +442,7 @@ export class RedisRunRecords {
         graceMs: COMPACTED_STREAM_GRACE_MS,
         whole,
         tails: split.tails,
-        ats,
+        ats: split.ats,
       };
     } catch {
       return undefined;
