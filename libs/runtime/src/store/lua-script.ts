@@ -3,9 +3,9 @@ import type { Redis } from 'ioredis';
 
 /**
  * One Lua script, run with EVALSHA and loaded with EVAL on a `NOSCRIPT` miss (after a Redis
- * restart or on a fresh server). `keyCount` is the number of KEYS, which the script file name
- * carries too (`append-conversation-9`), or `'any'` for a script that takes a list of keys of one
- * hash slot (`index-runs-1`: its caller bounds the list).
+ * restart or on a fresh server). `keyCount` is the number of KEYS the script takes
+ * (`start-run-5`: 4), or `'any'` for a script that takes a list of keys of one hash slot
+ * (`index-runs-1`, `append-conversation-10`: their callers bound the list).
  */
 export class LuaScript {
   readonly name: string;
