@@ -287,34 +287,8 @@ describe('the commands each script runs (MONITOR)', () => {
     return commands.map(({ args }) => String(args[0]).toUpperCase());
   }
 
-  it('registers, enters, appends the first turn and leaves with 2, 3, 6 and 4 commands', async () => {
-    const id = `c-${randomUUID()}`;
-    const writer = store();
-    expect(await luaCommands(id, async () => void (await gate().register(id, 'r1', 'enqueue')))).toEqual([
-      'INCR',
-      'ZADD',
-    ]);
-    const entered = luaCommands(id, async () => void (await gate().enter(id, 'r1', 'a', 0)));
-    expect(await entered).toEqual(['ZRANGE', 'HSET', 'HGETALL']);
-    const appended = luaCommands(id, async () => {
-      await writer.append(id, turn('t1', 0, { runId: 'r1', attempt: 'a' }));
-    });
-    expect(await appended).toEqual(['HMGET', 'HMGET', 'HSETNX', 'RPUSH', 'HSET', 'RPUSH']);
-    expect(await luaCommands(id, () => gate().leave(id, 'r1', 'a'))).toEqual([
-      'HMGET',
-      'SREM',
-      'ZRANGE',
-      'DEL',
-    ]);
-  });
-
-  it('registers a run alone in line with its lease (5), appends its first turn without an enter (6), leaves (4)', async () => {
-    const id = `c-${randomUUID()}`;
-    const registered = luaCommands(
-      id,
-      async () => void (await gate().register(id, 'r1', 'enqueue', { lease: true })),
-    );
-    expect(await registered).toEqual(['INCR', 'ZADD', 'ZRANGE', 'HSET', 'EXISTS']);
+  /** Run `r1`'s attempt `a` appends the first turn (6 commands), then leaves (4): entered or leased at submit alike. */
+  async function expectFirstTurnAppendedThenLeft(id: string): Promise<void> {
     const appended = luaCommands(id, async () => {
       await store().append(id, turn('t1', 0, { runId: 'r1', attempt: 'a' }));
     });
@@ -325,6 +299,27 @@ describe('the commands each script runs (MONITOR)', () => {
       'ZRANGE',
       'DEL',
     ]);
+  }
+
+  it('registers, enters, appends the first turn and leaves with 2, 3, 6 and 4 commands', async () => {
+    const id = `c-${randomUUID()}`;
+    expect(await luaCommands(id, async () => void (await gate().register(id, 'r1', 'enqueue')))).toEqual([
+      'INCR',
+      'ZADD',
+    ]);
+    const entered = luaCommands(id, async () => void (await gate().enter(id, 'r1', 'a', 0)));
+    expect(await entered).toEqual(['ZRANGE', 'HSET', 'HGETALL']);
+    await expectFirstTurnAppendedThenLeft(id);
+  });
+
+  it('registers a run alone in line with its lease (5), appends its first turn without an enter (6), leaves (4)', async () => {
+    const id = `c-${randomUUID()}`;
+    const registered = luaCommands(
+      id,
+      async () => void (await gate().register(id, 'r1', 'enqueue', { lease: true })),
+    );
+    expect(await registered).toEqual(['INCR', 'ZADD', 'ZRANGE', 'HSET', 'EXISTS']);
+    await expectFirstTurnAppendedThenLeft(id);
   });
 
   it('answers a replayed append (its version moved on) with one HEXISTS more, and writes nothing', async () => {
