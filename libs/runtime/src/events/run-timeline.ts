@@ -459,9 +459,23 @@ function outcomeTexts(outcome: RunEndOutcome): Map<string, string | undefined> {
     if (!(name in fields)) continue;
     const value = fields[name];
     const readsBack = typeof value !== 'number' || (Number.isFinite(value) && !Object.is(value, -0));
-    texts.set(keyText(name), readsBack ? JSON.stringify(value) : undefined);
+    texts.set(keyText(name), readsBack ? valueText(value) : undefined);
   }
   return texts;
+}
+
+/** The statuses as JSON text: a run's status and its model calls need no `JSON.stringify` call. */
+const STATUS_TEXTS = new Map<unknown, string>(
+  (['succeeded', 'failed', 'cancelled'] satisfies RunEndOutcome['status'][]).map((status) => [
+    status,
+    JSON.stringify(status),
+  ]),
+);
+
+/** `JSON.stringify(value)`, for an outcome's field. */
+function valueText(value: unknown): string | undefined {
+  if (Number.isSafeInteger(value)) return String(value);
+  return STATUS_TEXTS.get(value) ?? JSON.stringify(value);
 }
 
 const DIFFERENT = 0;
