@@ -281,6 +281,12 @@ class StickyValues {
   has(key: string): boolean {
     return this.get(key) !== undefined;
   }
+
+  /** Forgets every value (for the next run). */
+  clear(): void {
+    this.#known.fill(undefined);
+    this.#other?.clear();
+  }
 }
 
 /**
@@ -292,7 +298,7 @@ class StickyValues {
  */
 class TextEntryEncoder {
   /** Where each field's last value is, by key text (`"name"`). */
-  readonly #sticky = new StickyValues();
+  readonly #sticky = STICKY;
   readonly #outcome: RunEndOutcome;
   /** The outcome's fields as text, by key text (built at the first `run-end`). */
   #outcomeTexts: Map<string, string | undefined> | undefined;
@@ -300,6 +306,7 @@ class TextEntryEncoder {
   at = 0;
 
   constructor(runId: string, outcome: RunEndOutcome) {
+    this.#sticky.clear();
     for (const [key, text] of SEEDED_TEXTS) this.#sticky.set(key, wholeText(text));
     this.#sticky.set(RUN_ID_KEY, wholeText(JSON.stringify(runId)));
     this.#outcome = outcome;
@@ -534,6 +541,13 @@ for (const type of Object.keys(FIELDS)) {
 
 /** Each known key text's slot in {@link StickyValues}. */
 const KEY_SLOTS = new Map<string, number>([...KEY_TEXTS.values()].map((key, slot) => [key, slot]));
+
+/**
+ * The sticky values of the encoder at work: one for all of them, cleared by each, as a timeline
+ * is encoded at once (`encodeSplitRunTimeline` runs to its end before another starts); its
+ * array made anew per run was ~0.4 KB.
+ */
+const STICKY = new StickyValues();
 
 /** {@link inheritableOf}, as key texts (`"name"`). */
 function inheritableKeysOf(type: string): readonly string[] {
