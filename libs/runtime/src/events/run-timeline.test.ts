@@ -236,6 +236,41 @@ describe('encodeRunTimeline, property', () => {
     return `${split.head}${entries.join(',')}]}`;
   }
 
+  it("split: an event's `at` read in place is the one JSON says (negative, long); not an integer: compacted from the stream", () => {
+    const end = {
+      type: 'run-end',
+      runId,
+      callPath: root,
+      at: 1_700_000_000_100,
+      eventId: '1700000000101-0',
+      ...outcome,
+    };
+    const text = ({ eventId: _id, ...rest }: StreamedRunEvent) => JSON.stringify(rest);
+    for (const at of [-3, 0, 1_234_567_890_123_456]) {
+      const start = {
+        type: 'run-start',
+        runId,
+        callPath: root,
+        agentId: 'a',
+        input: 1,
+        at,
+        eventId: '1700000000000-0',
+      };
+      const all = [start, end] as unknown as StreamedRunEvent[];
+      const split = encodeSplitRunTimeline(
+        runId,
+        { texts: [text(all[0] as StreamedRunEvent)], ids: ['1700000000000-0'] },
+        [text(all[1] as StreamedRunEvent)],
+        outcome,
+      );
+      expect(split && completeSplit(split, all.slice(1))).toBe(
+        encodeRunTimeline(runId, structuredClone(all), outcome),
+      );
+    }
+    const fractional = text({ ...end, at: 1.5 } as unknown as StreamedRunEvent);
+    expect(encodeSplitRunTimeline(runId, { texts: [], ids: [] }, [fractional], outcome)).toBeUndefined();
+  });
+
   it('split: a value written again with its members in another order is inherited, as the object encoder does', () => {
     const permuted = { totalTokens: 15, completionTokens: 3, promptTokens: 12 };
     const list = [
