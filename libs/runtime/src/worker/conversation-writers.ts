@@ -23,10 +23,10 @@ import type { UnfinishedTurnKeeper } from './unfinished-turn-keeper.js';
 
 /** The conversation a job writes, read from its raw data: root runs with a valid `conversationId` only. */
 export interface JobConversation {
-  readonly conversationId: string;
-  readonly onConflict: OnConflict;
+  conversationId: string;
+  onConflict: OnConflict;
   /** The client gave the run's first attempt the lease at submit (job data `conversationLeased`). */
-  readonly leased?: LeasedAtSubmit;
+  leased?: LeasedAtSubmit;
 }
 
 export function conversationOf(job: Job | undefined): JobConversation | undefined {
@@ -37,29 +37,10 @@ export function conversationOf(job: Job | undefined): JobConversation | undefine
   if (data?.child !== undefined) return undefined;
   // Most runs have none: no schema parse (its failure builds an error, ~0.7% of a one-turn run).
   if (data?.conversationId === undefined) return undefined;
-  const known = answered.get(data);
-  if (known !== undefined) return known === null ? undefined : known;
-  const conversation = readConversation(data);
-  answered.set(data, conversation ?? null);
-  return conversation;
-}
-
-/**
- * The answer of {@link conversationOf} per job data object (a job's data is replaced, never
- * changed in place): it is asked three times per run (admit, end, leave), and the id's pattern
- * test costs ten times a lookup.
- */
-const answered = new WeakMap<object, JobConversation | null>();
-
-function readConversation(data: {
-  conversationId?: unknown;
-  onConflict?: unknown;
-  conversationLeased?: unknown;
-}): JobConversation | undefined {
-  // The pattern itself, not the schema: no error is reported.
+  // The pattern itself, not the schema: read three times per run, and no error is reported.
   const id = data.conversationId;
   if (typeof id !== 'string' || !STORED_ID_PATTERN.test(id)) return undefined;
-  const onConflict = data.onConflict === 'reject' ? 'reject' : 'enqueue';
+  const onConflict = data?.onConflict === 'reject' ? 'reject' : 'enqueue';
   const leased = data.conversationLeased;
   if (leased === 'empty' || leased === 'stored') return { conversationId: id, onConflict, leased };
   return { conversationId: id, onConflict };
