@@ -123,14 +123,18 @@ export class ConversationGate {
    * Leaves the line (idempotent) and wakes the run now first in line. With `attempt` (the
    * ending attempt's token), nothing is done while another attempt of the run holds the lease.
    */
-  async leave(conversationId: string, runId: string, attempt?: string): Promise<void> {
+  leave(conversationId: string, runId: string, attempt?: string): Promise<void> {
     const keys = this.#keys(conversationId);
-    const head = (await leaveWriterScript.run(
-      this.#options.redis,
-      [keys.writers, keys.sequence, keys.lease, keys.rollbacks],
-      [runId, attempt ?? ''],
-    )) as string | null;
-    if (head !== null && head !== '' && head !== runId) await this.wake(head);
+    // Not async: the script's promise and one `.then` (a leave per run on a conversation).
+    return leaveWriterScript
+      .run(
+        this.#options.redis,
+        [keys.writers, keys.sequence, keys.lease, keys.rollbacks],
+        [runId, attempt ?? ''],
+      )
+      .then((head) => {
+        if (typeof head === 'string' && head !== '' && head !== runId) return this.wake(head);
+      });
   }
 
   /** Moves a parked run's job from delayed to wait; a job in any other state is left alone. */

@@ -1,7 +1,7 @@
 import { addUsage, type Message, type TokenUsage } from '@flotilla/ir';
 import type { z } from 'zod';
 import type { AgentContext } from '../context/agent-context.js';
-import { ConversationLog } from '../engine/conversation-log.js';
+import { ConversationLog, type TurnDetails } from '../engine/conversation-log.js';
 import { SETTLED } from '../shared/settled.js';
 import { zodToJsonSchema } from '../tools/zod-to-json-schema.js';
 import { createAgentPolicy } from './create-agent-policy.js';
@@ -63,13 +63,17 @@ async function chatInConversation(
   log: ConversationLog,
 ): Promise<PromptChatResult<unknown>> {
   const input = toMessages(options.message);
-  const loop = chatLoop(runtime, options, [...runtime.messages, ...log.history, ...input]);
+  const loop = chatLoop(runtime, options, runtime.messages.concat(log.history, input));
+  // The input array is this call's own (toMessages builds it): the turn grows it.
   const turn = new Turn(input);
   const { services } = agentContextOf(runtime).run;
   const stored = services.unfinishedTurns?.open(() =>
     log.closeUnfinishedTurn(turn.messages, turn.details(runtime)),
   );
-  const result = await runToolCallLoop({ ...loop, onMessages: turn.collect, conversationLog: log });
+  // The loop's options are this call's own object: set, not spread into another.
+  loop.onMessages = turn.collect;
+  loop.conversationLog = log;
+  const result = await runToolCallLoop(loop);
   await log.appendTurn(turn.messages, turn.details(runtime));
   stored?.();
   return result;
@@ -116,7 +120,7 @@ class Turn {
   #lastPromptTokens: number | undefined;
 
   constructor(input: Message[]) {
-    this.messages = [...input];
+    this.messages = input;
   }
 
   readonly collect: LoopMessageSink = (messages, usage) => {
@@ -126,13 +130,12 @@ class Turn {
     return SETTLED;
   };
 
-  details(runtime: PromptContext) {
-    return {
-      system: runtime.system,
-      model: runtime.model,
-      ...(this.#usage ? { usage: this.#usage } : {}),
-      ...(this.#lastPromptTokens === undefined ? {} : { lastPromptTokens: this.#lastPromptTokens }),
-    };
+  details(runtime: PromptContext): TurnDetails {
+    // Field by field: no throwaway object per optional field.
+    const details: TurnDetails = { system: runtime.system, model: runtime.model };
+    if (this.#usage) details.usage = this.#usage;
+    if (this.#lastPromptTokens !== undefined) details.lastPromptTokens = this.#lastPromptTokens;
+    return details;
   }
 }
 

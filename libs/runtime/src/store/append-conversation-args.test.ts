@@ -121,6 +121,67 @@ describe('readAppendConversationReply', () => {
     });
   });
 
+  it('gives every reply header objects of its own, however often the same values come back', () => {
+    const reply = () => [
+      1,
+      [
+        1,
+        2,
+        0,
+        '[]',
+        '{"provider":"mock","id":"m"}',
+        '{"promptTokens":0,"completionTokens":0,"totalTokens":0}',
+        'c',
+        'u',
+        null,
+        null,
+      ],
+    ];
+    // The model sent is the model stored: the reply reads it back.
+    appendConversationArgs({ ...conversationKeys('p', 'c1'), lease: 'l' }, 'c1', change, new Date(0));
+    const first = readAppendConversationReply(reply(), 'c1', change);
+    expect(first).toMatchObject({
+      system: [],
+      model: { provider: 'mock', id: 'm' },
+      usage: { totalTokens: 0 },
+    });
+    first.system.push({ role: 'system', content: 'changed by the caller' });
+    (first.model as { id: string }).id = 'changed';
+    first.usage.totalTokens = 9;
+    const second = readAppendConversationReply(reply(), 'c1', change);
+    expect(second).toMatchObject({
+      system: [],
+      model: { provider: 'mock', id: 'm' },
+      usage: { totalTokens: 0 },
+    });
+  });
+
+  it('reads a model JSON with fields of its own as it is stored', () => {
+    const stored = '{"provider":"mock","id":"m","note":"kept"}';
+    const reply = [1, [1, 1, 0, '[]', stored, '{}', 'c', 'u', null, null]];
+    expect(readAppendConversationReply(reply, 'c1', change).model).toEqual(JSON.parse(stored));
+    expect(readAppendConversationReply(reply, 'c1', change).model).toEqual(JSON.parse(stored));
+  });
+
+  it('sends the system prompt and the model as the JSON a load reads back', () => {
+    const keys = { ...conversationKeys('p', 'c1'), lease: 'l' };
+    const system = [{ role: 'system' as const, content: 'be brief' }];
+    for (const [given, sent] of [
+      [[], '[]'],
+      [system, JSON.stringify(system)],
+    ] as const) {
+      const call = appendConversationArgs(keys, 'c1', { ...change, system: [...given] }, new Date(0));
+      expect(call.args[4]).toBe(sent);
+    }
+    const other = { ...change, model: { provider: 'other', id: 'x' } };
+    expect(appendConversationArgs(keys, 'c1', other, new Date(0)).args[5]).toBe(
+      '{"provider":"other","id":"x"}',
+    );
+    expect(appendConversationArgs(keys, 'c1', change, new Date(0)).args[5]).toBe(
+      '{"provider":"mock","id":"m"}',
+    );
+  });
+
   it('refuses a reply whose counts or JSON are not whole', () => {
     const values = [1, 1, 0, '[]', null, '{}', 'c', 'u', null, null];
     expect(() => readAppendConversationReply([1, values], 'c1', change)).not.toThrow();

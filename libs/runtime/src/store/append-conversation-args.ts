@@ -3,9 +3,9 @@
  * Redis) and the reading of its reply, where return codes become errors through one table.
  */
 
-import type { TokenUsage } from '@flotilla/ir';
+import { emptyUsage, type TokenUsage } from '@flotilla/ir';
 import type { ConversationGateKeys, ConversationKeys } from '../keys.js';
-import type { AppendChange, ConversationHeader } from './conversation-store.js';
+import type { AppendChange, ConversationHeader, ConversationModel } from './conversation-store.js';
 import {
   ConversationConflictError,
   ConversationCorruptedError,
@@ -56,10 +56,8 @@ export function appendConversationArgs(
       String(change.expectedVersion),
       change.appendId,
       now.toISOString(),
-      change.system === undefined ? '' : JSON.stringify(change.system),
-      change.model === undefined
-        ? ''
-        : JSON.stringify({ provider: change.model.provider, id: change.model.id }),
+      change.system === undefined ? '' : systemJson(change.system),
+      change.model === undefined ? '' : modelJson(change.model),
       addsToUsage(change.usage) ? JSON.stringify(change.usage) : '',
       String(retention.seconds),
       String(retention.blobs.length),
@@ -84,6 +82,39 @@ function appendKeys(
     return [header, messages, versions, appends, lease];
   return [header, messages, versions, appends, lease, keys.blobs];
 }
+
+/** No system prompt (most chats, and every first append without one) needs no stringify. */
+function systemJson(system: readonly unknown[]): string {
+  return system.length === 0 ? '[]' : JSON.stringify(system);
+}
+
+/**
+ * The model JSON an append sends, and the model a reply holds: the last one of each is kept (a
+ * worker's runs mostly use one model), so a turn neither builds nor parses it again.
+ */
+let lastModel: { provider: string; id: string; json: string } | undefined;
+
+function modelJson(model: ConversationModel): string {
+  const { provider, id } = model;
+  if (lastModel === undefined || lastModel.provider !== provider || lastModel.id !== id)
+    lastModel = { provider, id, json: JSON.stringify({ provider, id }) };
+  return lastModel.json;
+}
+
+/** The model a reply's JSON stands for, an object of its own (the caller may keep or change it). */
+function modelOfJson(json: string): ConversationModel {
+  if (lastModel?.json === json) return { provider: lastModel.provider, id: lastModel.id };
+  const model = JSON.parse(json) as ConversationModel;
+  // Kept only when the JSON is exactly what modelJson writes (a copy of the two fields then is the same).
+  if (typeof model?.provider === 'string' && typeof model.id === 'string') {
+    const own = { provider: model.provider, id: model.id };
+    if (JSON.stringify(own) === json) lastModel = { ...own, json };
+  }
+  return model;
+}
+
+/** What the script writes as a new conversation's totals: read without a parse. */
+const ZERO_USAGE_JSON = '{"promptTokens":0,"completionTokens":0,"totalTokens":0}';
 
 /** Whether a turn's usage changes the totals: none, or all zeros without details, does not. */
 function addsToUsage(usage: TokenUsage | undefined): usage is TokenUsage {
@@ -165,12 +196,12 @@ function headerOfReply(conversationId: string, values: ReplyHeader): Conversatio
       conversationId,
       version,
       messageCount: count,
-      system: JSON.parse(system),
-      usage: JSON.parse(usage),
+      system: system === '[]' ? [] : JSON.parse(system),
+      usage: usage === ZERO_USAGE_JSON ? emptyUsage() : JSON.parse(usage),
       createdAt,
       updatedAt,
     };
-    if (model !== null) header.model = JSON.parse(model);
+    if (model !== null) header.model = modelOfJson(model);
     if (base !== null) header.base = JSON.parse(base);
     if (lastPrompt !== null) header.lastPromptTokens = lastPrompt;
     return header;

@@ -101,6 +101,16 @@ describe('RedisConversationStore layout', () => {
     );
   });
 
+  it('rejects (never throws) an append whose messages cannot be read', async () => {
+    const broken = { role: 'user', content: 'x', attachments: [null] } as unknown as Message;
+    const appending = store().append(`c-${randomUUID()}`, {
+      expectedVersion: 0,
+      appendId: 'a',
+      messages: [broken],
+    });
+    await expect(appending).rejects.toThrow(TypeError);
+  });
+
   it('stores the system prompt in a version entry only when it changes', async () => {
     const id = `c-${randomUUID()}`;
     const conversations = store();

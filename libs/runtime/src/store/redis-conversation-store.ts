@@ -164,6 +164,8 @@ export class RedisConversationStore implements ConversationStore {
    * before `read.from` (see {@link load}).
    */
   loadLatestRead(conversationId: string, read: LatestRead): Promise<StoredConversation | undefined> {
+    // Nothing stored (what a run leased on an empty line reads): no keys built, no async layer.
+    if (isEmptyRecord(read.fields)) return NOTHING_STORED;
     return this.#loadLatest(conversationKeys(this.#prefix, conversationId), conversationId, read);
   }
 
@@ -191,14 +193,45 @@ export class RedisConversationStore implements ConversationStore {
     this.#baseStarts.set(headerKey, baseStart);
   }
 
-  async append(conversationId: string, change: AppendChange): Promise<ConversationHeader> {
-    const keys = conversationKeys(this.#prefix, conversationId);
-    // Blobs are written (and, with a retention, the earlier ones' expiry pushed past this
-    // turn's) before the script: a crash in between leaves at most an unreferenced blob or one
-    // kept longer, never a reference to missing bytes.
-    if (this.#retentionSeconds > 0) await this.#blobs.refresh(await this.#redis.smembers(keys.blobs));
+  /**
+   * Not an async function without a retention (the usual case): the script's promise and one
+   * `.then` (every promise pays the async-context hooks). Throws only as a rejection.
+   */
+  append(conversationId: string, change: AppendChange): Promise<ConversationHeader> {
+    try {
+      if (this.#retentionSeconds > 0) return this.#appendRetained(conversationId, change);
+      const offloaded = offloadMedia(change.messages, this.#blobs, this.#blobThresholdBytes);
+      if (offloaded instanceof Promise)
+        return offloaded.then((messages) => this.#appendMessages(conversationId, change, messages));
+      return this.#appendMessages(conversationId, change, offloaded);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * Blobs are written (and, with a retention, the earlier ones' expiry pushed past this turn's)
+   * before the script: a crash in between leaves at most an unreferenced blob or one kept
+   * longer, never a reference to missing bytes.
+   */
+  async #appendRetained(conversationId: string, change: AppendChange): Promise<ConversationHeader> {
+    const { blobs } = conversationKeys(this.#prefix, conversationId);
+    await this.#blobs.refresh(await this.#redis.smembers(blobs));
     const offloaded = offloadMedia(change.messages, this.#blobs, this.#blobThresholdBytes);
-    const messages = offloaded instanceof Promise ? await offloaded : offloaded;
+    return this.#appendMessages(
+      conversationId,
+      change,
+      offloaded instanceof Promise ? await offloaded : offloaded,
+    );
+  }
+
+  /** The script call, `messages` being the change's with their large media in blobs. */
+  #appendMessages(
+    conversationId: string,
+    change: AppendChange,
+    messages: Message[],
+  ): Promise<ConversationHeader> {
+    const keys = conversationKeys(this.#prefix, conversationId);
     const { lease } = conversationGateKeys(this.#prefix, conversationId);
     const call = appendConversationArgs(
       { ...keys, lease },
@@ -212,8 +245,9 @@ export class RedisConversationStore implements ConversationStore {
         chunkBytes: this.#chunkBytes,
       },
     );
-    const reply = await appendConversationScript.run(this.#redis, call.keys, call.args);
-    return readAppendConversationReply(reply, conversationId, change);
+    return appendConversationScript
+      .run(this.#redis, call.keys, call.args)
+      .then((reply) => readAppendConversationReply(reply, conversationId, change));
   }
 
   /**
@@ -325,6 +359,15 @@ export interface LatestRead {
   from: number;
   fields: Record<string, string>;
   list: Buffer[];
+}
+
+/** A load that found nothing stored: one settled promise, shared. */
+const NOTHING_STORED: Promise<undefined> = Promise.resolve(undefined);
+
+/** Whether a hash read as a record has no field (without `Object.keys`' array). */
+function isEmptyRecord(fields: Record<string, string>): boolean {
+  for (const _ in fields) return false;
+  return true;
 }
 
 /** How many compacted conversations a store remembers the list start of (the oldest is forgotten). */

@@ -77,4 +77,16 @@ describe('conversationOf', () => {
     const child = { ...jobOf(), data: { conversationId: 'c1', child: {} } } as unknown as Job;
     expect(conversationOf(child)).toBeUndefined();
   });
+
+  it('answers alike every time it is asked, and reads data a job was given anew', () => {
+    const job = jobOf();
+    expect(conversationOf(job)).toEqual({ conversationId: 'c1', onConflict: 'enqueue' });
+    expect(conversationOf(job)).toEqual(conversationOf(job));
+    const invalid = { ...jobOf(), data: { conversationId: 'a b' } } as unknown as Job;
+    expect(conversationOf(invalid)).toBeUndefined();
+    expect(conversationOf(invalid)).toBeUndefined();
+    // `job.updateData` replaces the data object: the new one is read.
+    job.data = { ...job.data, conversationId: 'c2', onConflict: 'reject' };
+    expect(conversationOf(job)).toEqual({ conversationId: 'c2', onConflict: 'reject' });
+  });
 });

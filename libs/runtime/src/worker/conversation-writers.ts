@@ -14,6 +14,7 @@ import type { OnConflict } from '../gate/waiting-for.js';
 import { agentQueueName } from '../jobs/agent-queues.js';
 import { STORED_ID_PATTERN } from '../jobs/id-rule.js';
 import type { RedisRunRecords } from '../runs/redis-run-records.js';
+import { SETTLED } from '../shared/settled.js';
 import type { ConversationStore } from '../store/conversation-store.js';
 import type { LatestRead, RedisConversationStore } from '../store/redis-conversation-store.js';
 import { ConversationBusyError } from '../store/store-errors.js';
@@ -152,9 +153,11 @@ export class ConversationWriters {
    * the lease: sent in the same tick as that attempt's finish, a finish refused (a newer attempt
    * owns the run) leaves nothing.
    */
-  async release(job: Job | undefined, attempt?: string): Promise<void> {
+  release(job: Job | undefined, attempt?: string): Promise<void> {
     const conversation = conversationOf(job);
-    if (conversation && job?.id) await this.#options.gate.leave(conversation.conversationId, job.id, attempt);
+    // Not async: the leave's own promise (or none) is the answer.
+    if (!conversation || !job?.id) return SETTLED;
+    return this.#options.gate.leave(conversation.conversationId, job.id, attempt);
   }
 
   /**
