@@ -17,7 +17,7 @@ import type {
   ConversationModel,
   StoredConversation,
 } from '../store/conversation-store.js';
-import { durableStep } from './durable-step.js';
+import { type DurableStep, durableStep } from './durable-step.js';
 
 /** What goes with a turn's messages. */
 export interface TurnDetails {
@@ -69,6 +69,7 @@ export class ConversationLog {
       fingerprint: `conversation:${conversationId}`,
       // Its record rides with the run's next write (see appendStep).
       deferRecord: true,
+      ...versionValue,
       execute: async () => {
         loaded = await store.load(conversationId);
         return { version: loaded?.header.version ?? 0 };
@@ -177,9 +178,10 @@ export class ConversationLog {
 function appendStep(
   context: AgentContext,
   append: () => Promise<{ version: number }>,
-): { deferRecord: true; execute: () => Promise<{ version: number }> } {
+): Pick<DurableStep<{ version: number }>, 'deferRecord' | 'execute' | 'jsonText' | 'readBack'> {
   return {
     deferRecord: true,
+    ...versionValue,
     execute: async () => {
       await context.run.settleRecords();
       // A cancel (or a takeover) that came while they were written stops the append.
@@ -187,4 +189,19 @@ function appendStep(
       return { version: (await append()).version };
     },
   };
+}
+
+/**
+ * The JSON of a load's or an append's value, `{ version }`, written and read back without
+ * `JSON.stringify` / `JSON.parse` (two calls per step): the step built the value itself and
+ * nobody else holds it, so an integer version reads back as the value as it is.
+ */
+const versionValue: Pick<DurableStep<{ version: number }>, 'jsonText' | 'readBack'> = {
+  jsonText: (value) => (isPlainVersion(value.version) ? `{"version":${value.version}}` : undefined),
+  readBack: (value) => (isPlainVersion(value.version) ? value : undefined),
+};
+
+/** A version JSON writes as it is and reads back the same (an integer, not -0). */
+function isPlainVersion(version: number): boolean {
+  return Number.isSafeInteger(version) && !Object.is(version, -0);
 }
