@@ -32,6 +32,20 @@ describe('journalEntryText', () => {
         ownUsage: usage,
       },
     ],
+    [
+      'a fingerprint and kind that need escaping',
+      {
+        kind: 'tool"\\' as JournalEntry['kind'],
+        fingerprint: 'tool:wé\u0001\n"x\\y\ud800:\u{1f600}',
+        outcome: { ok: true, value: 1 },
+        at: 4,
+      },
+    ],
+    ['a time of -0', { kind: 'memo', fingerprint: 'memo:1', outcome: { ok: true, value: 1 }, at: -0 }],
+    [
+      'a time that is not finite',
+      { kind: 'memo', fingerprint: 'm', outcome: { ok: true, value: 1 }, at: Number.NaN },
+    ],
   ])('writes what JSON.stringify writes for an entry with %s', (_what, entry) => {
     const value = entry.outcome.ok ? entry.outcome.value : undefined;
     const valueText = value === undefined ? undefined : JSON.stringify(value);

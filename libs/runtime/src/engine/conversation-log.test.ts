@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../agent/create-agent.js';
+import { executeRun } from '../agent/execute-run.js';
 import { runAgent } from '../agent/run-agent.js';
+import type { JournalEntry, RecordOptions } from '../context/journal-entry.js';
+import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
+import { InMemoryRunJournal } from '../embedded/in-memory-run-journal.js';
 import { promptChat } from '../policy/prompt-chat.js';
 import type { AppendChange } from '../store/conversation-store.js';
 import { InMemoryConversationStore } from '../store/in-memory-conversation-store.js';
@@ -36,5 +40,41 @@ describe('ConversationLog appends', () => {
     for (let version = 1; version <= 3; version++)
       models.push((await conversations.load('c', { version }))?.header.model?.id);
     expect(models).toEqual(['first', 'first', 'second']);
+  });
+});
+
+/** A journal that keeps the text each entry was handed over with (what a Redis journal stores). */
+class TextJournal extends InMemoryRunJournal {
+  readonly texts = new Map<string, string | undefined>();
+  override record(position: string, entry: JournalEntry, options?: RecordOptions): Promise<void> {
+    this.texts.set(position, options?.text);
+    return super.record(position, entry);
+  }
+}
+
+describe('ConversationLog steps', () => {
+  it('journal the version they loaded and appended as the text JSON.stringify writes of it', async () => {
+    const conversations = new InMemoryConversationStore();
+    const model = createMockModel({ id: 'chat-model' }).setDefaultResponse('ok');
+    const versions: unknown[][] = [];
+    for (const text of ['one', 'two']) {
+      const journal = new TextJournal();
+      const services = createEmbeddedServices({ models: { 'chat-model': model }, journal, conversations });
+      services.conversationId = 'c';
+      await executeRun({ agent: Chat, input: { text }, services });
+      const steps = [...journal.snapshot()].filter(([, entry]) => entry.kind.startsWith('conversation-'));
+      for (const [position, entry] of steps) expect(journal.texts.get(position)).toBe(JSON.stringify(entry));
+      versions.push(steps.map(([, entry]) => [entry.kind, entry.outcome]));
+    }
+    expect(versions).toEqual([
+      [
+        ['conversation-load', { ok: true, value: { version: 0 } }],
+        ['conversation-append', { ok: true, value: { version: 1 } }],
+      ],
+      [
+        ['conversation-load', { ok: true, value: { version: 1 } }],
+        ['conversation-append', { ok: true, value: { version: 2 } }],
+      ],
+    ]);
   });
 });

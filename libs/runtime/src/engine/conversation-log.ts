@@ -11,13 +11,14 @@ import type { Message, TokenUsage } from '@flotilla/ir';
 import { ensureValidHistory } from '@flotilla/ir';
 import type { AgentContext } from '../context/agent-context.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
+import { SETTLED } from '../shared/settled.js';
 import type {
   AppendChange,
   ConversationBaseSource,
   ConversationModel,
   StoredConversation,
 } from '../store/conversation-store.js';
-import { durableStep } from './durable-step.js';
+import { type DurableResult, type DurableStep, durableStep } from './durable-step.js';
 
 /** What goes with a turn's messages. */
 export interface TurnDetails {
@@ -46,57 +47,70 @@ export class ConversationLog {
     context: AgentContext,
     conversationId: string,
     version: number,
-    history: Message[],
     stored: StoredConversation | undefined,
   ) {
     this.context = context;
     this.conversationId = conversationId;
     this.version = version;
-    this.history = history;
+    // Conversations stored before turns were appended whole may end mid tool batch: repaired.
+    this.history = ensureValidHistory(stored?.messages ?? []);
     this.lastPromptTokens = stored?.header.lastPromptTokens;
     this.storedModel = stored?.header.model;
   }
 
-  /** Opens the conversation at the version journaled for this position (the latest on first run). */
-  static async open(context: AgentContext, conversationId: string): Promise<ConversationLog> {
+  /**
+   * Opens the conversation at the version journaled for this position (the latest on first run).
+   * Not async (nor is anything here on a run's path): the step's promise and one `.then` (an
+   * async layer and each `await` cost a promise, each paying the async-context hooks).
+   */
+  static open(context: AgentContext, conversationId: string): Promise<ConversationLog> {
     const store = context.run.services.conversations;
     // The first execution keeps what it loaded (the latest version is the one it journals): a
     // second load of that same version cost as much again. A replay reads the journaled version.
     let loaded: StoredConversation | undefined;
-    const { value, replayed } = await durableStep(context, {
-      kind: 'conversation-load',
-      position: context.nextPosition('conversation-load'),
-      fingerprint: `conversation:${conversationId}`,
-      // Its record rides with the run's next write (see appendStep).
-      deferRecord: true,
-      execute: async () => {
-        loaded = await store.load(conversationId);
-        return { version: loaded?.header.version ?? 0 };
-      },
+    let step: Promise<DurableResult<{ version: number }>>;
+    try {
+      step = durableStep(context, {
+        kind: 'conversation-load',
+        position: context.nextPosition('conversation-load'),
+        fingerprint: `conversation:${conversationId}`,
+        // Its record rides with the run's next write (see appendStep).
+        deferRecord: true,
+        ...versionValue,
+        execute: () =>
+          store.load(conversationId).then((found) => {
+            loaded = found;
+            return { version: found?.header.version ?? 0 };
+          }),
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return step.then(({ value: { version }, replayed }) => {
+      if (version === 0) return new ConversationLog(context, conversationId, 0, undefined);
+      if (!replayed && loaded?.header.version === version)
+        return new ConversationLog(context, conversationId, version, loaded);
+      return store
+        .load(conversationId, { version })
+        .then((stored) => new ConversationLog(context, conversationId, version, stored));
     });
-    const stored =
-      value.version === 0
-        ? undefined
-        : !replayed && loaded?.header.version === value.version
-          ? loaded
-          : await store.load(conversationId, { version: value.version });
-    // Conversations stored before turns were appended whole may end mid tool batch: repaired.
-    const history = ensureValidHistory(stored?.messages ?? []);
-    return new ConversationLog(context, conversationId, value.version, history, stored);
   }
 
   /** Appends a complete turn as one version; the system prompt goes with the first append. */
-  async appendTurn(messages: Message[], details: TurnDetails): Promise<void> {
-    const position = this.context.nextPosition('conversation-append');
-    const store = this.context.run.services.conversations;
-    const change = this.#change(`${this.context.run.runId}:${position}`, messages, details);
-    const { value } = await durableStep(this.context, {
-      kind: 'conversation-append',
-      position,
-      fingerprint: `conversation:${this.conversationId}`,
-      ...appendStep(this.context, () => store.append(this.conversationId, change)),
-    });
-    this.#appended(value.version, details);
+  appendTurn(messages: Message[], details: TurnDetails): Promise<void> {
+    try {
+      const position = this.context.nextPosition('conversation-append');
+      const store = this.context.run.services.conversations;
+      const change = this.#change(`${this.context.run.runId}:${position}`, messages, details);
+      return durableStep(this.context, {
+        kind: 'conversation-append',
+        position,
+        fingerprint: `conversation:${this.conversationId}`,
+        ...appendStep(this.context, () => store.append(this.conversationId, change)),
+      }).then(({ value }) => this.#appended(value.version, details));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /**
@@ -104,21 +118,26 @@ export class ConversationLog {
    * turns), journaled like an append and under the same compare-and-set and lease; the turn in
    * progress is then appended on top of it. Returns the base's version.
    */
-  async writeBase(messages: Message[], details: TurnDetails, base: ConversationBaseSource): Promise<number> {
-    const position = this.context.nextPosition('conversation-append');
-    const store = this.context.run.services.conversations;
-    const change = {
-      ...this.#change(`${this.context.run.runId}:${position}:base`, messages, details),
-      base,
-    };
-    const { value } = await durableStep(this.context, {
-      kind: 'conversation-append',
-      position,
-      fingerprint: `conversation-base:${this.conversationId}`,
-      ...appendStep(this.context, () => store.append(this.conversationId, change)),
-    });
-    this.#appended(value.version, details);
-    return value.version;
+  writeBase(messages: Message[], details: TurnDetails, base: ConversationBaseSource): Promise<number> {
+    try {
+      const position = this.context.nextPosition('conversation-append');
+      const store = this.context.run.services.conversations;
+      const change = {
+        ...this.#change(`${this.context.run.runId}:${position}:base`, messages, details),
+        base,
+      };
+      return durableStep(this.context, {
+        kind: 'conversation-append',
+        position,
+        fingerprint: `conversation-base:${this.conversationId}`,
+        ...appendStep(this.context, () => store.append(this.conversationId, change)),
+      }).then(({ value }) => {
+        this.#appended(value.version, details);
+        return value.version;
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /**
@@ -177,14 +196,34 @@ export class ConversationLog {
 function appendStep(
   context: AgentContext,
   append: () => Promise<{ version: number }>,
-): { deferRecord: true; execute: () => Promise<{ version: number }> } {
+): Pick<DurableStep<{ version: number }>, 'deferRecord' | 'execute' | 'jsonText' | 'readBack'> {
   return {
     deferRecord: true,
-    execute: async () => {
-      await context.run.settleRecords();
-      // A cancel (or a takeover) that came while they were written stops the append.
-      context.throwIfAborted();
-      return { version: (await append()).version };
+    ...versionValue,
+    // Not async: the records' promise (when any) and the append's, one `.then` each.
+    execute: () => {
+      const appendSettled = (): Promise<{ version: number }> => {
+        // A cancel (or a takeover) that came while they were written stops the append.
+        context.throwIfAborted();
+        return append().then(({ version }) => ({ version }));
+      };
+      const settled = context.run.settleRecords();
+      return settled === SETTLED ? appendSettled() : settled.then(appendSettled);
     },
   };
+}
+
+/**
+ * The JSON of a load's or an append's value, `{ version }`, written and read back without
+ * `JSON.stringify` / `JSON.parse` (two calls per step): the step built the value itself and
+ * nobody else holds it, so an integer version reads back as the value as it is.
+ */
+const versionValue: Pick<DurableStep<{ version: number }>, 'jsonText' | 'readBack'> = {
+  jsonText: (value) => (isPlainVersion(value.version) ? `{"version":${value.version}}` : undefined),
+  readBack: (value) => (isPlainVersion(value.version) ? value : undefined),
+};
+
+/** A version JSON writes as it is and reads back the same (an integer, not -0). */
+function isPlainVersion(version: number): boolean {
+  return Number.isSafeInteger(version) && !Object.is(version, -0);
 }

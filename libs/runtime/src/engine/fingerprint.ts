@@ -14,13 +14,22 @@ import { portableJson } from '../json/canonical-json.js';
  * @throws {NonPortableJsonError} when `value` holds something with no faithful JSON form.
  */
 export function hashJson(value: unknown, what?: string): string {
-  const text = value === undefined ? 'undefined' : portableJson(value, what);
-  if (text.length > MAX_MEMO_TEXT) return sha256Hex(text).slice(0, 16);
-  let hash = recentHashes.get(text);
+  return memoHash(recentHashes, jsonText(value, what), 16);
+}
+
+/** The text {@link hashJson} hashes. */
+function jsonText(value: unknown, what: string | undefined): string {
+  return value === undefined ? 'undefined' : portableJson(value, what);
+}
+
+/** The first `digits` hex digits of the SHA-256 of `text`, from `memo` when hashed lately. */
+function memoHash(memo: Map<string, string>, text: string, digits: number): string {
+  if (text.length > MAX_MEMO_TEXT) return sha256Hex(text).slice(0, digits);
+  let hash = memo.get(text);
   if (hash === undefined) {
-    if (recentHashes.size >= MAX_MEMO_ENTRIES) recentHashes.clear();
-    hash = sha256Hex(text).slice(0, 16);
-    recentHashes.set(text, hash);
+    if (memo.size >= MAX_MEMO_ENTRIES) memo.clear();
+    hash = sha256Hex(text).slice(0, digits);
+    memo.set(text, hash);
   }
   return hash;
 }
@@ -28,9 +37,10 @@ export function hashJson(value: unknown, what?: string): string {
 /**
  * Hashes of short texts hashed lately: most parts of a model turn's fingerprint (model, tools,
  * prompt, output schema) are the same on every turn of every run of an agent. Bounded: cleared
- * when full.
+ * when full. The parts' 8 digits have a memo of their own (no slice of the 16 per part).
  */
 const recentHashes = new Map<string, string>();
+const recentPartHashes = new Map<string, string>();
 const MAX_MEMO_ENTRIES = 1024;
 const MAX_MEMO_TEXT = 1024;
 
@@ -73,9 +83,29 @@ export function partedFingerprint(format: string, parts: Record<string, unknown>
   return fingerprint;
 }
 
-/** The hash of one part of a {@link partedFingerprint}. */
+/**
+ * The hash of one part of a {@link partedFingerprint}: the first digits of {@link hashJson}'s.
+ * Its error's name for the value is built once per format and part (not per turn).
+ */
 function partHash(format: string, name: string, value: unknown): string {
-  return hashJson(value, `the ${name} of a ${format} fingerprint`).slice(0, PART_HASH_LENGTH);
+  return memoHash(recentPartHashes, jsonText(value, partWhat(format, name)), PART_HASH_LENGTH);
+}
+
+/** `the <part> of a <format> fingerprint`, by format and part (both names in the code: few). */
+const partWhats = new Map<string, Map<string, string>>();
+
+function partWhat(format: string, name: string): string {
+  let byName = partWhats.get(format);
+  if (byName === undefined) {
+    byName = new Map();
+    partWhats.set(format, byName);
+  }
+  let what = byName.get(name);
+  if (what === undefined) {
+    what = `the ${name} of a ${format} fingerprint`;
+    byName.set(name, what);
+  }
+  return what;
 }
 
 /**

@@ -27,7 +27,7 @@ import type { DurableResult } from './durable-step.js';
 import { durableStep } from './durable-step.js';
 import { hashJson, partedFingerprint } from './fingerprint.js';
 import { suspendUntil } from './suspend-until.js';
-import { callWithinUsageBudget, replayModelUsage } from './usage-budget.js';
+import { type CallAnswer, callWithinUsageBudgetThen, replayModelUsage } from './usage-budget.js';
 
 /** One model turn to serve. */
 export interface ModelTurn {
@@ -166,14 +166,10 @@ function modelTurnStep(
     },
     // The answer is an outside value: checked before it is journaled or read (a replay reads a checked one).
     // Within the usage budget: a refusal is journaled, so a replay refuses it too.
-    execute: () =>
-      callWithinUsageBudget(
-        context,
-        turn.model,
-        turn.request,
-        () => callModel(context, turn, checked),
-        spent,
-      ),
+    execute: () => {
+      const call = modelCall(context, turn, checked);
+      return callWithinUsageBudgetThen(context, turn.model, turn.request, call.generate, call, spent);
+    },
     // The check wrote the answer's JSON: the journal stores that text.
     jsonText: (response) => (checked.answer?.response === response ? checked.answer.text : undefined),
     // …and, for a plain answer, copied it as it reads back from that text.
@@ -188,39 +184,40 @@ function modelTurnStep(
 }
 
 /**
- * Calls the model once, checks its answer, and reports the call (`flotilla:model-call`). Not
- * async: the model's promise and one `.then`.
+ * Calls the model once (`generate`), checks its answer (`answer`), and reports the call
+ * (`flotilla:model-call`, `failed` for a failure): the check rides in the usage account's `.then`.
  */
-function callModel(
+function modelCall(
   context: AgentContext,
   turn: ModelTurn,
   checked: { answer?: CheckedModelResponse },
-): Promise<ModelResponse> {
-  const startedAt = performance.now();
+): CallAnswer<ModelResponse> & { generate: () => Promise<ModelResponse> } {
+  let startedAt = 0;
   const failed = (error: unknown): never => {
     observeCall(context, turn.model, startedAt, undefined);
     throw error;
   };
-  let answer: Promise<ModelResponse>;
-  try {
-    answer = generateWithinBudget(context, turn.model, withSignal(turn.request, context.signal));
-  } catch (error) {
-    answer = Promise.reject(error);
-  }
-  return answer.then((generated) => {
-    try {
-      checked.answer = checkModelResponseText(
-        generated,
-        turn.model,
-        context.run.services.limits ?? DEFAULT_JSON_LIMITS,
-      );
-    } catch (error) {
-      return failed(error);
-    }
-    const { response } = checked.answer;
-    observeCall(context, turn.model, startedAt, response.usage);
-    return response;
-  }, failed);
+  return {
+    generate: () => {
+      startedAt = performance.now();
+      return generateWithinBudget(context, turn.model, withSignal(turn.request, context.signal));
+    },
+    answer: (generated) => {
+      try {
+        checked.answer = checkModelResponseText(
+          generated,
+          turn.model,
+          context.run.services.limits ?? DEFAULT_JSON_LIMITS,
+        );
+      } catch (error) {
+        return failed(error);
+      }
+      const { response } = checked.answer;
+      observeCall(context, turn.model, startedAt, response.usage);
+      return response;
+    },
+    failed,
+  };
 }
 
 /** The request with the agent's signal: itself when the caller set it already (`executeTurn`), else a copy. */

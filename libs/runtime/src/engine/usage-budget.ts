@@ -113,20 +113,60 @@ export function callWithinUsageBudget(
   call: () => Promise<ModelResponse>,
   journaled: { stats?: UsageStats },
 ): Promise<ModelResponse> {
+  return callWithinUsageBudgetThen(context, model, request, call, answeredAsIs, journaled);
+}
+
+/** The caller's own work on the model's answer, in {@link callWithinUsageBudgetThen}'s `.then`. */
+export interface CallAnswer<G> {
+  /** The checked response of the call's answer (its throw fails the call: call `failed` first). */
+  answer: (generated: G) => ModelResponse;
+  /** The call's rejection (or synchronous throw) handler: rethrows. */
+  failed: (error: unknown) => never;
+}
+
+const answeredAsIs: CallAnswer<ModelResponse> = {
+  answer: (response) => response,
+  failed: (error) => {
+    throw error;
+  },
+};
+
+/**
+ * {@link callWithinUsageBudget}, with the caller's check of the answer (`answered`) in the same
+ * `.then` as the account: a model turn's check needs no `.then` (and promise) of its own.
+ */
+export function callWithinUsageBudgetThen<G>(
+  context: AgentContext,
+  model: ModelAdapter,
+  request: Pick<ModelRequest, 'messages' | 'tools'>,
+  call: () => Promise<G>,
+  answered: CallAnswer<G>,
+  journaled: { stats?: UsageStats },
+): Promise<ModelResponse> {
   let budget: EffectiveBudget;
-  let called: Promise<ModelResponse>;
   try {
     budget = effectiveBudget(context);
-    // Under no limit (the usual case) nothing is reserved or settled: the call and one `.then`.
-    if (budget.limits.length > 0) return callReserved(context, model, request, call, journaled, budget);
-    called = call();
   } catch (error) {
     return Promise.reject(error);
   }
-  return called.then((response) => {
+  const { answer, failed } = answered;
+  // Under no limit (the usual case) nothing is reserved or settled: the call and one `.then`.
+  if (budget.limits.length > 0)
+    return callReserved(context, model, request, () => called(call).then(answer, failed), journaled, budget);
+  return called(call).then((generated) => {
+    const response = answer(generated);
     const accounted = accountCall(context, model, response, budget.prices, journaled);
     return accounted === SETTLED ? response : accounted.then(() => response);
-  });
+  }, failed);
+}
+
+/** The call's promise, a synchronous throw as a rejection. */
+function called<G>(call: () => Promise<G>): Promise<G> {
+  try {
+    return call();
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /** {@link callWithinUsageBudget} under limits: reserved first, settled in the scopes after. */

@@ -157,6 +157,26 @@ describe('usage stats', () => {
     }
   });
 
+  it('counts only the own units of calculateCost’s answer, in their order', async () => {
+    const model = createMockModel({ id: 'm' }).setDefaultResponse({ ok: true });
+    // An inherited enumerable unit is not the answer's: Object.entries never saw it either.
+    const inherited = Object.create({ inherited_unit: 7 }) as Record<string, number>;
+    model.setCostCalculator(() => Object.assign(inherited, { b_unit: 2, a_unit: 1 }));
+    const Agent = createAgent({
+      id: 'priced',
+      model,
+      handler: async (_props: object) => {
+        await promptAgent(answer);
+        return getUsageStats().own.costs;
+      },
+    });
+    const costs = await runAgent(Agent, {});
+    expect(Object.entries(costs)).toEqual([
+      ['b_unit', 2],
+      ['a_unit', 1],
+    ]);
+  });
+
   it('records tool usage once per call, merged by name, unit and details', async () => {
     const Agent = createAgent({
       id: 'tools',

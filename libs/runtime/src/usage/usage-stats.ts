@@ -83,7 +83,10 @@ export function checkCosts(costs: unknown, source: string): Record<string, numbe
   if (typeof costs !== 'object' || Array.isArray(costs))
     throw new TypeError(`The costs from ${source} must be an object of integer costs per billing unit.`);
   const checked: Record<string, number> = {};
-  for (const [unit, value] of Object.entries(costs)) {
+  // for…in over own keys, not Object.entries: no pair arrays (checked per model call).
+  for (const unit in costs) {
+    if (!Object.hasOwn(costs, unit)) continue;
+    const value = (costs as Record<string, unknown>)[unit];
     if (typeof value !== 'number') throw new InvalidCostValueError(unit, source, 'not_number', value);
     if (!Number.isFinite(value)) throw new InvalidCostValueError(unit, source, 'not_finite', value);
     if (!Number.isSafeInteger(value)) throw new InvalidCostValueError(unit, source, 'not_integer', value);
