@@ -193,14 +193,15 @@ function membersByTenant(prefix: string, adds: readonly TimedAdd[]): Iterable<Te
 
 /**
  * One tenant's members of a batch. The adds of a tick are a parent's children as a rule (one
- * agent, one tree): their agent and tree keys are built once, not once per child run.
+ * agent, one tree): the agent and tree keys of the run before are reused, not built per child
+ * run (nothing kept beyond that: a client's submit is a batch of one).
  */
 class TenantMembers {
   /** Index key → members, in the order the keys were first written. */
   readonly members = new Map<string, string[]>();
   readonly #keys: RunIndexKeys;
-  readonly #agentKeys = new Map<string, string>();
-  readonly #rootKeys = new Map<string, string>();
+  #agent: { id: string; key: string } | undefined;
+  #root: { id: string; key: string } | undefined;
 
   constructor(keys: RunIndexKeys) {
     this.#keys = keys;
@@ -210,10 +211,15 @@ class TenantMembers {
   add(run: IndexedRun): void {
     const member = indexMember(run.createdAt, run.runId);
     this.#list(this.#keys.all, member);
-    this.#list(keyOf(this.#agentKeys, run.agentId, this.#keys.agent), member);
+    if (this.#agent?.id !== run.agentId)
+      this.#agent = { id: run.agentId, key: this.#keys.agent(run.agentId) };
+    this.#list(this.#agent.key, member);
     // A tree's index holds its child runs; the root is its own record (no key per root run).
-    if (run.rootRunId !== undefined)
-      this.#list(keyOf(this.#rootKeys, run.rootRunId, this.#keys.root), member);
+    if (run.rootRunId !== undefined) {
+      if (this.#root?.id !== run.rootRunId)
+        this.#root = { id: run.rootRunId, key: this.#keys.root(run.rootRunId) };
+      this.#list(this.#root.key, member);
+    }
     if (run.conversationId !== undefined) this.#list(this.#keys.conversation(run.conversationId), member);
     if (run.scheduleId !== undefined) this.#list(this.#keys.schedule(run.scheduleId), member);
   }
@@ -223,16 +229,6 @@ class TenantMembers {
     if (listed) listed.push(member);
     else this.members.set(key, [member]);
   }
-}
-
-/** The key of `id` made by `build`, built once per batch. */
-function keyOf(built: Map<string, string>, id: string, build: (id: string) => string): string {
-  let key = built.get(id);
-  if (key === undefined) {
-    key = build(id);
-    built.set(id, key);
-  }
-  return key;
 }
 
 /**
