@@ -58,13 +58,15 @@ export interface ConversationKeys {
 
 /**
  * The keys of the runs asked for last, by prefix then run id: a run's keys are asked for by its
- * journal, memory, write batch and record calls (five or more times per run on a worker), and
- * each build is nineteen strings, two closures and an object. Frozen, so a shared object cannot
- * be changed by one caller under another. Bounded (oldest first out): a cache miss only builds
- * the keys again.
+ * record, journal, write batch and usage calls (five or more times per run on a worker, the first
+ * often by its parent, which creates its record). Sized for the runs a busy worker has in hand: a
+ * c=100 fan-out's children wait ~2,000 runs between their record's creation and their start,
+ * and the root's replay reads them after that (256 kept, a run's keys were built 2.3 times).
+ * Cheap per entry, as each key is built on its first use ({@link LazyRunKeys}): ~3 MB when full.
+ * Bounded (oldest first out): a miss only builds them again.
  */
 const cachedRunKeys = new Map<string, Map<string, RunKeys>>();
-const RUN_KEYS_CACHED = 256;
+const RUN_KEYS_CACHED = 4096;
 
 export function runKeys(prefix: string, runId: string): RunKeys {
   let ofPrefix = cachedRunKeys.get(prefix);
@@ -77,32 +79,109 @@ export function runKeys(prefix: string, runId: string): RunKeys {
     cachedRunKeys.set(prefix, ofPrefix);
   }
   if (ofPrefix.size >= RUN_KEYS_CACHED) ofPrefix.delete(ofPrefix.keys().next().value as string);
-  const keys = Object.freeze(buildRunKeys(prefix, runId));
+  // Frozen (getters only, no fields of its own): a shared object cannot be changed by one caller under another.
+  const keys = Object.freeze(new LazyRunKeys(`${prefix}:run:{r:${runId}}`));
   ofPrefix.set(runId, keys);
   return keys;
 }
 
-function buildRunKeys(prefix: string, runId: string): RunKeys {
-  const base = `${prefix}:run:{r:${runId}}`;
-  return {
-    journal: `${base}:journal`,
-    memory: `${base}:memory`,
-    events: `${base}:events`,
-    timeline: `${base}:timeline`,
-    record: `${base}:record`,
-    cancel: `${base}:cancel`,
-    memoryIndex: `${base}:memory-index`,
-    children: `${base}:children`,
-    memoryOf: (callPath) => `${base}:memory:${callPath}`,
-    signalsOf: (name) => `${base}:signals:${name}`,
-    signalIds: `${base}:signal-ids`,
-    signalCursors: `${base}:signal-cursors`,
-    signalSchemas: `${base}:signal-schemas`,
-    approvalRequests: `${base}:approval-requests`,
-    approvals: `${base}:approvals`,
-    usage: `${base}:usage`,
-    usageReservations: `${base}:usage-reservations`,
-  };
+/**
+ * A run's keys, each built on its first use and kept: a run uses about half of them (a leaf
+ * run: record, journal, events, cancel, timeline, children, memory index), and a run id seen
+ * once (a child created, then run by another worker) builds none but the base.
+ */
+class LazyRunKeys implements RunKeys {
+  readonly #base: string;
+  #journal: string | undefined;
+  #memory: string | undefined;
+  #events: string | undefined;
+  #timeline: string | undefined;
+  #record: string | undefined;
+  #cancel: string | undefined;
+  #memoryIndex: string | undefined;
+  #children: string | undefined;
+  #rootMemory: string | undefined;
+  #signalIds: string | undefined;
+  #signalCursors: string | undefined;
+  #signalSchemas: string | undefined;
+  #approvalRequests: string | undefined;
+  #approvals: string | undefined;
+  #usage: string | undefined;
+  #usageReservations: string | undefined;
+
+  constructor(base: string) {
+    this.#base = base;
+  }
+
+  get journal(): string {
+    this.#journal ??= `${this.#base}:journal`;
+    return this.#journal;
+  }
+  get memory(): string {
+    this.#memory ??= `${this.#base}:memory`;
+    return this.#memory;
+  }
+  get events(): string {
+    this.#events ??= `${this.#base}:events`;
+    return this.#events;
+  }
+  get timeline(): string {
+    this.#timeline ??= `${this.#base}:timeline`;
+    return this.#timeline;
+  }
+  get record(): string {
+    this.#record ??= `${this.#base}:record`;
+    return this.#record;
+  }
+  get cancel(): string {
+    this.#cancel ??= `${this.#base}:cancel`;
+    return this.#cancel;
+  }
+  get memoryIndex(): string {
+    this.#memoryIndex ??= `${this.#base}:memory-index`;
+    return this.#memoryIndex;
+  }
+  get children(): string {
+    this.#children ??= `${this.#base}:children`;
+    return this.#children;
+  }
+  memoryOf(callPath: string): string {
+    // The root agent's (`''`) is named by every run's start and end: kept like the fixed keys.
+    if (callPath !== '') return `${this.#base}:memory:${callPath}`;
+    this.#rootMemory ??= `${this.#base}:memory:`;
+    return this.#rootMemory;
+  }
+  signalsOf(name: string): string {
+    return `${this.#base}:signals:${name}`;
+  }
+  get signalIds(): string {
+    this.#signalIds ??= `${this.#base}:signal-ids`;
+    return this.#signalIds;
+  }
+  get signalCursors(): string {
+    this.#signalCursors ??= `${this.#base}:signal-cursors`;
+    return this.#signalCursors;
+  }
+  get signalSchemas(): string {
+    this.#signalSchemas ??= `${this.#base}:signal-schemas`;
+    return this.#signalSchemas;
+  }
+  get approvalRequests(): string {
+    this.#approvalRequests ??= `${this.#base}:approval-requests`;
+    return this.#approvalRequests;
+  }
+  get approvals(): string {
+    this.#approvals ??= `${this.#base}:approvals`;
+    return this.#approvals;
+  }
+  get usage(): string {
+    this.#usage ??= `${this.#base}:usage`;
+    return this.#usage;
+  }
+  get usageReservations(): string {
+    this.#usageReservations ??= `${this.#base}:usage-reservations`;
+    return this.#usageReservations;
+  }
 }
 
 export function conversationKeys(prefix: string, conversationId: string): ConversationKeys {

@@ -120,6 +120,26 @@ describe('RedisRunIndex writes', () => {
     }
   });
 
+  it('keeps interleaved children of two trees and agents of one tick apart', async () => {
+    const runs = index();
+    const tenant = `t${randomUUID().slice(0, 8)}`;
+    const keys = runIndexKeys(fixture.prefix, tenant);
+    const now = Date.now();
+    const children = ['x', 'y', 'x', 'x', 'y'].map((tree, i) => ({
+      runId: `${tree}.${i}`,
+      agentId: i % 2 === 0 ? 'even' : 'odd',
+      tenant,
+      createdAt: now,
+      rootRunId: tree,
+    }));
+    await Promise.all(children.map((child) => runs.add(child, now)));
+    const members = (ids: string[]) => ids.map((id) => indexMember(now, id));
+    expect(await fixture.redis.zrange(keys.root('x'), 0, -1)).toEqual(members(['x.0', 'x.2', 'x.3']));
+    expect(await fixture.redis.zrange(keys.root('y'), 0, -1)).toEqual(members(['y.1', 'y.4']));
+    expect(await fixture.redis.zrange(keys.agent('even'), 0, -1)).toEqual(members(['x.0', 'x.2', 'y.4']));
+    expect(await fixture.redis.zrange(keys.agent('odd'), 0, -1)).toEqual(members(['x.3', 'y.1']));
+  });
+
   it('indexes a large fan-out created in one tick: every child, in every key', async () => {
     const runs = index();
     const tenant = `t${randomUUID().slice(0, 8)}`;

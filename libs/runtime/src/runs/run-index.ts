@@ -10,7 +10,7 @@
  * that exists, which is what the index should hold anyway.
  */
 import type { Redis } from 'ioredis';
-import { runIndexKeys } from '../keys.js';
+import { type RunIndexKeys, runIndexKeys } from '../keys.js';
 import { TickBatch } from '../shared/tick-batch.js';
 import { INDEX_RUNS_MAX_KEYS, indexRunsScript } from './lua/index-runs-1.lua.js';
 
@@ -107,7 +107,7 @@ export class RedisRunIndex {
     const kept: string[] = [];
     const writes: Promise<unknown>[] = [];
     const upkeepDue = (key: string) => this.#upkeepDue(key, now, kept);
-    for (const members of membersByTenant(this.#prefix, adds)) {
+    for (const { members } of membersByTenant(this.#prefix, adds)) {
       for (const call of indexCalls(members, [oldest, this.#keySeconds], upkeepDue))
         writes.push(indexRunsScript.run(this.#redis, call.keys, call.args));
     }
@@ -177,34 +177,58 @@ function latestOf(adds: readonly TimedAdd[]): number {
   return now;
 }
 
-/** The members of each index key the adds write, one map (key → members) per tenant (one hash tag, one slot). */
-function membersByTenant(prefix: string, adds: readonly TimedAdd[]): Iterable<Map<string, string[]>> {
-  const byTenant = new Map<string | undefined, Map<string, string[]>>();
+/** The members of each index key the adds write, per tenant (one hash tag, one slot). */
+function membersByTenant(prefix: string, adds: readonly TimedAdd[]): Iterable<TenantMembers> {
+  const byTenant = new Map<string | undefined, TenantMembers>();
   for (const { run } of adds) {
-    let members = byTenant.get(run.tenant);
-    if (!members) {
-      members = new Map();
-      byTenant.set(run.tenant, members);
+    let tenant = byTenant.get(run.tenant);
+    if (!tenant) {
+      tenant = new TenantMembers(runIndexKeys(prefix, run.tenant));
+      byTenant.set(run.tenant, tenant);
     }
-    const member = indexMember(run.createdAt, run.runId);
-    for (const key of indexKeysOf(prefix, run)) {
-      const listed = members.get(key);
-      if (listed) listed.push(member);
-      else members.set(key, [member]);
-    }
+    tenant.add(run);
   }
   return byTenant.values();
 }
 
-/** The index keys `run` belongs to. */
-function indexKeysOf(prefix: string, run: IndexedRun): string[] {
-  const tenantKeys = runIndexKeys(prefix, run.tenant);
-  const keys = [tenantKeys.all, tenantKeys.agent(run.agentId)];
-  // A tree's index holds its child runs; the root is its own record (no key per root run).
-  if (run.rootRunId !== undefined) keys.push(tenantKeys.root(run.rootRunId));
-  if (run.conversationId !== undefined) keys.push(tenantKeys.conversation(run.conversationId));
-  if (run.scheduleId !== undefined) keys.push(tenantKeys.schedule(run.scheduleId));
-  return keys;
+/**
+ * One tenant's members of a batch. The adds of a tick are a parent's children as a rule (one
+ * agent, one tree): the agent and tree keys of the run before are reused, not built per child
+ * run (nothing kept beyond that: a client's submit is a batch of one).
+ */
+class TenantMembers {
+  /** Index key → members, in the order the keys were first written. */
+  readonly members = new Map<string, string[]>();
+  readonly #keys: RunIndexKeys;
+  #agent: { id: string; key: string } | undefined;
+  #root: { id: string; key: string } | undefined;
+
+  constructor(keys: RunIndexKeys) {
+    this.#keys = keys;
+  }
+
+  /** Lists `run` under every index it belongs to. */
+  add(run: IndexedRun): void {
+    const member = indexMember(run.createdAt, run.runId);
+    this.#list(this.#keys.all, member);
+    if (this.#agent?.id !== run.agentId)
+      this.#agent = { id: run.agentId, key: this.#keys.agent(run.agentId) };
+    this.#list(this.#agent.key, member);
+    // A tree's index holds its child runs; the root is its own record (no key per root run).
+    if (run.rootRunId !== undefined) {
+      if (this.#root?.id !== run.rootRunId)
+        this.#root = { id: run.rootRunId, key: this.#keys.root(run.rootRunId) };
+      this.#list(this.#root.key, member);
+    }
+    if (run.conversationId !== undefined) this.#list(this.#keys.conversation(run.conversationId), member);
+    if (run.scheduleId !== undefined) this.#list(this.#keys.schedule(run.scheduleId), member);
+  }
+
+  #list(key: string, member: string): void {
+    const listed = this.members.get(key);
+    if (listed) listed.push(member);
+    else this.members.set(key, [member]);
+  }
 }
 
 /**
