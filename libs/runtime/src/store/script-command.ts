@@ -28,7 +28,7 @@ export class ScriptCommand extends Command {
     let at = request.write(head, 0, 'latin1');
     for (let index = 0; index < count; index++) {
       const arg = args[index] as string;
-      at += request.write(`$${arg.length}\r\n`, at, 'latin1');
+      at = writeLength(request, at, arg.length);
       const written = request.write(arg, at);
       if (written !== arg.length) return super.toWritable(socket);
       at += written;
@@ -37,6 +37,17 @@ export class ScriptCommand extends Command {
     }
     return request.subarray(0, size);
   }
+}
+
+/** Writes `$<length>\r\n` at `at` (no string made for it); returns where it ends. */
+function writeLength(request: Buffer, at: number, length: number): number {
+  request[at] = 36; // '$'
+  let end = at + digits(length);
+  for (let rest = length, index = end; index > at; rest = Math.floor(rest / 10))
+    request[index--] = 48 + (rest % 10);
+  request[++end] = 13;
+  request[++end] = 10;
+  return end + 1;
 }
 
 /** The decimal digits of a length. */
