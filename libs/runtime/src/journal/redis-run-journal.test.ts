@@ -20,14 +20,18 @@ const entry = (value: unknown): JournalEntry => ({
 describe('RedisRunJournal', () => {
   it('sends the records of one tick in one script call, each at its position, the first write winning', async () => {
     const journal = journalOf(randomUUID());
-    const calls = vi.spyOn(fixture.redis, 'evalsha');
+    const calls = vi.spyOn(fixture.redis, 'sendCommand');
     try {
       await Promise.all([
         journal.record('root/g0/agent:a:0', entry('a')),
         journal.record('root/g0/agent:b:1', entry('b')),
         journal.record('root/g0/agent:a:0', entry('a again')),
       ]);
-      expect(calls).toHaveBeenCalledTimes(1);
+      // A command sent before the connection is ready is sent again from the offline queue: once.
+      const scripts = new Set(
+        calls.mock.calls.map(([command]) => command).filter((c) => c.name === 'evalsha'),
+      );
+      expect(scripts.size).toBe(1);
     } finally {
       calls.mockRestore();
     }

@@ -59,8 +59,10 @@ describe('RedisRunIndex upkeep', () => {
     // Count the index writes the adds send, and the trims of the tree's key among them.
     let calls = 0;
     let trims = 0;
-    const evalsha = fixture.redis.evalsha.bind(fixture.redis);
-    const spy = vi.spyOn(fixture.redis, 'evalsha').mockImplementation(((...args: (string | number)[]) => {
+    const send = fixture.redis.sendCommand.bind(fixture.redis);
+    const spy = vi.spyOn(fixture.redis, 'sendCommand').mockImplementation(((command, stream) => {
+      if (command.name !== 'evalsha') return send(command, stream);
+      const args = command.args.map(String);
       const keyCount = Number(args[1]);
       const keys = args.slice(2, 2 + keyCount);
       const rest = args.slice(2 + keyCount);
@@ -71,8 +73,8 @@ describe('RedisRunIndex upkeep', () => {
         if (target === key && rest[at] === '1') trims++;
         at += 2 + Number(rest[at + 1]);
       }
-      return (evalsha as (...a: unknown[]) => Promise<unknown>)(...args);
-    }) as typeof fixture.redis.evalsha);
+      return send(command, stream);
+    }) as typeof fixture.redis.sendCommand);
     try {
       await Promise.all(['c1', 'c2', 'c3'].map((runId) => add(runId, now)));
     } finally {

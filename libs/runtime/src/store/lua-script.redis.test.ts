@@ -31,6 +31,21 @@ describe('LuaScript', () => {
     expect(await script.runBuffer(fixture.redis, ['k'], ['w'])).toEqual([Buffer.from('w'), Buffer.from('k')]);
   });
 
+  it("sends ASCII and other text intact, and keys under the connection's keyPrefix", async () => {
+    const script = unseenScript(
+      "redis.call('SET', KEYS[1], ARGV[1] .. ARGV[2]) return {KEYS[1], ARGV[1], ARGV[2]}",
+    );
+    const prefix = `${fixture.prefix}:lua:${randomUUID()}:`;
+    const prefixed = fixture.redis.duplicate({ keyPrefix: prefix });
+    try {
+      const texts = ['{"text":"plain"}', '{"text":"héllo → 😀"}'];
+      expect(await script.run(prefixed, ['k'], texts)).toEqual([`${prefix}k`, ...texts]);
+      expect(await fixture.redis.get(`${prefix}k`)).toBe(texts.join(''));
+    } finally {
+      prefixed.disconnect();
+    }
+  });
+
   it("rejects with the script's error, and with a wrong key count before sending anything", async () => {
     const failing = unseenScript("return redis.error_reply('ERR nope')");
     await expect(failing.run(fixture.redis, ['k'], [])).rejects.toThrow('nope');

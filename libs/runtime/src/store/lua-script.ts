@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { ScriptCommand } from './script-command.js';
 
 /**
  * One Lua script, run with EVALSHA and loaded with EVAL on a `NOSCRIPT` miss (after a Redis
@@ -48,15 +49,38 @@ export class LuaScript {
         new Error(`Lua script ${this.name} takes ${this.keyCount} keys, got ${keys.length}`),
       );
     }
-    const call = buffers
-      ? redis.callBuffer('evalsha', this.sha1, keys.length, ...keys, ...args)
-      : redis.evalsha(this.sha1, keys.length, ...keys, ...args);
+    const call = send(redis, 'evalsha', this.sha1, keys, args, buffers);
     return call.catch((error: unknown) => {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
       // Not loaded on this server (a restart, a fresh server): EVAL runs it and loads it.
-      return buffers
-        ? redis.callBuffer('eval', this.source, keys.length, ...keys, ...args)
-        : redis.eval(this.source, keys.length, ...keys, ...args);
+      return send(redis, 'eval', this.source, keys, args, buffers);
     });
   }
+}
+
+/**
+ * Sends `name script keyCount ...keys ...args` as a {@link ScriptCommand}, with the options
+ * ioredis' own `evalsha`/`callBuffer` give a command: the argument list is built once (the
+ * command methods copy it twice more). On a connection with auto-pipelining the command method
+ * is used, so the call still joins the tick's pipeline.
+ */
+function send(
+  redis: Redis,
+  name: 'evalsha' | 'eval',
+  script: string,
+  keys: readonly string[],
+  args: readonly (string | number)[],
+  buffers: boolean,
+): Promise<unknown> {
+  const { options } = redis;
+  if (options.enableAutoPipelining)
+    return buffers
+      ? redis.callBuffer(name, script, keys.length, ...keys, ...args)
+      : redis[name](script, keys.length, ...keys, ...args);
+  const command = new ScriptCommand(name, [script, keys.length, ...keys, ...args], {
+    replyEncoding: buffers ? null : 'utf8',
+    keyPrefix: options.keyPrefix,
+    errorStack: options.showFriendlyErrorStack ? new Error() : undefined,
+  });
+  return redis.sendCommand(command) as Promise<unknown>;
 }
