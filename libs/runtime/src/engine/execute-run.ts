@@ -40,51 +40,187 @@ export function rootCallPath(agentId: string): string {
  * suspend: it then resolves with `suspended` set (and emits `run-suspended`, not `run-end`).
  * @throws the agent's error (after `run-end` with status `failed`, or `cancelled` for an AbortError)
  */
-export async function executeDefinition(
+export function executeDefinition(
   definition: AgentDefinition,
   input: unknown,
   services: RunServices,
   invoke: InvokeRootAgent,
 ): Promise<RunOutcome> {
-  const run = new RunState(services, await services.journal.load());
-  const callPath = services.placement?.callPath ?? rootCallPath(definition.id);
-  run.emit({ type: 'run-start', callPath, agentId: definition.id, input });
-  let root: AgentContext | undefined;
-  try {
-    const invocation = invoke({
-      definition,
-      props: input ?? {},
-      run,
-      callPath,
-      parent: undefined,
-      onContext: (context) => {
-        root = context;
-      },
-    });
-    // A race by callbacks: `Promise.race` and `allBlocked.then` would add four promises per run.
-    const finished = await new Promise<unknown>((resolve, reject) => {
-      invocation.then(resolve, reject);
-      run.steps.whenAllBlocked(() => resolve(SUSPENDED));
-    });
-    if (finished === SUSPENDED) return suspend(run, callPath, invocation);
-    if (keepsChildRunStats(run, root)) await storeChildRunStats(run, root);
-    const output = finished;
-    const outcome: RunOutcome = { output, usage: run.usage, modelCalls: run.modelCalls };
-    run.emit({ type: 'run-end', callPath, status: 'succeeded', output, ...usageOf(outcome) });
-    return outcome;
-  } catch (error) {
-    if (keepsChildRunStats(run, root)) await storeChildRunStats(run, root);
-    const status = AbortError.is(error) || services.signal.aborted ? 'cancelled' : 'failed';
-    run.emit({ type: 'run-end', callPath, status, error: serializeError(error), ...usageOf(run) });
-    throw error;
-  } finally {
-    // The worker's sink has nothing to flush once it holds the run-end: no await (and tick) then.
-    const flushing = services.events.flush();
-    if (flushing !== SETTLED) await flushing;
-  }
+  // One promise settled by callbacks, not an async function awaiting the load, a race and the
+  // flush: every promise pays the async-context hooks, and this runs once per execution.
+  return new Promise<RunOutcome>((resolve, reject) => {
+    services.journal.load().then((journal) => {
+      try {
+        const run = new RunState(services, journal);
+        new RootExecution(definition, input, services, run, { resolve, reject }).start(invoke);
+      } catch (error) {
+        reject(error);
+      }
+    }, reject);
+  });
 }
 
-const SUSPENDED = Symbol('suspended');
+/** How a {@link RootExecution} settles its `executeDefinition` promise. */
+interface Settle {
+  resolve(outcome: RunOutcome): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * The body of {@link executeDefinition} once the journal is loaded, as callbacks: the root
+ * invocation raced against the suspension of every step, its `run-end` (or `run-suspended`),
+ * and the closing flush, which settles last whatever the outcome (a `finally`).
+ */
+class RootExecution {
+  readonly #definition: AgentDefinition;
+  readonly #input: unknown;
+  readonly #services: RunServices;
+  readonly #run: RunState;
+  readonly #callPath: string;
+  readonly #settle: Settle;
+  #root: AgentContext | undefined;
+
+  constructor(
+    definition: AgentDefinition,
+    input: unknown,
+    services: RunServices,
+    run: RunState,
+    settle: Settle,
+  ) {
+    this.#definition = definition;
+    this.#settle = settle;
+    this.#input = input;
+    this.#services = services;
+    this.#run = run;
+    this.#callPath = services.placement?.callPath ?? rootCallPath(definition.id);
+  }
+
+  /** Emits `run-start` (a throw rejects without `run-end` or flush) and invokes the root agent. */
+  start(invoke: InvokeRootAgent): void {
+    const run = this.#run;
+    const callPath = this.#callPath;
+    run.emit({ type: 'run-start', callPath, agentId: this.#definition.id, input: this.#input });
+    let invocation: Promise<unknown>;
+    try {
+      invocation = invoke({
+        definition: this.#definition,
+        props: this.#input ?? {},
+        run,
+        callPath,
+        parent: undefined,
+        onContext: (context) => {
+          this.#root = context;
+        },
+      });
+    } catch (error) {
+      this.#failed(error);
+      return;
+    }
+    // A race by callbacks (the first wins): `Promise.race` and `allBlocked.then` would add promises.
+    let raced = false;
+    invocation.then(
+      (output) => {
+        if (raced) return;
+        raced = true;
+        this.#finished(output);
+      },
+      (error: unknown) => {
+        if (raced) return;
+        raced = true;
+        this.#failed(error);
+      },
+    );
+    run.steps.whenAllBlocked(() => {
+      if (raced) return;
+      raced = true;
+      let outcome: RunOutcome;
+      try {
+        outcome = suspend(run, callPath, invocation);
+      } catch (error) {
+        this.#failed(error);
+        return;
+      }
+      this.#flushThen(() => this.#settle.resolve(outcome));
+    });
+  }
+
+  /** The invocation returned: the child run's stats kept when it needs them, then `run-end`. */
+  #finished(output: unknown): void {
+    const run = this.#run;
+    const root = this.#root;
+    if (!keepsChildRunStats(run, root)) {
+      this.#succeeded(output);
+      return;
+    }
+    // Never rejects (a failure to store is logged).
+    storeChildRunStats(run, root).then(() => this.#succeeded(output));
+  }
+
+  #succeeded(output: unknown): void {
+    const run = this.#run;
+    let outcome: RunOutcome;
+    try {
+      outcome = { output, usage: run.usage, modelCalls: run.modelCalls };
+      run.emit({
+        type: 'run-end',
+        callPath: this.#callPath,
+        status: 'succeeded',
+        output,
+        ...usageOf(outcome),
+      });
+    } catch (error) {
+      this.#failed(error);
+      return;
+    }
+    this.#flushThen(() => this.#settle.resolve(outcome));
+  }
+
+  /** The run failed (or was cancelled): `run-end` with the error, then the flush, then the rejection. */
+  #failed(error: unknown): void {
+    const run = this.#run;
+    const root = this.#root;
+    if (keepsChildRunStats(run, root)) {
+      storeChildRunStats(run, root).then(() => this.#endFailed(error));
+      return;
+    }
+    this.#endFailed(error);
+  }
+
+  #endFailed(error: unknown): void {
+    let thrown = error;
+    try {
+      const run = this.#run;
+      const status = AbortError.is(error) || this.#services.signal.aborted ? 'cancelled' : 'failed';
+      run.emit({
+        type: 'run-end',
+        callPath: this.#callPath,
+        status,
+        error: serializeError(error),
+        ...usageOf(run),
+      });
+    } catch (emitError) {
+      // As a `catch` block that throws: its error is the one the run rejects with.
+      thrown = emitError;
+    }
+    this.#flushThen(() => this.#settle.reject(thrown));
+  }
+
+  /**
+   * The closing flush, then `done`; a flush that fails rejects with its error instead. The
+   * worker's sink has nothing to flush once it holds the run-end: no promise (and tick) then.
+   */
+  #flushThen(done: () => void): void {
+    let flushing: Promise<void>;
+    try {
+      flushing = this.#services.events.flush();
+    } catch (error) {
+      this.#settle.reject(error);
+      return;
+    }
+    if (flushing === SETTLED) done();
+    else flushing.then(done, (error: unknown) => this.#settle.reject(error));
+  }
+}
 
 /**
  * A child run that ended keeps its usage stats (items and costs) in its tree's usage, where its
