@@ -8,7 +8,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { AgentContext } from '../context/agent-context.js';
 import type { AgentDefinition } from '../context/agent-definition.js';
-import type { RunOutcome, RunServices, RunSuspension } from '../context/run-services.js';
+import type { LoadedJournal, RunOutcome, RunServices, RunSuspension } from '../context/run-services.js';
 import { RunState } from '../context/run-state.js';
 import { MAX_PENDING_STEPS, TooManyPendingStepsError } from '../errors/patch-errors.js';
 import { AbortError } from '../errors/run-errors.js';
@@ -46,24 +46,43 @@ export function executeDefinition(
   services: RunServices,
   invoke: InvokeRootAgent,
 ): Promise<RunOutcome> {
-  // One promise settled by callbacks, not an async function awaiting the load, a race and the
-  // flush: every promise pays the async-context hooks, and this runs once per execution.
-  return new Promise<RunOutcome>((resolve, reject) => {
-    services.journal.load().then((journal) => {
-      try {
-        const run = new RunState(services, journal);
-        new RootExecution(definition, input, services, run, { resolve, reject }).start(invoke);
-      } catch (error) {
-        reject(error);
-      }
-    }, reject);
-  });
+  return new Promise<RunOutcome>((resolve, reject) =>
+    startDefinition(definition, input, services, invoke, { resolve, reject }),
+  );
 }
 
-/** How a {@link RootExecution} settles its `executeDefinition` promise. */
-interface Settle {
+/** Where {@link startDefinition} reports how the execution ended (once). */
+export interface RunSettle {
   resolve(outcome: RunOutcome): void;
   reject(error: unknown): void;
+}
+
+/**
+ * {@link executeDefinition} reporting to `settle` instead of a promise of its own: the worker's
+ * supervision settles its one promise from these callbacks. Callbacks, not an async function
+ * awaiting the load, a race and the flush: every promise pays the async-context hooks, and this
+ * runs once per execution.
+ */
+export function startDefinition(
+  definition: AgentDefinition,
+  input: unknown,
+  services: RunServices,
+  invoke: InvokeRootAgent,
+  settle: RunSettle,
+): void {
+  const loaded = (journal: LoadedJournal) => {
+    try {
+      const run = new RunState(services, journal);
+      new RootExecution(definition, input, services, run, settle).start(invoke);
+    } catch (error) {
+      settle.reject(error);
+    }
+  };
+  try {
+    services.journal.load().then(loaded, (error: unknown) => settle.reject(error));
+  } catch (error) {
+    settle.reject(error);
+  }
 }
 
 /**
@@ -77,7 +96,7 @@ class RootExecution {
   readonly #services: RunServices;
   readonly #run: RunState;
   readonly #callPath: string;
-  readonly #settle: Settle;
+  readonly #settle: RunSettle;
   #root: AgentContext | undefined;
 
   constructor(
@@ -85,7 +104,7 @@ class RootExecution {
     input: unknown,
     services: RunServices,
     run: RunState,
-    settle: Settle,
+    settle: RunSettle,
   ) {
     this.#definition = definition;
     this.#settle = settle;

@@ -4,7 +4,7 @@ import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError, Waiti
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { agentDefinitionOf } from '../agent/create-agent.js';
-import { executeRun } from '../agent/execute-run.js';
+import { startRun } from '../agent/execute-run.js';
 import { RedisOffloadedOutputs } from '../budget/offloaded-outputs.js';
 import { RedisChildRunner } from '../children/redis-child-runner.js';
 import { cancelRunTree } from '../client/cancel-run-tree.js';
@@ -838,7 +838,8 @@ export class RunProcessor {
       // (or was, by the start).
       if (preloaded?.memory) run.memory.preload(callPathOf(run.job), preloaded.memory);
       else run.memory.prefetch(callPathOf(run.job));
-      return superviseExecution(executeRun({ agent: run.agent, input: run.decoded.input, services }), {
+      const execution = { agent: run.agent, input: run.decoded.input, services };
+      return superviseExecution((settle) => startRun(execution, settle), {
         controller: run.controller,
         aborts: run.cancel,
         deadline: run.deadline,

@@ -61,6 +61,18 @@ export interface SupervisionSettle<T> {
   error(error: unknown): Promise<T> | undefined;
 }
 
+/** Where an execution reports how it ended (the first call counts). */
+export interface ExecutionSettle<T> {
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Starts an execution that reports to `settle` (e.g. `startRun`): the supervision's own promise
+ * is then the execution's, not a second one adopting it.
+ */
+export type StartExecution<T> = (settle: ExecutionSettle<T>) => void;
+
 /** What {@link superviseExecution} watches besides the execution. */
 export interface Supervision<T = unknown> {
   /** Aborted by a cancel, or by the deadline timer here (with the reason `onDeadline` gives). */
@@ -84,15 +96,15 @@ export interface Supervision<T = unknown> {
 }
 
 /**
- * Waits for `execution`, but never longer than `graceMs` after the controller aborts (a cancel,
- * or the deadline): past that the execution is abandoned (its writes refused from then on, see
+ * Starts the execution and waits for it, but never longer than `graceMs` after the controller
+ * aborts (a cancel, or the deadline): past that the execution is abandoned (its writes refused from then on, see
  * {@link ExecutionFence}) and this rejects with the abort reason, so the worker ends the run and
  * frees its slot even when the code never returns.
  *
- * One promise settled by callbacks, not an async function racing a second promise: every
- * promise pays the async-context hooks, and this runs once per execution.
+ * One promise settled by callbacks, the execution's own: every promise pays the async-context
+ * hooks, and this runs once per execution. A synchronous throw of `start` is the execution's error.
  */
-export function superviseExecution<T>(execution: Promise<T>, supervision: Supervision<T>): Promise<T> {
+export function superviseExecution<T>(start: StartExecution<T>, supervision: Supervision<T>): Promise<T> {
   const { controller, deadline, graceMs, fence, handBack, settle, aborts } = supervision;
   const { signal } = controller;
   return new Promise<T>((resolve, reject) => {
@@ -143,16 +155,21 @@ export function superviseExecution<T>(execution: Promise<T>, supervision: Superv
       unlisten?.();
       return true;
     };
-    // Whatever the abandoned execution does later is not ours to handle (the rejection
-    // handler here also keeps it from being unhandled).
-    execution.then(
-      (value) => {
-        if (finish()) succeed(value);
-      },
-      (error: unknown) => {
-        if (finish()) fail(error);
-      },
-    );
+    // Whatever the abandoned execution reports later is not ours to handle.
+    try {
+      start({
+        resolve: (value) => {
+          if (finish()) succeed(value);
+        },
+        reject: (error) => {
+          if (finish()) fail(error);
+        },
+      });
+    } catch (error) {
+      if (finish()) fail(error);
+    }
+    // Ended already (a synchronous throw): nothing to watch.
+    if (settled) return;
     unlisten = handBack?.listen(onHandBack);
     if (signal.aborted) abandonLater();
     else {
