@@ -209,7 +209,9 @@ class RootExecution {
     let thrown = error;
     try {
       const run = this.#run;
-      const status = AbortError.is(error) || this.#services.signal.aborted ? 'cancelled' : 'failed';
+      // The run's abort, when it has one, says so without making its signal.
+      const aborted = (this.#services.abort ?? this.#services.signal).aborted;
+      const status = AbortError.is(error) || aborted ? 'cancelled' : 'failed';
       run.emit({
         type: 'run-end',
         callPath: this.#callPath,

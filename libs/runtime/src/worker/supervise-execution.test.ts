@@ -6,6 +6,7 @@ import {
   HandBack,
   RunHandedBackError,
   type StartExecution,
+  type SupervisedCancel,
   type Supervision,
   superviseExecution,
 } from './supervise-execution.js';
@@ -21,7 +22,7 @@ function started<T>(execution: Promise<T>): StartExecution<T> {
 
 function supervision<T = unknown>(overrides: Partial<Supervision<T>> = {}): Supervision<T> {
   return {
-    controller: new AbortController(),
+    cancel: new RunCancel(),
     onDeadline: () => new RunTimeoutError('r-1', 0, 0),
     graceMs: 20,
     fence: new ExecutionFence('r-1'),
@@ -46,13 +47,13 @@ describe('superviseExecution', () => {
     // A hand-back after the end abandons nothing (no listener was left behind).
     handBack.fire(new RunHandedBackError('r-1'));
     expect(watched.fence.abandoned).toBe(false);
-    expect(watched.controller.signal.aborted).toBe(false);
+    expect(watched.cancel.aborted).toBe(false);
   });
 
   it('abandons an execution that ignores a cancel, rejecting with the abort reason', async () => {
     const watched = supervision();
     const settled = superviseExecution(started(never), watched);
-    watched.controller.abort(new AbortError('run r-1 was cancelled'));
+    watched.cancel.abort(new AbortError('run r-1 was cancelled'));
     await expect(settled).rejects.toMatchObject({ name: 'AbortError' });
     expect(watched.fence.abandoned).toBe(true);
   });
@@ -64,7 +65,7 @@ describe('superviseExecution', () => {
       stop = reject;
     });
     const settled = superviseExecution(started(execution), watched);
-    watched.controller.abort(new AbortError('cancelled'));
+    watched.cancel.abort(new AbortError('cancelled'));
     stop(new Error('stopped at the next step'));
     await expect(settled).rejects.toThrow('stopped at the next step');
     expect(watched.fence.abandoned).toBe(false);
@@ -75,15 +76,22 @@ describe('superviseExecution', () => {
     await expect(superviseExecution(started(never), watched)).rejects.toMatchObject({
       name: 'RunTimeoutError',
     });
-    expect(RunTimeoutError.is(watched.controller.signal.reason)).toBe(true);
+    expect(RunTimeoutError.is(watched.cancel.reason)).toBe(true);
     expect(watched.fence.abandoned).toBe(true);
   });
 
-  it('with a RunCancel, hears a cancel through it (no abort listener on the signal) and stops listening once settled', async () => {
+  it('hears a cancel through the RunCancel (no abort listener on a signal) and stops listening once settled', async () => {
     const cancel = new RunCancel();
     const listens: string[] = [];
-    const aborts = {
-      listen: (listener: () => void) => {
+    const listened: SupervisedCancel = {
+      get aborted() {
+        return cancel.aborted;
+      },
+      get reason() {
+        return cancel.reason;
+      },
+      abort: (reason) => cancel.abort(reason),
+      listen: (listener) => {
         listens.push('listen');
         const stop = cancel.listen(listener);
         return () => {
@@ -92,7 +100,7 @@ describe('superviseExecution', () => {
         };
       },
     };
-    const watched = supervision({ controller: cancel.controller, aborts });
+    const watched = supervision({ cancel: listened });
     const settled = superviseExecution(started(never), watched);
     cancel.abort(new AbortError('run r-1 was cancelled'));
     await expect(settled).rejects.toMatchObject({ name: 'AbortError' });
@@ -102,22 +110,21 @@ describe('superviseExecution', () => {
     // Settled first: a later cancel finds no listener and changes nothing.
     const done = new RunCancel();
     await expect(
-      superviseExecution(
-        started(Promise.resolve('done')),
-        supervision({ controller: done.controller, aborts: done }),
-      ),
+      superviseExecution(started(Promise.resolve('done')), supervision({ cancel: done })),
     ).resolves.toBe('done');
     done.abort(new AbortError('late'));
-    expect(done.controller.signal.aborted).toBe(true);
+    expect(done.aborted).toBe(true);
   });
 
-  it('with a RunCancel, abandons at the deadline it aborts itself', async () => {
+  it('abandons at the deadline it aborts the RunCancel with, its signal included', async () => {
     const cancel = new RunCancel();
-    const watched = supervision({ controller: cancel.controller, aborts: cancel, deadline: Date.now() + 10 });
+    const signal = cancel.signal;
+    const watched = supervision({ cancel, deadline: Date.now() + 10 });
     await expect(superviseExecution(started(never), watched)).rejects.toMatchObject({
       name: 'RunTimeoutError',
     });
-    expect(RunTimeoutError.is(cancel.controller.signal.reason)).toBe(true);
+    expect(RunTimeoutError.is(cancel.reason)).toBe(true);
+    expect(RunTimeoutError.is(signal.reason)).toBe(true);
     expect(watched.fence.abandoned).toBe(true);
   });
 
@@ -128,7 +135,7 @@ describe('superviseExecution', () => {
     handBack.fire(new RunHandedBackError('r-1'));
     await expect(settled).rejects.toMatchObject({ name: 'RunHandedBackError' });
     expect(watched.fence.abandoned).toBe(true);
-    expect(watched.controller.signal.aborted).toBe(true);
+    expect(watched.cancel.aborted).toBe(true);
   });
 
   describe('with settle callbacks (the clean-up done in the supervision, not around it)', () => {

@@ -73,17 +73,24 @@ export interface ExecutionSettle<T> {
  */
 export type StartExecution<T> = (settle: ExecutionSettle<T>) => void;
 
+/** An execution's cancel as its supervision sees it (see `RunCancel`). */
+export interface SupervisedCancel {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  abort(reason: unknown): void;
+  /** Calls `listener` after the next abort (one listener at a time); returns the function that removes it. */
+  listen(listener: () => void): () => void;
+}
+
 /** What {@link superviseExecution} watches besides the execution. */
 export interface Supervision<T = unknown> {
-  /** Aborted by a cancel, or by the deadline timer here (with the reason `onDeadline` gives). */
-  controller: AbortController;
   /**
-   * Tells the supervision the controller aborted, when every abort from outside goes through it
-   * (the worker's `RunCancel`): a call instead of an `abort` listener on the signal.
-   * @default an `abort` listener on the controller's signal
+   * The run's cancel (the worker's `RunCancel`): aborted from outside, or here by the deadline
+   * timer (with the reason `onDeadline` gives) and a hand-back; it calls the supervision after
+   * each abort (a call, not an `abort` listener on a signal).
    */
-  aborts?: { listen(listener: () => void): () => void };
-  /** Epoch ms; at it the controller aborts with `onDeadline()`. @default none */
+  cancel: SupervisedCancel;
+  /** Epoch ms; at it the cancel aborts with `onDeadline()`. @default none */
   deadline?: number | undefined;
   onDeadline: () => Error;
   /** How long an aborted execution may take to end by itself before it is abandoned. */
@@ -96,8 +103,8 @@ export interface Supervision<T = unknown> {
 }
 
 /**
- * Starts the execution and waits for it, but never longer than `graceMs` after the controller
- * aborts (a cancel, or the deadline): past that the execution is abandoned (its writes refused from then on, see
+ * Starts the execution and waits for it, but never longer than `graceMs` after the cancel
+ * aborts (a cancel from outside, or the deadline): past that the execution is abandoned (its writes refused from then on, see
  * {@link ExecutionFence}) and this rejects with the abort reason, so the worker ends the run and
  * frees its slot even when the code never returns.
  *
@@ -105,8 +112,7 @@ export interface Supervision<T = unknown> {
  * hooks, and this runs once per execution. A synchronous throw of `start` is the execution's error.
  */
 export function superviseExecution<T>(start: StartExecution<T>, supervision: Supervision<T>): Promise<T> {
-  const { controller, deadline, graceMs, fence, handBack, settle, aborts } = supervision;
-  const { signal } = controller;
+  const { cancel, deadline, graceMs, fence, handBack, settle } = supervision;
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     let graceTimer: { clear(): void } | undefined;
@@ -135,14 +141,14 @@ export function superviseExecution<T>(start: StartExecution<T>, supervision: Sup
       graceTimer = setLongTimer(() => {
         if (!finish()) return;
         fence.abandon();
-        fail(signal.reason);
+        fail(cancel.reason);
       }, graceMs);
     };
     const onHandBack = (reason: Error) => {
       if (!finish()) return;
       fence.abandon();
       // Code that still checks its signal stops at its next step.
-      controller.abort(reason);
+      cancel.abort(reason);
       fail(reason);
     };
     /** Stops watching; `false` when the supervision had already settled. */
@@ -171,20 +177,14 @@ export function superviseExecution<T>(start: StartExecution<T>, supervision: Sup
     // Ended already (a synchronous throw): nothing to watch.
     if (settled) return;
     unlisten = handBack?.listen(onHandBack);
-    if (signal.aborted) abandonLater();
+    if (cancel.aborted) abandonLater();
     else {
-      stopWatchingAborts = aborts ? aborts.listen(abandonLater) : onAbort(signal, abandonLater);
+      stopWatchingAborts = cancel.listen(abandonLater);
       if (deadline !== undefined)
         deadlineTimer = setLongTimer(() => {
-          controller.abort(supervision.onDeadline());
+          cancel.abort(supervision.onDeadline());
           abandonLater();
         }, deadline - Date.now());
     }
   });
-}
-
-/** Calls `listener` when `signal` aborts; returns the function that stops listening. */
-function onAbort(signal: AbortSignal, listener: () => void): () => void {
-  signal.addEventListener('abort', listener, { once: true });
-  return () => signal.removeEventListener('abort', listener);
 }
