@@ -832,7 +832,7 @@ export class RunProcessor {
       // Superseded: stopped as at once as a hand-back, but its job is left alone. A listener, not
       // `AbortSignal.any` (a dependent signal per execution, ~1% of a worker's CPU per run).
       unlinkAttempt = run.attempt.onSuperseded((reason) => handBack.fire(reason));
-      // The root invocation's memory is read alongside the journal that executeRun loads first
+      // The root invocation's memory is read alongside the journal the execution loads first
       // (or was, by the start).
       if (preloaded?.memory) run.memory.preload(callPathOf(run.job), preloaded.memory);
       else run.memory.prefetch(callPathOf(run.job));
