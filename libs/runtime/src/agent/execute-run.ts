@@ -4,7 +4,7 @@
  */
 import type { AgentDefinition, AgentFunction } from '../context/agent-definition.js';
 import type { RunOutcome, RunServices } from '../context/run-services.js';
-import { executeDefinition } from '../engine/execute-run.js';
+import { executeDefinition, type RunSettle, startDefinition } from '../engine/execute-run.js';
 import { agentDefinitionOf } from './create-agent.js';
 import { invokeAgent } from './invoke-agent.js';
 
@@ -31,4 +31,9 @@ export function executeAgentDefinition(
   services: RunServices,
 ): Promise<RunOutcome> {
   return executeDefinition(definition, input, services, invokeAgent);
+}
+
+/** {@link executeRun} reporting to `settle` instead of a promise (see `startDefinition`). */
+export function startRun(options: ExecuteRunOptions, settle: RunSettle): void {
+  startDefinition(agentDefinitionOf(options.agent), options.input, options.services, invokeAgent, settle);
 }

@@ -86,13 +86,20 @@ export class AgentContext {
     this.#controller = controller;
     this.#signal = controller.signal;
     if (this.#closed) controller.abort(this.#closed.reason);
-    else this.#unlinkParentSignal = linkSignal(this.#parentSignal(), controller);
+    else if (this.parent) this.#unlinkParentSignal = linkSignal(this.parent.signal, controller);
+    else {
+      // The run's abort when it has one (a worker's): no run signal made for the link.
+      const { services } = this.run;
+      this.#unlinkParentSignal = services.abort
+        ? services.abort.link(controller)
+        : linkSignal(services.signal, controller);
+    }
     return controller;
   }
 
-  /** The signal this invocation's controller links to: its parent's, or the run's. */
-  #parentSignal(): AbortSignal {
-    return this.parent?.signal ?? this.run.services.signal;
+  /** What this invocation's controller links to: its parent's signal, or the run's abort (or signal). */
+  #parentAbort(): { readonly aborted: boolean; readonly reason: unknown } {
+    return this.parent?.signal ?? this.run.services.abort ?? this.run.services.signal;
   }
 
   get resources(): ResourceSlots {
@@ -143,7 +150,7 @@ export class AgentContext {
   throwIfAborted(): void {
     // Without a controller yet: aborted exactly when the parent's signal is (the link would have
     // passed its reason on), or once closed (the controller is then made, aborted).
-    const signal = this.#signal ?? (this.#closed ? this.signal : this.#parentSignal());
+    const signal = this.#signal ?? (this.#closed ? this.signal : this.#parentAbort());
     if (signal.aborted) throw new AbortError(abortReason(signal));
   }
 
@@ -154,7 +161,7 @@ export class AgentContext {
       this.#unlinkParentSignal?.();
     } else if (!this.#closed) {
       // The reason a linked controller would hold: the parent's, when it aborted first.
-      const parent = this.#parentSignal();
+      const parent = this.#parentAbort();
       this.#closed = { reason: parent.aborted ? parent.reason : reason };
     }
     const tornDown = this.teardown.run(this.run.services.logger);

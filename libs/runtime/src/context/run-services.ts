@@ -85,6 +85,12 @@ export interface RunServices {
   models: ReadonlyMap<string, ModelAdapter>;
   /** Aborted when the run is cancelled; checked at every durable step. */
   signal: AbortSignal;
+  /**
+   * The run's abort without its signal (a worker's): the root agent invocation reads it and
+   * links its controller to it instead of `signal`, so a run whose code never asks for the
+   * run's signal makes none. Aborted exactly when `signal` is. @default `signal` is read
+   */
+  abort?: RunAbort;
   /** Scope layers given at submit time (`client.submit(…, { scope })`), outermost first. */
   scope?: Record<string, unknown>[];
   logger?: Logger;
@@ -144,6 +150,15 @@ export interface RunServices {
    * Absent everywhere else.
    */
   replayOnly?: ReplayOnly;
+}
+
+/** A run's abort state, and a link from it to a controller (see `RunServices.abort`). */
+export interface RunAbort {
+  readonly aborted: boolean;
+  /** Why the run aborted (the first reason), once it did. */
+  readonly reason: unknown;
+  /** Aborts `controller` with the run's reason when the run aborts (at once when it has); returns the unlink. */
+  link(controller: AbortController): () => void;
 }
 
 /** What a child run inherits from its ancestors' `equipBudget` (travels in its job data). */

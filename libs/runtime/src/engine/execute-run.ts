@@ -8,7 +8,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { AgentContext } from '../context/agent-context.js';
 import type { AgentDefinition } from '../context/agent-definition.js';
-import type { RunOutcome, RunServices, RunSuspension } from '../context/run-services.js';
+import type { LoadedJournal, RunOutcome, RunServices, RunSuspension } from '../context/run-services.js';
 import { RunState } from '../context/run-state.js';
 import { MAX_PENDING_STEPS, TooManyPendingStepsError } from '../errors/patch-errors.js';
 import { AbortError } from '../errors/run-errors.js';
@@ -40,51 +40,208 @@ export function rootCallPath(agentId: string): string {
  * suspend: it then resolves with `suspended` set (and emits `run-suspended`, not `run-end`).
  * @throws the agent's error (after `run-end` with status `failed`, or `cancelled` for an AbortError)
  */
-export async function executeDefinition(
+export function executeDefinition(
   definition: AgentDefinition,
   input: unknown,
   services: RunServices,
   invoke: InvokeRootAgent,
 ): Promise<RunOutcome> {
-  const run = new RunState(services, await services.journal.load());
-  const callPath = services.placement?.callPath ?? rootCallPath(definition.id);
-  run.emit({ type: 'run-start', callPath, agentId: definition.id, input });
-  let root: AgentContext | undefined;
+  return new Promise<RunOutcome>((resolve, reject) =>
+    startDefinition(definition, input, services, invoke, { resolve, reject }),
+  );
+}
+
+/** Where {@link startDefinition} reports how the execution ended (once). */
+export interface RunSettle {
+  resolve(outcome: RunOutcome): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * {@link executeDefinition} reporting to `settle` instead of a promise of its own: the worker's
+ * supervision settles its one promise from these callbacks. Callbacks, not an async function
+ * awaiting the load, a race and the flush: every promise pays the async-context hooks, and this
+ * runs once per execution.
+ */
+export function startDefinition(
+  definition: AgentDefinition,
+  input: unknown,
+  services: RunServices,
+  invoke: InvokeRootAgent,
+  settle: RunSettle,
+): void {
+  const loaded = (journal: LoadedJournal) => {
+    try {
+      const run = new RunState(services, journal);
+      new RootExecution(definition, input, services, run, settle).start(invoke);
+    } catch (error) {
+      settle.reject(error);
+    }
+  };
   try {
-    const invocation = invoke({
-      definition,
-      props: input ?? {},
-      run,
-      callPath,
-      parent: undefined,
-      onContext: (context) => {
-        root = context;
-      },
-    });
-    // A race by callbacks: `Promise.race` and `allBlocked.then` would add four promises per run.
-    const finished = await new Promise<unknown>((resolve, reject) => {
-      invocation.then(resolve, reject);
-      run.steps.whenAllBlocked(() => resolve(SUSPENDED));
-    });
-    if (finished === SUSPENDED) return suspend(run, callPath, invocation);
-    if (keepsChildRunStats(run, root)) await storeChildRunStats(run, root);
-    const output = finished;
-    const outcome: RunOutcome = { output, usage: run.usage, modelCalls: run.modelCalls };
-    run.emit({ type: 'run-end', callPath, status: 'succeeded', output, ...usageOf(outcome) });
-    return outcome;
+    services.journal.load().then(loaded, (error: unknown) => settle.reject(error));
   } catch (error) {
-    if (keepsChildRunStats(run, root)) await storeChildRunStats(run, root);
-    const status = AbortError.is(error) || services.signal.aborted ? 'cancelled' : 'failed';
-    run.emit({ type: 'run-end', callPath, status, error: serializeError(error), ...usageOf(run) });
-    throw error;
-  } finally {
-    // The worker's sink has nothing to flush once it holds the run-end: no await (and tick) then.
-    const flushing = services.events.flush();
-    if (flushing !== SETTLED) await flushing;
+    settle.reject(error);
   }
 }
 
-const SUSPENDED = Symbol('suspended');
+/**
+ * The body of {@link executeDefinition} once the journal is loaded, as callbacks: the root
+ * invocation raced against the suspension of every step, its `run-end` (or `run-suspended`),
+ * and the closing flush, which settles last whatever the outcome (a `finally`).
+ */
+class RootExecution {
+  readonly #definition: AgentDefinition;
+  readonly #input: unknown;
+  readonly #services: RunServices;
+  readonly #run: RunState;
+  readonly #callPath: string;
+  readonly #settle: RunSettle;
+  #root: AgentContext | undefined;
+
+  constructor(
+    definition: AgentDefinition,
+    input: unknown,
+    services: RunServices,
+    run: RunState,
+    settle: RunSettle,
+  ) {
+    this.#definition = definition;
+    this.#settle = settle;
+    this.#input = input;
+    this.#services = services;
+    this.#run = run;
+    this.#callPath = services.placement?.callPath ?? rootCallPath(definition.id);
+  }
+
+  /** Emits `run-start` (a throw rejects without `run-end` or flush) and invokes the root agent. */
+  start(invoke: InvokeRootAgent): void {
+    const run = this.#run;
+    const callPath = this.#callPath;
+    run.emit({ type: 'run-start', callPath, agentId: this.#definition.id, input: this.#input });
+    let invocation: Promise<unknown>;
+    try {
+      invocation = invoke({
+        definition: this.#definition,
+        props: this.#input ?? {},
+        run,
+        callPath,
+        parent: undefined,
+        onContext: (context) => {
+          this.#root = context;
+        },
+      });
+    } catch (error) {
+      this.#failed(error);
+      return;
+    }
+    // A race by callbacks (the first wins): `Promise.race` and `allBlocked.then` would add promises.
+    let raced = false;
+    invocation.then(
+      (output) => {
+        if (raced) return;
+        raced = true;
+        this.#finished(output);
+      },
+      (error: unknown) => {
+        if (raced) return;
+        raced = true;
+        this.#failed(error);
+      },
+    );
+    run.steps.whenAllBlocked(() => {
+      if (raced) return;
+      raced = true;
+      let outcome: RunOutcome;
+      try {
+        outcome = suspend(run, callPath, invocation);
+      } catch (error) {
+        this.#failed(error);
+        return;
+      }
+      this.#flushThen(() => this.#settle.resolve(outcome));
+    });
+  }
+
+  /** The invocation returned: the child run's stats kept when it needs them, then `run-end`. */
+  #finished(output: unknown): void {
+    const run = this.#run;
+    const root = this.#root;
+    if (!keepsChildRunStats(run, root)) {
+      this.#succeeded(output);
+      return;
+    }
+    // Never rejects (a failure to store is logged).
+    storeChildRunStats(run, root).then(() => this.#succeeded(output));
+  }
+
+  #succeeded(output: unknown): void {
+    const run = this.#run;
+    let outcome: RunOutcome;
+    try {
+      outcome = { output, usage: run.usage, modelCalls: run.modelCalls };
+      run.emit({
+        type: 'run-end',
+        callPath: this.#callPath,
+        status: 'succeeded',
+        output,
+        ...usageOf(outcome),
+      });
+    } catch (error) {
+      this.#failed(error);
+      return;
+    }
+    this.#flushThen(() => this.#settle.resolve(outcome));
+  }
+
+  /** The run failed (or was cancelled): `run-end` with the error, then the flush, then the rejection. */
+  #failed(error: unknown): void {
+    const run = this.#run;
+    const root = this.#root;
+    if (keepsChildRunStats(run, root)) {
+      storeChildRunStats(run, root).then(() => this.#endFailed(error));
+      return;
+    }
+    this.#endFailed(error);
+  }
+
+  #endFailed(error: unknown): void {
+    let thrown = error;
+    try {
+      const run = this.#run;
+      // The run's abort, when it has one, says so without making its signal.
+      const aborted = (this.#services.abort ?? this.#services.signal).aborted;
+      const status = AbortError.is(error) || aborted ? 'cancelled' : 'failed';
+      run.emit({
+        type: 'run-end',
+        callPath: this.#callPath,
+        status,
+        error: serializeError(error),
+        ...usageOf(run),
+      });
+    } catch (emitError) {
+      // As a `catch` block that throws: its error is the one the run rejects with.
+      thrown = emitError;
+    }
+    this.#flushThen(() => this.#settle.reject(thrown));
+  }
+
+  /**
+   * The closing flush, then `done`; a flush that fails rejects with its error instead. The
+   * worker's sink has nothing to flush once it holds the run-end: no promise (and tick) then.
+   */
+  #flushThen(done: () => void): void {
+    let flushing: Promise<void>;
+    try {
+      flushing = this.#services.events.flush();
+    } catch (error) {
+      this.#settle.reject(error);
+      return;
+    }
+    if (flushing === SETTLED) done();
+    else flushing.then(done, (error: unknown) => this.#settle.reject(error));
+  }
+}
 
 /**
  * A child run that ended keeps its usage stats (items and costs) in its tree's usage, where its

@@ -18,8 +18,8 @@ export function whenAborted(signal: AbortSignal): Promise<void> {
   return aborted;
 }
 
-/** The text of an abort signal's reason. */
-export function abortReason(signal: AbortSignal): string {
+/** The text of an abort signal's (or a run abort's) reason. */
+export function abortReason(signal: { readonly reason: unknown }): string {
   const reason: unknown = signal.reason;
   if (typeof reason === 'string') return reason;
   if (reason instanceof Error) return reason.message;

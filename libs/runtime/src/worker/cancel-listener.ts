@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { RunAbort } from '../context/run-services.js';
 import { AbortError } from '../errors/run-errors.js';
 import { cancelChannel } from '../keys.js';
 
@@ -45,18 +46,63 @@ export class CancelListener {
 }
 
 /**
- * One run's cancel on this worker: the controller whose signal the run sees, and one listener
- * (its supervision) told right after every abort made through {@link abort}. A call, not an
- * `abort` event listener on the signal: adding and removing one per execution is EventTarget
- * work every run pays.
+ * One run's cancel on this worker: aborted by a cancel, the deadline or a hand-back. Its
+ * `AbortSignal` is made only when something asks for it (`RunServices.signal`): the root agent
+ * invocation reads the abort state and links its own controller through {@link RunAbort}
+ * instead, and a signal costs a run's worker ~2 % of its CPU (Node builds each one as an
+ * EventTarget and sets its prototype). One listener (its supervision) is told right after every
+ * abort made through {@link abort}: a call, not an `abort` event listener on the signal.
  */
-export class RunCancel {
-  readonly controller = new AbortController();
+export class RunCancel implements RunAbort {
+  #aborted = false;
+  #reason: unknown;
+  #controller: AbortController | undefined;
+  /** Controllers aborted with the run (the root invocations' own, see {@link link}). */
+  #links: AbortController[] | undefined;
   #listener: (() => void) | undefined;
 
-  /** Aborts the signal with `reason`, then calls the listener (once). */
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  /** Why the run aborted (the first reason), once it did. */
+  get reason(): unknown {
+    return this.#reason;
+  }
+
+  /** A signal aborted with the run (made at the first read, aborted already when the run is). */
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  /** Aborts `controller` with the run's reason when the run aborts (at once when it has); returns the unlink. */
+  link(controller: AbortController): () => void {
+    if (this.#aborted) {
+      controller.abort(this.#reason);
+      return () => {};
+    }
+    this.#links ??= [];
+    this.#links.push(controller);
+    return () => {
+      const index = this.#links?.indexOf(controller) ?? -1;
+      if (index >= 0) this.#links?.splice(index, 1);
+    };
+  }
+
+  /** Aborts the run with `reason` (the first abort counts), its signal and links, then calls the listener (once). */
   abort(reason: unknown): void {
-    this.controller.abort(reason);
+    if (!this.#aborted) {
+      this.#aborted = true;
+      this.#reason = reason;
+      this.#controller?.abort(reason);
+      const links = this.#links;
+      this.#links = undefined;
+      if (links) for (const controller of links) controller.abort(reason);
+    }
     const listener = this.#listener;
     this.#listener = undefined;
     listener?.();

@@ -4,7 +4,7 @@ import type { CollectingEventSink } from '../embedded/collecting-event-sink.js';
 import { createEmbeddedServices } from '../embedded/create-embedded-services.js';
 import { AttemptSupersededError, ExecutionAbandonedError } from '../errors/run-errors.js';
 import type { RunEvent } from '../events/run-event.js';
-import { ExecutionFence, fenceServices } from './execution-fence.js';
+import { ExecutionFence, fenceWrites } from './execution-fence.js';
 import { RunAttempt } from './run-attempt.js';
 
 const entry = { kind: 'memo', fingerprint: 'memo:k', outcome: { ok: true, value: 1 }, at: 0 } as const;
@@ -17,13 +17,18 @@ const event = {
   input: {},
 } as RunEvent;
 
+/** `inner` with its writes fenced, as the worker builds an execution's services. */
+function fenceServices(inner: RunServices, fence: ExecutionFence): RunServices {
+  return { ...inner, ...fenceWrites(inner, fence) };
+}
+
 function fenced(): { fence: ExecutionFence; services: RunServices; events: CollectingEventSink } {
   const inner = createEmbeddedServices({ runId: 'r-1' });
   const fence = new ExecutionFence('r-1');
   return { fence, services: fenceServices(inner, fence), events: inner.events };
 }
 
-describe('fenceServices', () => {
+describe('fenceWrites', () => {
   it('passes every write through until the execution is abandoned', async () => {
     const { services, events } = fenced();
     await services.journal.record('p1', entry);

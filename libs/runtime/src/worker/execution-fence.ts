@@ -63,18 +63,23 @@ export class ExecutionFence {
   }
 }
 
+/** The services an execution writes through (see {@link fenceWrites}). */
+export type RunWrites = Pick<
+  RunServices,
+  'journal' | 'memory' | 'conversations' | 'events' | 'progress' | 'waits' | 'children'
+>;
+
 /**
- * `services` whose writes pass through `fence` (events are dropped once abandoned, not thrown).
- * A progress report, a signal take and an approval request first wait for the journal's
- * deferred records (`RunJournal.settle`): they are effects a replay must not see without the
- * model turns before them (memory: `RedisRunMemoryStore`'s `beforeWrite`; durable steps settle
- * themselves).
+ * `writes` passed through `fence` (events are dropped once abandoned, not thrown), for the
+ * execution's services literal (the worker's `#services`). A progress report, a signal take and
+ * an approval request first wait for the journal's deferred records (`RunJournal.settle`): they
+ * are effects a replay must not see without the model turns before them (memory:
+ * `RedisRunMemoryStore`'s `beforeWrite`; durable steps settle themselves).
  */
-export function fenceServices(services: RunServices, fence: ExecutionFence): RunServices {
-  const { journal, memory, conversations, events, children, progress } = services;
+export function fenceWrites(writes: RunWrites, fence: ExecutionFence): RunWrites {
+  const { journal, memory, conversations, events, children, progress, waits } = writes;
   const settle = () => journal.settle?.() ?? SETTLED;
-  const fenced: RunServices = {
-    ...services,
+  return {
     journal: {
       load: () => journal.load(),
       record: (position, entry, options) =>
@@ -110,14 +115,10 @@ export function fenceServices(services: RunServices, fence: ExecutionFence): Run
       },
       flush: () => events.flush(),
     },
-  };
-  if (progress)
-    fenced.progress = {
+    progress: progress && {
       record: (value) => fence.write('a progress report', () => settle().then(() => progress.record(value))),
-    };
-  const { waits } = services;
-  if (waits) {
-    fenced.waits = {
+    },
+    waits: waits && {
       takeSignal: (name, position, fingerprint) =>
         fence.write('a signal take', () =>
           settle().then(() => waits.takeSignal(name, position, fingerprint)),
@@ -126,13 +127,10 @@ export function fenceServices(services: RunServices, fence: ExecutionFence): Run
       approvalOf: (callId) => waits.approvalOf(callId),
       requestApproval: (callId, request) =>
         fence.write('an approval request', () => settle().then(() => waits.requestApproval(callId, request))),
-    };
-  }
-  if (children) {
-    fenced.children = {
+    },
+    children: children && {
       maxChildrenPerRun: children.maxChildrenPerRun,
       resolve: (call) => fence.write('a child run', () => children.resolve(call)),
-    };
-  }
-  return fenced;
+    },
+  };
 }

@@ -4,7 +4,7 @@ import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError, Waiti
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { agentDefinitionOf } from '../agent/create-agent.js';
-import { executeRun } from '../agent/execute-run.js';
+import { startRun } from '../agent/execute-run.js';
 import { RedisOffloadedOutputs } from '../budget/offloaded-outputs.js';
 import { RedisChildRunner } from '../children/redis-child-runner.js';
 import { cancelRunTree } from '../client/cancel-run-tree.js';
@@ -68,7 +68,7 @@ import { type TracedAttempt, traceAttempt } from './attempt-trace.js';
 import type { CancelListener, RunCancel } from './cancel-listener.js';
 import { type CapHold, ConcurrencyCaps } from './concurrency-caps.js';
 import { ConversationWriters, conversationOf, preloadedConversations } from './conversation-writers.js';
-import { ExecutionFence, fenceServices } from './execution-fence.js';
+import { ExecutionFence, fenceWrites } from './execution-fence.js';
 import { fireSchedule } from './fire-schedule.js';
 import { callPathOf } from './job-call-path.js';
 import type { JobLeases } from './job-leases.js';
@@ -151,9 +151,8 @@ interface JobRun {
   decoded: DecodedRunJob;
   sink: RunEndCapturingSink;
   memory: RedisRunMemoryStore;
-  /** The run's cancel: its controller is aborted by a cancel, the deadline or a hand-back. */
+  /** The run's cancel: aborted by a cancel, the deadline or a hand-back. */
   cancel: RunCancel;
-  controller: AbortController;
   /** The run's deadline (epoch ms), see {@link deadlineOf}. */
   deadline: number | undefined;
   logger: Logger;
@@ -547,7 +546,7 @@ export class RunProcessor {
     state: { cancel: RunCancel; cancelled: boolean; carried: JobRun['carried'] },
     logger: Logger,
   ) {
-    const { controller } = state.cancel;
+    const { cancel } = state;
     const runId = job.id ?? '';
     const { redis, config } = this.#deps;
     const sink = new RunEndCapturingSink(
@@ -583,13 +582,15 @@ export class RunProcessor {
       const decoded = decodeRunJobData(job.data, this.#shared.limits);
       if (decoded.child === undefined) root = { agent, decoded };
       if (state.cancelled) {
-        controller.abort();
-        throw new AbortError(`run ${runId} was cancelled before it started`);
+        const cancelled = new AbortError(`run ${runId} was cancelled before it started`);
+        cancel.abort(cancelled);
+        throw cancelled;
       }
       const deadline = deadlineOf(job, agent, decoded);
       if (deadline !== undefined && Date.now() >= deadline) {
-        controller.abort(timeoutError(job, deadline));
-        throw controller.signal.reason;
+        const timedOut = timeoutError(job, deadline);
+        cancel.abort(timedOut);
+        throw timedOut;
       }
       const { carried } = state;
       // One literal, not spreads of two (their objects, and a copy, per run).
@@ -602,8 +603,7 @@ export class RunProcessor {
         decoded,
         sink,
         memory,
-        cancel: state.cancel,
-        controller,
+        cancel,
         deadline,
         logger,
         carried,
@@ -634,11 +634,9 @@ export class RunProcessor {
         throw new WaitingError();
       }
       // A deadline ends the run failed with its RunTimeoutError, whatever the code threw then.
-      const timedOut: unknown = RunTimeoutError.is(controller.signal.reason)
-        ? controller.signal.reason
-        : undefined;
+      const timedOut: unknown = RunTimeoutError.is(cancel.reason) ? cancel.reason : undefined;
       ending = {
-        status: controller.signal.aborted && !timedOut ? 'cancelled' : 'failed',
+        status: cancel.aborted && !timedOut ? 'cancelled' : 'failed',
         error: serializeError(timedOut ?? error),
         usage: sink.runEnd?.usage ?? emptyUsage(),
         modelCalls: sink.runEnd?.modelCalls ?? 0,
@@ -829,18 +827,18 @@ export class RunProcessor {
       // What the start read after its fence is used by this execution only.
       const preloaded = run.carried.preloaded;
       run.carried.preloaded = undefined;
-      const services = fenceServices(this.#services(run, preloaded?.journal, resources), fence);
+      const services = this.#services(run, preloaded?.journal, resources, fence);
       this.#handBacks.set(run.runId, handBack);
       // Superseded: stopped as at once as a hand-back, but its job is left alone. A listener, not
       // `AbortSignal.any` (a dependent signal per execution, ~1% of a worker's CPU per run).
       unlinkAttempt = run.attempt.onSuperseded((reason) => handBack.fire(reason));
-      // The root invocation's memory is read alongside the journal that executeRun loads first
+      // The root invocation's memory is read alongside the journal the execution loads first
       // (or was, by the start).
       if (preloaded?.memory) run.memory.preload(callPathOf(run.job), preloaded.memory);
       else run.memory.prefetch(callPathOf(run.job));
-      return superviseExecution(executeRun({ agent: run.agent, input: run.decoded.input, services }), {
-        controller: run.controller,
-        aborts: run.cancel,
+      const execution = { agent: run.agent, input: run.decoded.input, services };
+      return superviseExecution((settle) => startRun(execution, settle), {
+        cancel: run.cancel,
         deadline: run.deadline,
         onDeadline: () => timeoutError(run.job, run.deadline ?? Date.now()),
         graceMs: this.#deps.abandonGraceMs ?? DEFAULT_ABANDON_GRACE_MS,
@@ -920,7 +918,13 @@ export class RunProcessor {
     return waiting;
   }
 
-  #services(run: JobRun, journal: PreloadedReads['journal'], resources: RunResources): RunServices {
+  /** The execution's services, every write passed through its `fence`. */
+  #services(
+    run: JobRun,
+    journal: PreloadedReads['journal'],
+    resources: RunResources,
+    fence: ExecutionFence,
+  ): RunServices {
     const { redis, config } = this.#deps;
     const { decoded, runId } = run;
     const rootRunId = decoded.child?.rootRunId ?? runId;
@@ -933,22 +937,50 @@ export class RunProcessor {
       // One write per step: its records go with the events in one script.
       batch: run.sink.batch,
     });
+    const writes = fenceWrites(
+      {
+        // Only a recorded span is marked (a no-op span keeps nothing): no wrapper and no `.then` else.
+        journal: trace.getActiveSpan()?.isRecording() ? markingReplays(runJournal) : runJournal,
+        memory: run.memory,
+        conversations: this.#conversationsOf(run.attempt.token),
+        events: run.sink,
+        progress: {
+          record: async (value) => {
+            await this.#deps.records.recordProgress(runId, JSON.stringify(value), run.attempt.token);
+          },
+        },
+        waits: new RedisRunWaits({ redis, prefix: config.prefix, runId, attempt: run.attempt.token }),
+        children: new RedisChildRunner({
+          redis,
+          prefix: config.prefix,
+          queues: this.#deps.queues,
+          parentQueue: run.job.queueQualifiedName,
+          served: this.#deps.served,
+          servedHere: this.#deps.agents,
+          records: this.#deps.records,
+          runId,
+          rootRunId,
+          maxChildrenPerRun: config.maxChildrenPerRun,
+          // A pinned run's children are pinned to its build: they are part of the same deploy.
+          pinnedBuild: pinnedBuildOfQueue(config.queueName, run.job.name, run.job.queueName),
+          exposedResources: exposedDescriptors,
+          deadline: run.deadline,
+        }),
+      },
+      fence,
+    );
+    // One literal, the fenced writes in it (not a fenced copy of a first services object).
     const services: RunServices = {
       runId,
       attempt: run.attempt.token,
-      // Only a recorded span is marked (a no-op span keeps nothing): no wrapper and no `.then` else.
-      journal: trace.getActiveSpan()?.isRecording() ? markingReplays(runJournal) : runJournal,
-      memory: run.memory,
-      conversations: this.#conversationsOf(run.attempt.token),
-      events: run.sink,
+      journal: writes.journal,
+      memory: writes.memory,
+      conversations: writes.conversations,
+      events: writes.events,
       outputs: this.#shared.outputs,
-      // In the literal, not added to the fenced copy: a property added later reshapes the object.
+      // In the literal: a property added later reshapes the object.
       resources,
-      progress: {
-        record: async (value) => {
-          await this.#deps.records.recordProgress(runId, JSON.stringify(value), run.attempt.token);
-        },
-      },
+      progress: writes.progress,
       models: this.#deps.models,
       modelBudgets: new FleetModelBudgets({
         budgets: this.#modelBudgets.budgets,
@@ -958,27 +990,16 @@ export class RunProcessor {
         attempt: run.attempt.token,
       }),
       treeUsage: new RedisTreeUsage({ redis, prefix: config.prefix, rootRunId }),
-      waits: new RedisRunWaits({ redis, prefix: config.prefix, runId, attempt: run.attempt.token }),
-      signal: run.controller.signal,
+      waits: writes.waits,
+      // Made only when read: the root invocation reads and links `abort` instead (see `RunCancel`).
+      get signal() {
+        return run.cancel.signal;
+      },
+      abort: run.cancel,
       logger: run.logger,
       limits: this.#shared.limits,
       fleetMemo: this.#deps.fleetMemo,
-      children: new RedisChildRunner({
-        redis,
-        prefix: config.prefix,
-        queues: this.#deps.queues,
-        parentQueue: run.job.queueQualifiedName,
-        served: this.#deps.served,
-        servedHere: this.#deps.agents,
-        records: this.#deps.records,
-        runId,
-        rootRunId,
-        maxChildrenPerRun: config.maxChildrenPerRun,
-        // A pinned run's children are pinned to its build: they are part of the same deploy.
-        pinnedBuild: pinnedBuildOfQueue(config.queueName, run.job.name, run.job.queueName),
-        exposedResources: exposedDescriptors,
-        deadline: run.deadline,
-      }),
+      children: writes.children,
     };
     if (decoded.conversationId !== undefined) {
       services.conversationId = decoded.conversationId;

@@ -2,13 +2,27 @@ import { describe, expect, it } from 'vitest';
 import { AbortError, RunTimeoutError } from '../errors/run-errors.js';
 import { RunCancel } from './cancel-listener.js';
 import { ExecutionFence } from './execution-fence.js';
-import { HandBack, RunHandedBackError, type Supervision, superviseExecution } from './supervise-execution.js';
+import {
+  HandBack,
+  RunHandedBackError,
+  type StartExecution,
+  type SupervisedCancel,
+  type Supervision,
+  superviseExecution,
+} from './supervise-execution.js';
 
 const never = new Promise<never>(() => {});
 
+/** An execution that reports the settling of `execution`. */
+function started<T>(execution: Promise<T>): StartExecution<T> {
+  return (settle) => {
+    execution.then(settle.resolve, settle.reject);
+  };
+}
+
 function supervision<T = unknown>(overrides: Partial<Supervision<T>> = {}): Supervision<T> {
   return {
-    controller: new AbortController(),
+    cancel: new RunCancel(),
     onDeadline: () => new RunTimeoutError('r-1', 0, 0),
     graceMs: 20,
     fence: new ExecutionFence('r-1'),
@@ -19,14 +33,27 @@ function supervision<T = unknown>(overrides: Partial<Supervision<T>> = {}): Supe
 describe('superviseExecution', () => {
   it('settles with the execution while nothing aborts it', async () => {
     const watched = supervision({ deadline: Date.now() + 60_000 });
-    await expect(superviseExecution(Promise.resolve('done'), watched)).resolves.toBe('done');
+    await expect(superviseExecution(started(Promise.resolve('done')), watched)).resolves.toBe('done');
     expect(watched.fence.abandoned).toBe(false);
+  });
+
+  it('rejects with the error an execution throws as it starts, and watches nothing after', async () => {
+    const handBack = new HandBack();
+    const watched = supervision({ handBack });
+    const throwing: StartExecution<string> = () => {
+      throw new Error('no agent');
+    };
+    await expect(superviseExecution(throwing, watched)).rejects.toThrow('no agent');
+    // A hand-back after the end abandons nothing (no listener was left behind).
+    handBack.fire(new RunHandedBackError('r-1'));
+    expect(watched.fence.abandoned).toBe(false);
+    expect(watched.cancel.aborted).toBe(false);
   });
 
   it('abandons an execution that ignores a cancel, rejecting with the abort reason', async () => {
     const watched = supervision();
-    const settled = superviseExecution(never, watched);
-    watched.controller.abort(new AbortError('run r-1 was cancelled'));
+    const settled = superviseExecution(started(never), watched);
+    watched.cancel.abort(new AbortError('run r-1 was cancelled'));
     await expect(settled).rejects.toMatchObject({ name: 'AbortError' });
     expect(watched.fence.abandoned).toBe(true);
   });
@@ -37,8 +64,8 @@ describe('superviseExecution', () => {
     const execution = new Promise<never>((_, reject) => {
       stop = reject;
     });
-    const settled = superviseExecution(execution, watched);
-    watched.controller.abort(new AbortError('cancelled'));
+    const settled = superviseExecution(started(execution), watched);
+    watched.cancel.abort(new AbortError('cancelled'));
     stop(new Error('stopped at the next step'));
     await expect(settled).rejects.toThrow('stopped at the next step');
     expect(watched.fence.abandoned).toBe(false);
@@ -46,16 +73,25 @@ describe('superviseExecution', () => {
 
   it('aborts the signal with the deadline error at the deadline, then abandons', async () => {
     const watched = supervision({ deadline: Date.now() + 10 });
-    await expect(superviseExecution(never, watched)).rejects.toMatchObject({ name: 'RunTimeoutError' });
-    expect(RunTimeoutError.is(watched.controller.signal.reason)).toBe(true);
+    await expect(superviseExecution(started(never), watched)).rejects.toMatchObject({
+      name: 'RunTimeoutError',
+    });
+    expect(RunTimeoutError.is(watched.cancel.reason)).toBe(true);
     expect(watched.fence.abandoned).toBe(true);
   });
 
-  it('with a RunCancel, hears a cancel through it (no abort listener on the signal) and stops listening once settled', async () => {
+  it('hears a cancel through the RunCancel (no abort listener on a signal) and stops listening once settled', async () => {
     const cancel = new RunCancel();
     const listens: string[] = [];
-    const aborts = {
-      listen: (listener: () => void) => {
+    const listened: SupervisedCancel = {
+      get aborted() {
+        return cancel.aborted;
+      },
+      get reason() {
+        return cancel.reason;
+      },
+      abort: (reason) => cancel.abort(reason),
+      listen: (listener) => {
         listens.push('listen');
         const stop = cancel.listen(listener);
         return () => {
@@ -64,8 +100,8 @@ describe('superviseExecution', () => {
         };
       },
     };
-    const watched = supervision({ controller: cancel.controller, aborts });
-    const settled = superviseExecution(never, watched);
+    const watched = supervision({ cancel: listened });
+    const settled = superviseExecution(started(never), watched);
     cancel.abort(new AbortError('run r-1 was cancelled'));
     await expect(settled).rejects.toMatchObject({ name: 'AbortError' });
     expect(watched.fence.abandoned).toBe(true);
@@ -74,28 +110,32 @@ describe('superviseExecution', () => {
     // Settled first: a later cancel finds no listener and changes nothing.
     const done = new RunCancel();
     await expect(
-      superviseExecution(Promise.resolve('done'), supervision({ controller: done.controller, aborts: done })),
+      superviseExecution(started(Promise.resolve('done')), supervision({ cancel: done })),
     ).resolves.toBe('done');
     done.abort(new AbortError('late'));
-    expect(done.controller.signal.aborted).toBe(true);
+    expect(done.aborted).toBe(true);
   });
 
-  it('with a RunCancel, abandons at the deadline it aborts itself', async () => {
+  it('abandons at the deadline it aborts the RunCancel with, its signal included', async () => {
     const cancel = new RunCancel();
-    const watched = supervision({ controller: cancel.controller, aborts: cancel, deadline: Date.now() + 10 });
-    await expect(superviseExecution(never, watched)).rejects.toMatchObject({ name: 'RunTimeoutError' });
-    expect(RunTimeoutError.is(cancel.controller.signal.reason)).toBe(true);
+    const signal = cancel.signal;
+    const watched = supervision({ cancel, deadline: Date.now() + 10 });
+    await expect(superviseExecution(started(never), watched)).rejects.toMatchObject({
+      name: 'RunTimeoutError',
+    });
+    expect(RunTimeoutError.is(cancel.reason)).toBe(true);
+    expect(RunTimeoutError.is(signal.reason)).toBe(true);
     expect(watched.fence.abandoned).toBe(true);
   });
 
   it('abandons at once when the execution is handed back', async () => {
     const handBack = new HandBack();
     const watched = supervision({ graceMs: 60_000, handBack });
-    const settled = superviseExecution(never, watched);
+    const settled = superviseExecution(started(never), watched);
     handBack.fire(new RunHandedBackError('r-1'));
     await expect(settled).rejects.toMatchObject({ name: 'RunHandedBackError' });
     expect(watched.fence.abandoned).toBe(true);
-    expect(watched.controller.signal.aborted).toBe(true);
+    expect(watched.cancel.aborted).toBe(true);
   });
 
   describe('with settle callbacks (the clean-up done in the supervision, not around it)', () => {
@@ -110,7 +150,9 @@ describe('superviseExecution', () => {
           error: () => undefined,
         },
       });
-      await expect(superviseExecution(Promise.resolve('done'), watched)).resolves.toBe('done (cleaned up)');
+      await expect(superviseExecution(started(Promise.resolve('done')), watched)).resolves.toBe(
+        'done (cleaned up)',
+      );
       expect(log).toEqual(['value done']);
     });
 
@@ -125,14 +167,16 @@ describe('superviseExecution', () => {
           },
         },
       });
-      await expect(superviseExecution(Promise.reject(new Error('boom')), failing)).rejects.toThrow('boom');
+      await expect(superviseExecution(started(Promise.reject(new Error('boom'))), failing)).rejects.toThrow(
+        'boom',
+      );
       expect(seen).toEqual([new Error('boom')]);
       const cleanupFailed = supervision({
         settle: { value: (value) => value, error: () => Promise.reject(new Error('clean-up failed')) },
       });
-      await expect(superviseExecution(Promise.reject(new Error('boom')), cleanupFailed)).rejects.toThrow(
-        'clean-up failed',
-      );
+      await expect(
+        superviseExecution(started(Promise.reject(new Error('boom'))), cleanupFailed),
+      ).rejects.toThrow('clean-up failed');
     });
 
     it('calls the error callback with the abort reason when it abandons the execution, the fence abandoned first', async () => {
@@ -149,7 +193,7 @@ describe('superviseExecution', () => {
           },
         },
       });
-      const settled = superviseExecution(never, watched);
+      const settled = superviseExecution(started(never), watched);
       handBack.fire(new RunHandedBackError('r-1'));
       await expect(settled).rejects.toMatchObject({ name: 'RunHandedBackError' });
       expect(abandonedFirst).toEqual([true]);
@@ -164,7 +208,7 @@ describe('superviseExecution', () => {
           error: () => undefined,
         },
       });
-      await expect(superviseExecution(Promise.resolve('done'), watched)).rejects.toThrow(
+      await expect(superviseExecution(started(Promise.resolve('done')), watched)).rejects.toThrow(
         'value callback threw',
       );
     });

@@ -61,17 +61,36 @@ export interface SupervisionSettle<T> {
   error(error: unknown): Promise<T> | undefined;
 }
 
+/** Where an execution reports how it ended (the first call counts). */
+export interface ExecutionSettle<T> {
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Starts an execution that reports to `settle` (e.g. `startRun`): the supervision's own promise
+ * is then the execution's, not a second one adopting it.
+ */
+export type StartExecution<T> = (settle: ExecutionSettle<T>) => void;
+
+/** An execution's cancel as its supervision sees it (see `RunCancel`). */
+export interface SupervisedCancel {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  abort(reason: unknown): void;
+  /** Calls `listener` after the next abort (one listener at a time); returns the function that removes it. */
+  listen(listener: () => void): () => void;
+}
+
 /** What {@link superviseExecution} watches besides the execution. */
 export interface Supervision<T = unknown> {
-  /** Aborted by a cancel, or by the deadline timer here (with the reason `onDeadline` gives). */
-  controller: AbortController;
   /**
-   * Tells the supervision the controller aborted, when every abort from outside goes through it
-   * (the worker's `RunCancel`): a call instead of an `abort` listener on the signal.
-   * @default an `abort` listener on the controller's signal
+   * The run's cancel (the worker's `RunCancel`): aborted from outside, or here by the deadline
+   * timer (with the reason `onDeadline` gives) and a hand-back; it calls the supervision after
+   * each abort (a call, not an `abort` listener on a signal).
    */
-  aborts?: { listen(listener: () => void): () => void };
-  /** Epoch ms; at it the controller aborts with `onDeadline()`. @default none */
+  cancel: SupervisedCancel;
+  /** Epoch ms; at it the cancel aborts with `onDeadline()`. @default none */
   deadline?: number | undefined;
   onDeadline: () => Error;
   /** How long an aborted execution may take to end by itself before it is abandoned. */
@@ -84,17 +103,16 @@ export interface Supervision<T = unknown> {
 }
 
 /**
- * Waits for `execution`, but never longer than `graceMs` after the controller aborts (a cancel,
- * or the deadline): past that the execution is abandoned (its writes refused from then on, see
+ * Starts the execution and waits for it, but never longer than `graceMs` after the cancel
+ * aborts (a cancel from outside, or the deadline): past that the execution is abandoned (its writes refused from then on, see
  * {@link ExecutionFence}) and this rejects with the abort reason, so the worker ends the run and
  * frees its slot even when the code never returns.
  *
- * One promise settled by callbacks, not an async function racing a second promise: every
- * promise pays the async-context hooks, and this runs once per execution.
+ * One promise settled by callbacks, the execution's own: every promise pays the async-context
+ * hooks, and this runs once per execution. A synchronous throw of `start` is the execution's error.
  */
-export function superviseExecution<T>(execution: Promise<T>, supervision: Supervision<T>): Promise<T> {
-  const { controller, deadline, graceMs, fence, handBack, settle, aborts } = supervision;
-  const { signal } = controller;
+export function superviseExecution<T>(start: StartExecution<T>, supervision: Supervision<T>): Promise<T> {
+  const { cancel, deadline, graceMs, fence, handBack, settle } = supervision;
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     let graceTimer: { clear(): void } | undefined;
@@ -123,14 +141,14 @@ export function superviseExecution<T>(execution: Promise<T>, supervision: Superv
       graceTimer = setLongTimer(() => {
         if (!finish()) return;
         fence.abandon();
-        fail(signal.reason);
+        fail(cancel.reason);
       }, graceMs);
     };
     const onHandBack = (reason: Error) => {
       if (!finish()) return;
       fence.abandon();
       // Code that still checks its signal stops at its next step.
-      controller.abort(reason);
+      cancel.abort(reason);
       fail(reason);
     };
     /** Stops watching; `false` when the supervision had already settled. */
@@ -143,31 +161,30 @@ export function superviseExecution<T>(execution: Promise<T>, supervision: Superv
       unlisten?.();
       return true;
     };
-    // Whatever the abandoned execution does later is not ours to handle (the rejection
-    // handler here also keeps it from being unhandled).
-    execution.then(
-      (value) => {
-        if (finish()) succeed(value);
-      },
-      (error: unknown) => {
-        if (finish()) fail(error);
-      },
-    );
+    // Whatever the abandoned execution reports later is not ours to handle.
+    try {
+      start({
+        resolve: (value) => {
+          if (finish()) succeed(value);
+        },
+        reject: (error) => {
+          if (finish()) fail(error);
+        },
+      });
+    } catch (error) {
+      if (finish()) fail(error);
+    }
+    // Ended already (a synchronous throw): nothing to watch.
+    if (settled) return;
     unlisten = handBack?.listen(onHandBack);
-    if (signal.aborted) abandonLater();
+    if (cancel.aborted) abandonLater();
     else {
-      stopWatchingAborts = aborts ? aborts.listen(abandonLater) : onAbort(signal, abandonLater);
+      stopWatchingAborts = cancel.listen(abandonLater);
       if (deadline !== undefined)
         deadlineTimer = setLongTimer(() => {
-          controller.abort(supervision.onDeadline());
+          cancel.abort(supervision.onDeadline());
           abandonLater();
         }, deadline - Date.now());
     }
   });
-}
-
-/** Calls `listener` when `signal` aborts; returns the function that stops listening. */
-function onAbort(signal: AbortSignal, listener: () => void): () => void {
-  signal.addEventListener('abort', listener, { once: true });
-  return () => signal.removeEventListener('abort', listener);
 }
