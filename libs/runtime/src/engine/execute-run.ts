@@ -171,8 +171,11 @@ class RootExecution {
       this.#succeeded(output);
       return;
     }
-    // Never rejects (a failure to store is logged).
-    storeChildRunStats(run, root).then(() => this.#succeeded(output));
+    // A failure to store is logged, not thrown; should the logging itself throw, the run fails.
+    storeChildRunStats(run, root).then(
+      () => this.#succeeded(output),
+      (error: unknown) => this.#endFailed(error),
+    );
   }
 
   #succeeded(output: unknown): void {
@@ -199,7 +202,8 @@ class RootExecution {
     const run = this.#run;
     const root = this.#root;
     if (keepsChildRunStats(run, root)) {
-      storeChildRunStats(run, root).then(() => this.#endFailed(error));
+      const end = () => this.#endFailed(error);
+      storeChildRunStats(run, root).then(end, end);
       return;
     }
     this.#endFailed(error);
