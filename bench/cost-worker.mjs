@@ -10,6 +10,7 @@ import { Queue, Worker } from 'bullmq';
 import { pino } from 'pino';
 import { BenchConnections } from './bench-connections.mjs';
 import { benchModel, flotillaAgents, rawProcessor } from './cost-shapes.mjs';
+import { floorCommands, floorIds, sendGroups } from './storage-floor.mjs';
 
 /** @returns {Promise<{ close: () => Promise<void> }>} */
 async function startFlotilla({ shape, concurrency, url, prefix, queueName }) {
@@ -27,10 +28,31 @@ async function startFlotilla({ shape, concurrency, url, prefix, queueName }) {
   return { close: () => worker.close() };
 }
 
-async function startBullmq({ shape, concurrency, url, prefix, queueName }) {
+/** Raw BullMQ plus the storage a Flotilla run writes (`storage-floor.mjs`), or raw alone. */
+async function startBullmq({ shape, concurrency, url, prefix, queueName, floor }) {
   const connections = new BenchConnections(url);
   const queue = new Queue(queueName, { connection: connections.connect(), prefix });
-  const worker = new Worker(queueName, rawProcessor(shape, benchModel(), queue), {
+  const raw = rawProcessor(shape, benchModel(), queue);
+  let processor = raw;
+  if (floor) {
+    const writes = connections.connect();
+    processor = async (job, token) => {
+      // A tree's writes all go with its root's first step; its leaves and collect step write none.
+      if (job.name === 'leaf' || job.data.step === 'collect') return raw(job, token);
+      const ids = floorIds(floor, job.id, job.data.conversationId);
+      const [start, ...rest] = floorCommands(floor, 'worker', prefix, ids);
+      // A root's fan-out step ends by waiting for its children: its writes go first.
+      if (job.data.step === 'fan-out') {
+        await sendGroups(writes, [start, ...rest]);
+        return raw(job, token);
+      }
+      await sendGroups(writes, start ? [start] : []);
+      const output = await raw(job, token);
+      await sendGroups(writes, rest);
+      return output;
+    };
+  }
+  const worker = new Worker(queueName, processor, {
     connection: connections.connect(),
     prefix,
     concurrency,

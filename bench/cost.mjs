@@ -21,12 +21,21 @@ import { BenchConnections } from './bench-connections.mjs';
 import { expectedOutput, FANOUT_WIDTH, flotillaSubmission, rawSubmission } from './cost-shapes.mjs';
 import { startPrivateRedis } from './private-redis.mjs';
 import { redisCostPerRun, redisSnapshot, round } from './redis-cost.mjs';
+import {
+  captureFloorTemplate,
+  FLOOR_SHAPES,
+  FLOOR_VARIANTS,
+  floorCommands,
+  floorIds,
+  floorVariant,
+  sendGroups,
+} from './storage-floor.mjs';
 
 const WORKER_SCRIPT = new URL('./cost-worker.mjs', import.meta.url);
 
 /**
  * @typedef {{ runs: Record<string, number>, concurrencies: number[], shapes: string[],
- *   window?: number, warmup: number, phaseTimeoutMs: number, redisUrl?: string }} CostBenchOptions
+ *   window?: number, warmup: number, phaseTimeoutMs: number, redisUrl?: string, floor: string[] }} CostBenchOptions
  */
 
 /** A worker process for one phase, answering over IPC (see `cost-worker.mjs`). */
@@ -73,7 +82,7 @@ class WorkerProcess {
 }
 
 /** A client submitting one run of the shape and awaiting its output, per system. */
-function openClient(system, shape, { url, prefix, queueName }) {
+function openClient(system, shape, { url, prefix, queueName, floor }) {
   if (system === 'flotilla') {
     const client = createClient({ connection: url, prefix, queueName, env: {} });
     return {
@@ -87,13 +96,24 @@ function openClient(system, shape, { url, prefix, queueName }) {
   const connections = new BenchConnections(url);
   const queue = new Queue(queueName, { connection: connections.connect(), prefix });
   const events = new QueueEvents(queueName, { connection: connections.connect(), prefix });
+  const writes = floor ? connections.connect() : undefined;
   // waitUntilFinished listens for the queue's closing once per awaited job.
   queue.setMaxListeners(Number.POSITIVE_INFINITY);
   return {
     ready: () => events.waitUntilReady(),
     runOne: async () => {
       const { name, data } = rawSubmission(shape);
-      const job = await queue.add(name, data, { removeOnComplete: { age: 3600, count: 1000 } });
+      const options = { removeOnComplete: { age: 3600, count: 1000 } };
+      if (floor) {
+        // The floor: the client's share of a Flotilla run's writes first, as our submit does.
+        const runId = randomUUID();
+        const conversationId = `bench-${randomUUID()}`;
+        const ids = floorIds(floor, runId, conversationId);
+        await sendGroups(writes, floorCommands(floor, 'client', prefix, ids));
+        Object.assign(data, { conversationId });
+        Object.assign(options, { jobId: runId });
+      }
+      const job = await queue.add(name, data, options);
       return job.waitUntilFinished(events);
     },
     close: async () => {
@@ -150,13 +170,20 @@ const mainThreadCpuMs = () => {
 };
 
 /** One phase: `runs` runs of `shape` on `system` at `concurrency`; its figures per run. */
-async function phase({ system, shape, concurrency, runs, window, warmup, phaseTimeoutMs }, url, admin) {
+async function phase(
+  { system, shape, concurrency, runs, window, warmup, phaseTimeoutMs, floor },
+  url,
+  admin,
+) {
   const prefix = `bench-cost:${randomUUID().slice(0, 8)}`;
   const queueName = system === 'flotilla' ? 'agents' : 'raw';
   const worker = new WorkerProcess();
-  const client = openClient(system, shape, { url, prefix, queueName });
+  const client = openClient(system, shape, { url, prefix, queueName, floor });
   try {
-    await worker.ask({ system, shape, concurrency, url, prefix, queueName }, phaseTimeoutMs);
+    await worker.ask(
+      { system: system === 'floor' ? 'bullmq' : system, shape, concurrency, url, prefix, queueName, floor },
+      phaseTimeoutMs,
+    );
     await client.ready?.();
     // Warm up (JIT, connections, Lua script loading) before anything is counted: `warmup` runs, at
     // most the phase's own count (BENCH_WARMUP=1000: a whole pass first, so the figures are a
@@ -236,7 +263,7 @@ function table(pairs) {
   const cell = (f, r, digits = 2) => `${round(f, digits)} / ${round(r, digits)}`;
   const rows = pairs.map(({ raw, flotilla, ratios }) =>
     [
-      `${raw.shape}${raw.shape === 'fanout' ? ` (1→${FANOUT_WIDTH}, per tree)` : ''}`,
+      `${raw.shape}${raw.shape === 'fanout' ? ` (1→${FANOUT_WIDTH}, per tree)` : ''}${flotilla.variant ? `, ${flotilla.variant}` : ''}`,
       raw.concurrency,
       `${cell(flotilla.runsPerSecond, raw.runsPerSecond, 0)} (${ratios.throughput}×)`,
       cell(flotilla.cpuMsPerRun.worker, raw.cpuMsPerRun.worker),
@@ -261,6 +288,8 @@ export async function benchCosts(options) {
   const url = options.redisUrl ?? server.url;
   const admin = new Redis(url);
   const pairs = [];
+  const floorPairs = [];
+  const floors = {};
   try {
     for (const concurrency of options.concurrencies) {
       for (const shape of options.shapes) {
@@ -274,14 +303,49 @@ export async function benchCosts(options) {
         const ratios = ratioLine(raw, flotilla);
         process.stdout.write(`${JSON.stringify(ratios)}\n`);
         pairs.push({ raw, flotilla, ratios });
+        for (const variant of FLOOR_SHAPES.includes(shape) ? options.floor : []) {
+          if (!floors[shape]) {
+            floors[shape] = await captureFloorTemplate(shape, url);
+            const groups = floors[shape].groups.map(({ side, commands }) => ({
+              side,
+              commands: commands.map((command) => command[0]).join(' '),
+              bytes: commands.flat().reduce((sum, arg) => sum + Buffer.byteLength(arg), 0),
+            }));
+            process.stdout.write(`${JSON.stringify({ bench: 'floor-template', shape, groups })}\n`);
+          }
+          const template = floorVariant(floors[shape], variant);
+          const floor = {
+            ...(await phase({ ...settings, system: 'floor', floor: template }, url, admin)),
+            variant,
+          };
+          process.stdout.write(`${JSON.stringify(floor)}\n`);
+          const floorRatios = { ...ratioLine(raw, floor), bench: 'floor-ratio', variant };
+          process.stdout.write(`${JSON.stringify(floorRatios)}\n`);
+          floorPairs.push({ raw, flotilla: floor, ratios: floorRatios });
+        }
       }
     }
     process.stdout.write(`\n${table(pairs)}\n\n`);
+    if (floorPairs.length > 0)
+      process.stdout.write(
+        `The storage floor (raw BullMQ + a Flotilla run's writes, no Flotilla code) / raw:\n\n${table(floorPairs)}\n\n`,
+      );
     return pairs;
   } finally {
     await admin.quit();
     await server?.stop();
   }
+}
+
+/** BENCH_FLOOR: unset (no floor), "1" (the writes as stored today) or a list of variants. */
+function floorVariantsFromEnv(text) {
+  if (!text) return [];
+  if (text === '1') return ['as-stored'];
+  const variants = text.split(',');
+  for (const variant of variants)
+    if (!FLOOR_VARIANTS.includes(variant))
+      throw new Error(`BENCH_FLOOR lists "${variant}": expected 1 or some of ${FLOOR_VARIANTS.join(', ')}`);
+  return variants;
 }
 
 /** The options from the environment (see `run.mjs` for the variables). */
@@ -308,5 +372,6 @@ export async function costOptionsFromEnv(shapes) {
     warmup: positiveInteger('BENCH_WARMUP', 20),
     phaseTimeoutMs: positiveInteger('BENCH_TIMEOUT_MS', 120_000),
     redisUrl: process.env.BENCH_REDIS_URL,
+    floor: floorVariantsFromEnv(process.env.BENCH_FLOOR),
   };
 }

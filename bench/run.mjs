@@ -13,7 +13,9 @@
  * measures, at most the phase's own count; default 20), BENCH_TIMEOUT_MS (per phase, default 120000), BENCH_REDIS_URL
  * (default: a private `redis-server` on PATH, so Redis' CPU and commands are the bench's alone),
  * BENCH_WORKER_NODE_ARGS (node flags for the worker processes instead of the bench's own, e.g.
- * "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the worker alone),
+ * "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the worker alone), BENCH_FLOOR ("1", or a
+ * comma-separated list of storage-floor.mjs' variants: after each pair, the same shape on raw
+ * BullMQ that also sends the writes a Flotilla run makes, with no Flotilla code; single Redis only),
  * REDIS_URL (the storage measurement's Redis, default redis://127.0.0.1:6379).
  */
 import { benchCosts, costOptionsFromEnv } from './cost.mjs';

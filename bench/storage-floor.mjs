@@ -1,0 +1,197 @@
+/**
+ * The storage floor of the cost bench (`BENCH_FLOOR=1`): what a run's durable writes cost with no
+ * Flotilla code at all. It answers one question: could any implementation that stores what a
+ * Flotilla run stores reach the throughput goal, however lean its code?
+ *
+ * How: one Flotilla run of the shape is made under `MONITOR`, and every command our scripts ran
+ * for it (create-run, register-writer, index-runs on the client; start-run, write-run,
+ * append-conversation, finish-run, leave-writer on the worker; for a tree, those of all its runs)
+ * is kept with its exact arguments, grouped by script call. The floor system is raw BullMQ (the
+ * same processor, the same client awaiting each job with `waitUntilFinished`) that also sends
+ * those groups, with the run's and conversation's ids replaced by fresh ones: one call per script
+ * call of ours, to a script that only runs the commands it is given. Same round trips, keys,
+ * commands and bytes; none of our Lua logic, serialisation, journal, events read by the client,
+ * or replay. BullMQ's own commands are not copied (the floor runs BullMQ itself).
+ *
+ * Generous by construction: its client reads no run events, and a tree's writes all go out from
+ * its root's first step, one after another, with no parent suspended and replayed.
+ */
+import { randomUUID } from 'node:crypto';
+import { createClient } from '@flotilla/runtime/client';
+import { createWorker } from '@flotilla/runtime/worker';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { benchModel, flotillaAgents, flotillaSubmission } from './cost-shapes.mjs';
+
+export const FLOOR_SHAPES = ['one-turn', 'conversation', 'fanout'];
+
+/**
+ * @typedef {{ side: 'client' | 'worker', commands: string[][] }} FloorGroup
+ * @typedef {{ prefix: string, ids: string[], conversationId?: string, groups: FloorGroup[] }} FloorTemplate
+ */
+
+const isOurs = (key) => /:(run:\{r:|conv:\{c:|runs:\{x:)/.test(key);
+
+/**
+ * Makes one Flotilla run of `shape` on `url` (after one warm-up run) and returns the commands
+ * our scripts ran for it (for a tree: for all its runs), grouped by script call and side. Its keys
+ * stay under `prefix` (default: a fresh `bench-floor-capture:*` one).
+ * @param {{ prefix?: string, quietMs?: number, timeoutMs?: number }} [options]
+ * @returns {Promise<FloorTemplate>}
+ */
+export async function captureFloorTemplate(shape, url, options = {}) {
+  const prefix = options.prefix ?? `bench-floor-capture:${randomUUID().slice(0, 8)}`;
+  const worker = createWorker({
+    agents: flotillaAgents[shape],
+    models: { 'bench-model': benchModel() },
+    connection: url,
+    prefix,
+    queueName: 'agents',
+    concurrency: 1,
+    logger: pino({ level: 'silent' }),
+    env: {},
+  });
+  const client = createClient({ connection: url, prefix, queueName: 'agents', env: {} });
+  const monitorConnection = new Redis(url);
+  /** @type {{ args: string[], lua: boolean }[]} */
+  const seen = [];
+  try {
+    await worker.waitUntilReady();
+    const { agent, input, options: submitOptions } = flotillaSubmission(shape);
+    // The warm-up run: scripts loaded, the worker registered, the queue's keys made.
+    await (await client.submit(agent, input, flotillaSubmission(shape).options)).result();
+    const monitor = await monitorConnection.monitor();
+    monitor.on('monitor', (_time, args, source) =>
+      seen.push({ args: args.map(String), lua: source === 'lua', at: performance.now() }),
+    );
+    const handle = await client.submit(agent, input, submitOptions);
+    await handle.result();
+    const conversationId = submitOptions?.conversationId;
+    // A tree's child runs are named after its root (`<root id>.<hash>`), so the root's id and the
+    // conversation's are all a new run needs replaced.
+    const ids = [handle.id, ...(conversationId ? [conversationId] : [])];
+    // The worker's last calls (leave-writer) follow the finish the result came from: wait until
+    // MONITOR has reported nothing of the run for `quietMs`.
+    await quietAbout(seen, ids, options.quietMs ?? 150, options.timeoutMs ?? 10_000);
+    await monitor.disconnect();
+    return { prefix, ids, conversationId, groups: groupsOf(seen, handle.id, ids) };
+  } finally {
+    monitorConnection.disconnect();
+    await client.close();
+    await worker.close();
+  }
+}
+
+const mentionsAny = (args, ids) => args.some((arg) => ids.some((id) => arg.includes(id)));
+
+async function quietAbout(seen, ids, quietMs, timeoutMs) {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const last = seen.findLast((command) => mentionsAny(command.args, ids))?.at ?? 0;
+    const now = performance.now();
+    if (now - last >= quietMs) return;
+    if (now > deadline)
+      throw new Error(`storage floor: the run's commands did not stop within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, quietMs / 3));
+  }
+}
+
+/** Our script calls for the runs, in order: a group per `evalsha` whose first key is ours. */
+function groupsOf(seen, rootId, ids) {
+  /** @type {FloorGroup[]} */
+  const groups = [];
+  let current;
+  let added = false;
+  for (const { args, lua } of seen) {
+    if (!lua) {
+      current = undefined;
+      const name = args[0].toLowerCase();
+      if ((name === 'evalsha' || name === 'eval') && isOurs(args[3] ?? '') && mentionsAny(args, ids)) {
+        current = { side: added ? 'worker' : 'client', commands: [] };
+        groups.push(current);
+      }
+      continue;
+    }
+    // BullMQ's add of the root's job: everything before it was the client's submit.
+    if (!added && args[0].toUpperCase() === 'LPUSH' && args[2] === rootId) added = true;
+    current?.commands.push(args);
+  }
+  return groups.filter((group) => group.commands.length > 0);
+}
+
+/**
+ * What a design that stored less would send, as variants of the captured writes:
+ *   - `as-stored`: everything a run writes today;
+ *   - `no-events`: without the run's event stream and its timeline copy;
+ *   - `no-gate-index`: without the conversation's writer gate and the run lists' index;
+ *   - `one-write`: the worker's step writes sent with the finish (one call after the start),
+ *     as if no step were durable before the run ends;
+ *   - `lean`: all three.
+ */
+export const FLOOR_VARIANTS = ['as-stored', 'no-events', 'no-gate-index', 'one-write', 'lean'];
+
+const EVENT_KEY = /:run:\{r:[^}]*\}:(events|timeline)$/;
+const GATE_OR_INDEX_KEY = /(:conv:\{c:[^}]*\}:gate:|:runs:\{x:)/;
+
+/** The template as `variant` would write it (see FLOOR_VARIANTS). */
+export function floorVariant(template, variant) {
+  if (!FLOOR_VARIANTS.includes(variant)) throw new Error(`no storage floor variant "${variant}"`);
+  const drop = (pattern) => (group) => ({
+    ...group,
+    commands: group.commands.filter((command) => !command.slice(1).some((arg) => pattern.test(arg))),
+  });
+  let groups = template.groups;
+  if (variant === 'no-events' || variant === 'lean') groups = groups.map(drop(EVENT_KEY));
+  if (variant === 'no-gate-index' || variant === 'lean') groups = groups.map(drop(GATE_OR_INDEX_KEY));
+  groups = groups.filter((group) => group.commands.length > 0);
+  if (variant === 'one-write' || variant === 'lean') {
+    const worker = groups.filter((group) => group.side === 'worker');
+    const [start, ...steps] = worker;
+    const merged =
+      steps.length > 0 ? [{ side: 'worker', commands: steps.flatMap((group) => group.commands) }] : [];
+    groups = [...groups.filter((group) => group.side === 'client'), ...(start ? [start] : []), ...merged];
+  }
+  return { ...template, groups };
+}
+
+/** The ids a new run (tree) of the template is written under: its root's, then its conversation's. */
+export function floorIds(template, rootId, conversationId) {
+  return template.conversationId ? [rootId, conversationId] : [rootId];
+}
+
+/** The template's groups of one side for the run (tree) named by `ids`: ids and prefix replaced. */
+export function floorCommands(template, side, prefix, ids) {
+  const swap = (arg) => {
+    let text = arg.split(template.prefix).join(prefix);
+    template.ids.forEach((id, k) => {
+      text = text.split(id).join(ids[k]);
+    });
+    return text;
+  };
+  return template.groups
+    .filter((group) => group.side === side)
+    .map((group) => group.commands.map((command) => command.map(swap)));
+}
+
+// Runs the commands it is given, in order: `count name arg…` for each. The keys are passed as
+// plain arguments, so this only runs on a single Redis (the floor is a measurement, not a design).
+const BATCH = `local i = 1
+while i <= #ARGV do
+  local n = tonumber(ARGV[i])
+  redis.call(unpack(ARGV, i + 1, i + n))
+  i = i + n + 1
+end
+return 1`;
+
+/**
+ * Sends each group as one script call, one after another, as our scripts are sent: the same
+ * round trips and Redis commands, with a script that only runs what it is given.
+ */
+export async function sendGroups(redis, groups) {
+  if (!redis.floorBatch) redis.defineCommand('floorBatch', { numberOfKeys: 0, lua: BATCH });
+  for (const commands of groups) {
+    const args = [];
+    for (const command of commands) args.push(command.length, ...command);
+    await redis.floorBatch(...args);
+  }
+}
