@@ -33,3 +33,5 @@ export function floorCommands(
   ids: string[],
 ): string[][][];
 export function sendGroups(redis: Redis, groups: string[][][]): Promise<void>;
+/** An argument MONITOR reported (through ioredis), as the command sent it. */
+export function monitoredText(text: string): string;

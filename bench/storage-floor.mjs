@@ -62,8 +62,11 @@ export async function captureFloorTemplate(shape, url, options = {}) {
     await (await client.submit(agent, input, flotillaSubmission(shape).options)).result();
     const monitor = await monitorConnection.monitor();
     monitor.on('monitor', (_time, args, source) =>
-      seen.push({ args: args.map(String), lua: source === 'lua', at: performance.now() }),
+      seen.push({ args: args.map(monitoredText), lua: source === 'lua', at: performance.now() }),
     );
+    // Lines MONITOR sends after `disconnect()` reach a connection with no command waiting, which
+    // ioredis reports as an error: expected then, and worth nothing before.
+    monitor.on('error', () => {});
     const handle = await client.submit(agent, input, submitOptions);
     await handle.result();
     const conversationId = submitOptions?.conversationId;
@@ -80,6 +83,27 @@ export async function captureFloorTemplate(shape, url, options = {}) {
     await client.close();
     await worker.close();
   }
+}
+
+/**
+ * An argument as the command had it: MONITOR writes `\\`, `\n`, `\r`, `\t`, `\a`, `\b` and `\xHH`
+ * escapes (ioredis undoes only `\"`), so without this a replay would not send the same bytes.
+ */
+export function monitoredText(text) {
+  if (!text.includes('\\')) return text;
+  const bytes = [];
+  const escapes = { n: 10, r: 13, t: 9, a: 7, b: 8, '\\': 92 };
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === '\\' && text[i + 1] === 'x' && /^[0-9a-f]{2}$/i.test(text.slice(i + 2, i + 4))) {
+      bytes.push(Number.parseInt(text.slice(i + 2, i + 4), 16));
+      i += 3;
+    } else if (char === '\\' && escapes[text[i + 1]] !== undefined) {
+      bytes.push(escapes[text[i + 1]]);
+      i += 1;
+    } else bytes.push(...Buffer.from(char));
+  }
+  return Buffer.from(bytes).toString('utf8');
 }
 
 const mentionsAny = (args, ids) => args.some((arg) => ids.some((id) => arg.includes(id)));

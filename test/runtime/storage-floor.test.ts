@@ -14,6 +14,7 @@ import {
   floorCommands,
   floorIds,
   floorVariant,
+  monitoredText,
   sendGroups,
 } from '../../bench/storage-floor.mjs';
 import { useRedis } from '../support/redis.js';
@@ -73,6 +74,17 @@ describe('the storage floor of the cost bench', () => {
     expect(worker[6]).toEqual(expect.arrayContaining(['HMGET :lease']));
   });
 
+  it('keeps the bytes the run wrote: each journal entry and the timeline as the run stored them', async () => {
+    const commands = template.groups.flatMap((group) => group.commands);
+    const entries = commands.filter(([name, key]) => name === 'HSETNX' && key?.endsWith(':journal'));
+    const timeline = commands.find(([name, key]) => name === 'SET' && key?.endsWith(':timeline'));
+    expect(entries.length).toBe(5);
+    for (const [, key, field, value] of entries)
+      expect(await redis.redis.hget(key as string, field as string)).toBe(value);
+    expect(timeline).toBeDefined();
+    expect(await redis.redis.get(timeline?.[1] as string)).toBe(timeline?.[2]);
+  });
+
   it('replays as a fresh run that makes the same keys, fields and lengths as the captured run', async () => {
     const prefix = `${redis.prefix}:floor`;
     const ids = floorIds(template, randomUUID(), `bench-${randomUUID()}`);
@@ -88,6 +100,26 @@ describe('the storage floor of the cost bench', () => {
         name,
         ...(await outlineOf(redis.redis, capturedKey, template.ids)),
       });
+    }
+  });
+
+  it('reads back what MONITOR escapes: backslashes, control characters, quotes and UTF-8', async () => {
+    const value = 'a\\b "quoted" \\"\n\t\u0001 café ✓';
+    const key = `${redis.prefix}:escapes`;
+    const monitor = await redis.redis.duplicate().monitor();
+    monitor.on('error', () => {});
+    try {
+      const reported = new Promise<string[]>((resolve) => {
+        monitor.on('monitor', (_time: string, args: string[]) => {
+          if (args[1] === key) resolve(args);
+        });
+      });
+      await redis.redis.set(key, value);
+      const args = await reported;
+      expect(args[2]).not.toBe(value);
+      expect(monitoredText(args[2] as string)).toBe(value);
+    } finally {
+      monitor.disconnect();
     }
   });
 
