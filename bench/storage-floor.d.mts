@@ -33,5 +33,9 @@ export function floorCommands(
   ids: string[],
 ): string[][][];
 export function sendGroups(redis: Redis, groups: string[][][]): Promise<void>;
-/** An argument MONITOR reported (through ioredis), as the command sent it. */
-export function monitoredText(text: string): string;
+export function openMonitor(
+  url: string,
+  onCommand: (args: string[], source: string) => void,
+  timeoutMs?: number,
+): Promise<{ close(): void }>;
+export function parseMonitorLine(line: string): { args: string[]; source: string } | undefined;

@@ -14,7 +14,8 @@ import {
   floorCommands,
   floorIds,
   floorVariant,
-  monitoredText,
+  openMonitor,
+  parseMonitorLine,
   sendGroups,
 } from '../../bench/storage-floor.mjs';
 import { useRedis } from '../support/redis.js';
@@ -103,24 +104,27 @@ describe('the storage floor of the cost bench', () => {
     }
   });
 
-  it('reads back what MONITOR escapes: backslashes, control characters, quotes and UTF-8', async () => {
-    const value = 'a\\b "quoted" \\"\n\t\u0001 café ✓';
+  it('reads back what MONITOR escapes: backslashes, control characters, quotes, spaces and UTF-8', async () => {
+    const value = 'a\\b "quoted" " " \\"\n\t\u0001 café ✓';
     const key = `${redis.prefix}:escapes`;
-    const monitor = await redis.redis.duplicate().monitor();
-    monitor.on('error', () => {});
+    let reported!: (args: string[]) => void;
+    const seen = new Promise<string[]>((resolve) => {
+      reported = resolve;
+    });
+    const monitor = await openMonitor(redis.url, (args) => {
+      if (args[1] === key) reported(args);
+    });
     try {
-      const reported = new Promise<string[]>((resolve) => {
-        monitor.on('monitor', (_time: string, args: string[]) => {
-          if (args[1] === key) resolve(args);
-        });
-      });
       await redis.redis.set(key, value);
-      const args = await reported;
-      expect(args[2]).not.toBe(value);
-      expect(monitoredText(args[2] as string)).toBe(value);
+      expect(await seen).toEqual(['set', key, value]);
     } finally {
-      monitor.disconnect();
+      monitor.close();
     }
+    expect(parseMonitorLine('+1.5 [0 lua] "HSET" "k" "\\x00\\\\"')).toEqual({
+      args: ['HSET', 'k', '\u0000\\'],
+      source: 'lua',
+    });
+    expect(parseMonitorLine('+OK')).toBeUndefined();
   });
 
   it('leaves out what a variant does not store', () => {
