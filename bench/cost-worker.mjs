@@ -10,7 +10,7 @@ import { Queue, Worker } from 'bullmq';
 import { pino } from 'pino';
 import { BenchConnections } from './bench-connections.mjs';
 import { benchModel, flotillaAgents, rawProcessor } from './cost-shapes.mjs';
-import { floorCommands, floorIds, sendGroups } from './storage-floor.mjs';
+import { coalesced, floorCommands, floorIds, sendGroups } from './storage-floor.mjs';
 
 /** @returns {Promise<{ close: () => Promise<void> }>} */
 async function startFlotilla({ shape, concurrency, url, prefix, queueName }) {
@@ -31,11 +31,13 @@ async function startFlotilla({ shape, concurrency, url, prefix, queueName }) {
 /** Raw BullMQ plus the storage a Flotilla run writes (`storage-floor.mjs`), or raw alone. */
 async function startBullmq({ shape, concurrency, url, prefix, queueName, floor }) {
   const connections = new BenchConnections(url);
-  const queue = new Queue(queueName, { connection: connections.connect(), prefix });
+  // The floor's command connections coalesce a tick's writes, as a Flotilla worker's do.
+  const commands = () => (floor ? coalesced(connections.connect()) : connections.connect());
+  const queue = new Queue(queueName, { connection: commands(), prefix });
   const raw = rawProcessor(shape, benchModel(), queue);
   let processor = raw;
   if (floor) {
-    const writes = connections.connect();
+    const writes = commands();
     processor = async (job, token) => {
       // A tree's writes all go with its root's first step; its leaves and collect step write none.
       if (job.name === 'leaf' || job.data.step === 'collect') return raw(job, token);
@@ -53,7 +55,7 @@ async function startBullmq({ shape, concurrency, url, prefix, queueName, floor }
     };
   }
   const worker = new Worker(queueName, processor, {
-    connection: connections.connect(),
+    connection: commands(),
     prefix,
     concurrency,
     removeOnComplete: { age: 3600, count: 1000 },

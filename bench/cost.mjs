@@ -23,6 +23,7 @@ import { startPrivateRedis } from './private-redis.mjs';
 import { redisCostPerRun, redisSnapshot, round } from './redis-cost.mjs';
 import {
   captureFloorTemplate,
+  coalesced,
   FLOOR_SHAPES,
   FLOOR_VARIANTS,
   floorCommands,
@@ -94,9 +95,11 @@ function openClient(system, shape, { url, prefix, queueName, floor }) {
     };
   }
   const connections = new BenchConnections(url);
-  const queue = new Queue(queueName, { connection: connections.connect(), prefix });
+  // The floor's command connections coalesce a tick's writes, as a Flotilla client's does.
+  const commands = () => (floor ? coalesced(connections.connect()) : connections.connect());
+  const queue = new Queue(queueName, { connection: commands(), prefix });
   const events = new QueueEvents(queueName, { connection: connections.connect(), prefix });
-  const writes = floor ? connections.connect() : undefined;
+  const writes = floor ? commands() : undefined;
   // waitUntilFinished listens for the queue's closing once per awaited job.
   queue.setMaxListeners(Number.POSITIVE_INFINITY);
   return {

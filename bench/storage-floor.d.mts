@@ -39,3 +39,4 @@ export function openMonitor(
   timeoutMs?: number,
 ): Promise<{ close(): void }>;
 export function parseMonitorLine(line: string): { args: string[]; source: string } | undefined;
+export function coalesced(redis: Redis): Redis;

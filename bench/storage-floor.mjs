@@ -19,6 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { createClient } from '@flotilla/runtime/client';
+import { coalesceWrites, LuaScript } from '@flotilla/runtime/internals';
 import { createWorker } from '@flotilla/runtime/worker';
 import { pino } from 'pino';
 import { benchModel, flotillaAgents, flotillaSubmission } from './cost-shapes.mjs';
@@ -261,23 +262,33 @@ export function floorCommands(template, side, prefix, ids) {
 
 // Runs the commands it is given, in order: `count name arg…` for each. The keys are passed as
 // plain arguments, so this only runs on a single Redis (the floor is a measurement, not a design).
-const BATCH = `local i = 1
+const BATCH = new LuaScript(
+  'floor-batch',
+  0,
+  `local i = 1
 while i <= #ARGV do
   local n = tonumber(ARGV[i])
   redis.call(unpack(ARGV, i + 1, i + n))
   i = i + n + 1
 end
-return 1`;
+return 1`,
+);
+
+/** `redis`, its writes of one tick sent together as a Flotilla worker's and client's are. */
+export function coalesced(redis) {
+  coalesceWrites(redis);
+  return redis;
+}
 
 /**
- * Sends each group as one script call, one after another, as our scripts are sent: the same
- * round trips and Redis commands, with a script that only runs what it is given.
+ * Sends each group as one script call, one after another, as our scripts are sent (the runtime's
+ * own `LuaScript`, on a connection given `coalesceWrites` as ours are): the same round trips and
+ * Redis commands, with a script that only runs what it is given.
  */
 export async function sendGroups(redis, groups) {
-  if (!redis.floorBatch) redis.defineCommand('floorBatch', { numberOfKeys: 0, lua: BATCH });
   for (const commands of groups) {
     const args = [];
     for (const command of commands) args.push(command.length, ...command);
-    await redis.floorBatch(...args);
+    await BATCH.run(redis, [], args);
   }
 }

@@ -5,6 +5,7 @@
  */
 
 export { eventsConnectionName } from '../client/run-handle.js';
+export { coalesceWrites } from '../config/coalesce-writes.js';
 export { openRedis } from '../config/open-redis.js';
 export { type ConnectionWatchOptions, watchConnection } from '../config/watch-connection.js';
 export { eventNoticeChannel } from '../events/event-notice.js';
@@ -53,6 +54,7 @@ export {
 } from '../runs/waiting-runs-report.js';
 export { abortableDelay } from '../shared/abortable-delay.js';
 export { REDACTED, redactingLogOptions, redactSecrets, redactValue } from '../shared/redact-secrets.js';
+export { LuaScript } from '../store/lua-script.js';
 export {
   RedisConversationStore,
   type RedisConversationStoreOptions,
