@@ -322,7 +322,13 @@ export async function benchCosts(options) {
             variant,
           };
           process.stdout.write(`${JSON.stringify(floor)}\n`);
-          const floorRatios = { ...ratioLine(raw, floor), bench: 'floor-ratio', variant };
+          // flotillaOverFloor: Flotilla's throughput over its storage floor's, what our code costs.
+          const floorRatios = {
+            ...ratioLine(raw, floor),
+            bench: 'floor-ratio',
+            variant,
+            flotillaOverFloor: ratio(flotilla.runsPerSecond, floor.runsPerSecond),
+          };
           process.stdout.write(`${JSON.stringify(floorRatios)}\n`);
           floorPairs.push({ raw, flotilla: floor, ratios: floorRatios });
         }
