@@ -9,7 +9,8 @@
  * is kept with its exact arguments, grouped by script call. The floor system is raw BullMQ (the
  * same processor, the same client awaiting each job with `waitUntilFinished`) that also sends
  * those groups, with the run's and conversation's ids replaced by fresh ones: one call per script
- * call of ours, to a script that only runs the commands it is given. Same round trips, keys,
+ * call of ours, to a script that only runs the commands it is given, sent through the runtime's
+ * own `LuaScript` on connections given `coalesceWrites`, as ours are. Same round trips, keys,
  * commands and bytes; none of our Lua logic, serialisation, journal, events read by the client,
  * or replay. BullMQ's own commands are not copied (the floor runs BullMQ itself).
  *
@@ -211,8 +212,8 @@ function groupsOf(seen, rootId, ids) {
  *   - `as-stored`: everything a run writes today;
  *   - `no-events`: without the run's event stream and its timeline copy;
  *   - `no-gate-index`: without the conversation's writer gate and the run lists' index;
- *   - `one-write`: the worker's step writes sent with the finish (one call after the start),
- *     as if no step were durable before the run ends;
+ *   - `one-write`: the worker's first call kept (start-run, or a child's index), every later one
+ *     merged into one call at the end, as if no step were durable before the run ends;
  *   - `lean`: all three.
  */
 export const FLOOR_VARIANTS = ['as-stored', 'no-events', 'no-gate-index', 'one-write', 'lean'];
