@@ -9,7 +9,9 @@
  *   - Redis commands per run (`INFO commandstats`, script calls included), their own time
  *     (`usec`) per run, and the commands that take most of it.
  * Prints one JSON line per phase, one `cost-ratio` line per pair (Flotilla over raw), then a
- * Markdown table of every pair. Not a test: nothing here asserts a timing.
+ * Markdown table of every pair. With BENCH_FLOOR, each pair is followed by the shape's storage
+ * floor (`storage-floor.mjs`: raw BullMQ plus a Flotilla run's writes, no Flotilla code) and a
+ * `floor-ratio` line. Not a test: nothing here asserts a timing.
  */
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
