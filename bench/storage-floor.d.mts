@@ -33,10 +33,4 @@ export function floorCommands(
   ids: string[],
 ): string[][][];
 export function sendGroups(redis: Redis, groups: string[][][]): Promise<void>;
-export function openMonitor(
-  url: string,
-  onCommand: (args: string[], source: string) => void,
-  timeoutMs?: number,
-): Promise<{ close(): void }>;
-export function parseMonitorLine(line: string): { args: string[]; source: string } | undefined;
 export function coalesced(redis: Redis): Redis;

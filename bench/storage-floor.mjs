@@ -18,12 +18,12 @@
  * its root's first step, one after another, with no parent suspended and replayed.
  */
 import { randomUUID } from 'node:crypto';
-import { connect } from 'node:net';
 import { createClient } from '@flotilla/runtime/client';
 import { coalesceWrites, LuaScript } from '@flotilla/runtime/internals';
 import { createWorker } from '@flotilla/runtime/worker';
 import { pino } from 'pino';
 import { benchModel, flotillaAgents, flotillaSubmission } from './cost-shapes.mjs';
+import { openMonitor } from './redis-monitor.mjs';
 
 export const FLOOR_SHAPES = ['one-turn', 'conversation', 'fanout'];
 
@@ -80,94 +80,6 @@ export async function captureFloorTemplate(shape, url, options = {}) {
     await client.close();
     await worker.close();
   }
-}
-
-/**
- * Sends `MONITOR` on a socket of its own and calls `onCommand(args, source)` for each command
- * Redis reports (`source`: `lua` inside a script, else the client's address). Not ioredis'
- * `monitor()`: on a busy Redis its first lines can arrive before it counts itself in monitor mode,
- * which it reports as an unhandled "Command queue state error", and it splits arguments on
- * `" "` and leaves MONITOR's escapes in them. Resolves once Redis has answered `+OK`.
- * @param {string} url `redis://[[user]:password@]host:port`
- * @param {(args: string[], source: string) => void} onCommand
- * @returns {Promise<{ close: () => void }>}
- */
-export function openMonitor(url, onCommand, timeoutMs = 10_000) {
-  const { hostname, port, username, password } = new URL(url);
-  const socket = connect({ host: hostname.replace(/^\[|\]$/g, ''), port: Number(port || 6379) });
-  socket.setEncoding('latin1');
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`MONITOR: no answer within ${timeoutMs} ms`)), timeoutMs);
-    const fail = (error) => {
-      clearTimeout(timer);
-      socket.destroy();
-      reject(error);
-    };
-    let buffered = '';
-    let answered = false;
-    // +OK to AUTH (when the URL has a password), then +OK to MONITOR.
-    const okNeeded = password ? 2 : 1;
-    let okCount = 0;
-    socket.on('error', fail);
-    socket.on('data', (chunk) => {
-      buffered += chunk;
-      let end = buffered.indexOf('\r\n');
-      while (end !== -1) {
-        const line = buffered.slice(0, end);
-        buffered = buffered.slice(end + 2);
-        end = buffered.indexOf('\r\n');
-        if (line.startsWith('-')) return fail(new Error(`MONITOR: Redis answered ${line.slice(1)}`));
-        if (!answered) {
-          if (line === '+OK' && ++okCount === okNeeded) {
-            answered = true;
-            clearTimeout(timer);
-            resolve({ close: () => socket.destroy() });
-          }
-          continue;
-        }
-        const command = parseMonitorLine(line);
-        if (command) onCommand(command.args, command.source);
-      }
-    });
-    const auth = password
-      ? `AUTH ${username ? `${decodeURIComponent(username)} ` : ''}${decodeURIComponent(password)}\r\n`
-      : '';
-    socket.write(`${auth}MONITOR\r\n`);
-  });
-}
-
-/**
- * One MONITOR line, `+<time> [<db> <source>] "<arg>" "<arg>"…`, as its arguments (Redis' quoted
- * form undone: `\\`, `\"`, `\n`, `\r`, `\t`, `\a`, `\b`, `\xHH`, bytes read as UTF-8) and source.
- */
-export function parseMonitorLine(line) {
-  const open = line.indexOf('[');
-  const close = line.indexOf('] ', open);
-  if (!line.startsWith('+') || open === -1 || close === -1) return undefined;
-  const source = line.slice(open + 1, close).split(' ')[1] ?? '';
-  const escapes = { n: 10, r: 13, t: 9, a: 7, b: 8, '\\': 92, '"': 34 };
-  const args = [];
-  let i = close + 2;
-  while (i < line.length) {
-    if (line[i] === ' ') {
-      i++;
-      continue;
-    }
-    if (line[i] !== '"') return undefined;
-    const bytes = [];
-    for (i++; i < line.length && line[i] !== '"'; i++) {
-      if (line[i] === '\\' && line[i + 1] === 'x') {
-        bytes.push(Number.parseInt(line.slice(i + 2, i + 4), 16));
-        i += 3;
-      } else if (line[i] === '\\') {
-        bytes.push(escapes[line[i + 1]] ?? line.charCodeAt(i + 1));
-        i += 1;
-      } else bytes.push(line.charCodeAt(i));
-    }
-    args.push(Buffer.from(bytes).toString('utf8'));
-    i++;
-  }
-  return { args, source };
 }
 
 const mentionsAny = (args, ids) => args.some((arg) => ids.some((id) => arg.includes(id)));

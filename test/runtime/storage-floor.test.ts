@@ -14,8 +14,6 @@ import {
   floorCommands,
   floorIds,
   floorVariant,
-  openMonitor,
-  parseMonitorLine,
   sendGroups,
 } from '../../bench/storage-floor.mjs';
 import { useRedis } from '../support/redis.js';
@@ -102,29 +100,6 @@ describe('the storage floor of the cost bench', () => {
         ...(await outlineOf(redis.redis, capturedKey, template.ids)),
       });
     }
-  });
-
-  it('reads back what MONITOR escapes: backslashes, control characters, quotes, spaces and UTF-8', async () => {
-    const value = 'a\\b "quoted" " " \\"\n\t\u0001 café ✓';
-    const key = `${redis.prefix}:escapes`;
-    let reported!: (args: string[]) => void;
-    const seen = new Promise<string[]>((resolve) => {
-      reported = resolve;
-    });
-    const monitor = await openMonitor(redis.url, (args) => {
-      if (args[1] === key) reported(args);
-    });
-    try {
-      await redis.redis.set(key, value);
-      expect(await seen).toEqual(['set', key, value]);
-    } finally {
-      monitor.close();
-    }
-    expect(parseMonitorLine('+1.5 [0 lua] "HSET" "k" "\\x00\\\\"')).toEqual({
-      args: ['HSET', 'k', '\u0000\\'],
-      source: 'lua',
-    });
-    expect(parseMonitorLine('+OK')).toBeUndefined();
   });
 
   it('leaves out what a variant does not store', () => {
