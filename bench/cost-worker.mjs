@@ -41,16 +41,13 @@ async function startBullmq({ shape, concurrency, url, prefix, queueName, floor }
     processor = async (job, token) => {
       // A tree's writes all go with its root's first step; its leaves and collect step write none.
       if (job.name === 'leaf' || job.data.step === 'collect') return raw(job, token);
-      const ids = floorIds(floor, job.id, job.data.conversationId);
-      const [start, ...rest] = floorCommands(floor, 'worker', prefix, ids);
-      // A root's fan-out step ends by waiting for its children: its writes go first.
-      if (job.data.step === 'fan-out') {
-        await sendGroups(writes, [start, ...rest]);
-        return raw(job, token);
-      }
-      await sendGroups(writes, start ? [start] : []);
+      const groups = floorCommands(floor, 'worker', prefix, floorIds(floor, job.id, job.data.conversationId));
+      // A root's fan-out step ends by waiting for its children: its writes go first. Otherwise the
+      // first call (start-run) goes before the work, the rest after it.
+      const before = job.data.step === 'fan-out' ? groups.length : 1;
+      await sendGroups(writes, groups.slice(0, before));
       const output = await raw(job, token);
-      await sendGroups(writes, rest);
+      await sendGroups(writes, groups.slice(before));
       return output;
     };
   }

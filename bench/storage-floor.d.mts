@@ -1,4 +1,4 @@
-// Types of `storage-floor.mjs`, for the test that checks what the floor sends.
+// Types of `storage-floor.mjs` (its only declaration of them), for the test that checks what the floor sends.
 import type { Redis } from 'ioredis';
 
 export interface FloorGroup {
@@ -11,7 +11,6 @@ export interface FloorTemplate {
   prefix: string;
   /** The captured run's id (a tree's root), then its conversation's when it has one. */
   ids: string[];
-  conversationId?: string;
   groups: FloorGroup[];
 }
 

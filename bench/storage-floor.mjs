@@ -27,10 +27,7 @@ import { openMonitor } from './redis-monitor.mjs';
 
 export const FLOOR_SHAPES = ['one-turn', 'conversation', 'fanout'];
 
-/**
- * @typedef {{ side: 'client' | 'worker', commands: string[][] }} FloorGroup
- * @typedef {{ prefix: string, ids: string[], conversationId?: string, groups: FloorGroup[] }} FloorTemplate
- */
+// The shapes of a template and its groups are declared once, in storage-floor.d.mts.
 
 const isOurs = (key) => /:(run:\{r:|conv:\{c:|runs:\{x:)/.test(key);
 
@@ -59,9 +56,11 @@ export async function captureFloorTemplate(shape, url, options = {}) {
   let monitor;
   try {
     await worker.waitUntilReady();
+    // A warm-up run first (in a conversation of its own): scripts loaded, the worker registered,
+    // the queue's keys made, so the captured run writes only what every run writes.
+    const warmUp = flotillaSubmission(shape);
+    await (await client.submit(warmUp.agent, warmUp.input, warmUp.options)).result();
     const { agent, input, options: submitOptions } = flotillaSubmission(shape);
-    // The warm-up run: scripts loaded, the worker registered, the queue's keys made.
-    await (await client.submit(agent, input, flotillaSubmission(shape).options)).result();
     monitor = await openMonitor(url, (args, source) =>
       seen.push({ args, lua: source === 'lua', at: performance.now() }),
     );
@@ -74,7 +73,7 @@ export async function captureFloorTemplate(shape, url, options = {}) {
     // The worker's last calls (leave-writer) follow the finish the result came from: wait until
     // MONITOR has reported nothing of the run for `quietMs`.
     await quietAbout(seen, ids, options.quietMs ?? 150, options.timeoutMs ?? 10_000);
-    return { prefix, ids, conversationId, groups: groupsOf(seen, handle.id, ids) };
+    return { prefix, ids, groups: groupsOf(seen, handle.id, ids) };
   } finally {
     monitor?.close();
     await client.close();
@@ -98,7 +97,6 @@ async function quietAbout(seen, ids, quietMs, timeoutMs) {
 
 /** Our script calls for the runs, in order: a group per `evalsha` whose first key is ours. */
 function groupsOf(seen, rootId, ids) {
-  /** @type {FloorGroup[]} */
   const groups = [];
   let current;
   let added = false;
@@ -154,9 +152,9 @@ export function floorVariant(template, variant) {
   return { ...template, groups };
 }
 
-/** The ids a new run (tree) of the template is written under: its root's, then its conversation's. */
+/** The ids a new run (tree) of the template is written under: its root's, then its conversation's if it has one. */
 export function floorIds(template, rootId, conversationId) {
-  return template.conversationId ? [rootId, conversationId] : [rootId];
+  return [rootId, conversationId].slice(0, template.ids.length);
 }
 
 /** The template's groups of one side for the run (tree) named by `ids`: ids and prefix replaced. */
