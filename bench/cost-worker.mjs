@@ -10,7 +10,7 @@ import { Queue, Worker } from 'bullmq';
 import { pino } from 'pino';
 import { BenchConnections } from './bench-connections.mjs';
 import { benchModel, flotillaAgents, rawProcessor } from './cost-shapes.mjs';
-import { coalesced, floorCommands, floorIds, sendGroups } from './storage-floor.mjs';
+import { coalesced, floorIds, floorWriter, sendCalls } from './storage-floor.mjs';
 
 /** @returns {Promise<{ close: () => Promise<void> }>} */
 async function startFlotilla({ shape, concurrency, url, prefix, queueName }) {
@@ -38,16 +38,17 @@ async function startBullmq({ shape, concurrency, url, prefix, queueName, floor }
   let processor = raw;
   if (floor) {
     const writes = commands();
+    const callsOf = floorWriter(floor, 'worker', prefix);
     processor = async (job, token) => {
       // A tree's writes all go with its root's first step; its leaves and collect step write none.
       if (job.name === 'leaf' || job.data.step === 'collect') return raw(job, token);
-      const groups = floorCommands(floor, 'worker', prefix, floorIds(floor, job.id, job.data.conversationId));
+      const calls = callsOf(floorIds(floor, job.id, job.data.conversationId));
       // A root's fan-out step ends by waiting for its children: its writes go first. Otherwise the
       // first call (start-run) goes before the work, the rest after it.
-      const before = job.data.step === 'fan-out' ? groups.length : 1;
-      await sendGroups(writes, groups.slice(0, before));
+      const before = job.data.step === 'fan-out' ? calls.length : 1;
+      await sendCalls(writes, calls.slice(0, before));
       const output = await raw(job, token);
-      await sendGroups(writes, groups.slice(before));
+      await sendCalls(writes, calls.slice(before));
       return output;
     };
   }

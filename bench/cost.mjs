@@ -28,10 +28,10 @@ import {
   coalesced,
   FLOOR_SHAPES,
   FLOOR_VARIANTS,
-  floorCommands,
   floorIds,
   floorVariant,
-  sendGroups,
+  floorWriter,
+  sendCalls,
 } from './storage-floor.mjs';
 
 const WORKER_SCRIPT = new URL('./cost-worker.mjs', import.meta.url);
@@ -102,6 +102,7 @@ function openClient(system, shape, { url, prefix, queueName, floor }) {
   const queue = new Queue(queueName, { connection: commands(), prefix });
   const events = new QueueEvents(queueName, { connection: connections.connect(), prefix });
   const writes = floor ? commands() : undefined;
+  const callsOf = floor ? floorWriter(floor, 'client', prefix) : undefined;
   // waitUntilFinished listens for the queue's closing once per awaited job.
   queue.setMaxListeners(Number.POSITIVE_INFINITY);
   return {
@@ -113,8 +114,7 @@ function openClient(system, shape, { url, prefix, queueName, floor }) {
         // The floor: the client's share of a Flotilla run's writes first, as our submit does.
         const runId = randomUUID();
         const conversationId = `bench-${randomUUID()}`;
-        const ids = floorIds(floor, runId, conversationId);
-        await sendGroups(writes, floorCommands(floor, 'client', prefix, ids));
+        await sendCalls(writes, callsOf(floorIds(floor, runId, conversationId)));
         Object.assign(data, { conversationId });
         Object.assign(options, { jobId: runId });
       }

@@ -25,11 +25,10 @@ export function captureFloorTemplate(
 ): Promise<FloorTemplate>;
 export function floorVariant(template: FloorTemplate, variant: string): FloorTemplate;
 export function floorIds(template: FloorTemplate, rootId: string, conversationId?: string): string[];
-export function floorCommands(
+export function floorWriter(
   template: FloorTemplate,
   side: FloorGroup['side'],
   prefix: string,
-  ids: string[],
-): string[][][];
-export function sendGroups(redis: Redis, groups: string[][][]): Promise<void>;
+): (ids: string[]) => string[][];
+export function sendCalls(redis: Redis, calls: string[][]): Promise<void>;
 export function coalesced(redis: Redis): Redis;

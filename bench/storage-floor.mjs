@@ -157,18 +157,48 @@ export function floorIds(template, rootId, conversationId) {
   return [rootId, conversationId].slice(0, template.ids.length);
 }
 
-/** The template's groups of one side for the run (tree) named by `ids`: ids and prefix replaced. */
-export function floorCommands(template, side, prefix, ids) {
-  const swap = (arg) => {
-    let text = arg.split(template.prefix).join(prefix);
-    template.ids.forEach((id, k) => {
-      text = text.split(id).join(ids[k]);
-    });
-    return text;
+/**
+ * The writer of one side's calls for runs under `prefix`: given a run's ids (`floorIds`), each call's
+ * script arguments (`count name arg…` per command). Every argument is cut once, here, into text and
+ * the places the captured prefix and ids stood, so a run only joins its pieces: replacing them with
+ * `split`/`join` on every argument cost ~150 µs per conversational run (~500 per tree), CPU that
+ * Flotilla does not spend and that would have pulled the floor down.
+ * @param {import('./storage-floor.d.mts').FloorTemplate} template
+ * @param {'client' | 'worker'} side
+ * @param {string} prefix
+ * @returns {(ids: string[]) => string[][]}
+ */
+export function floorWriter(template, side, prefix) {
+  const literal = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const places = new RegExp([template.prefix, ...template.ids].map(literal).join('|'), 'g');
+  // A piece is a text, or a number: -1 for the prefix, k for the template's id k.
+  const piecesOf = (arg) => {
+    const pieces = [];
+    let last = 0;
+    for (const match of arg.matchAll(places)) {
+      pieces.push(
+        arg.slice(last, match.index),
+        match[0] === template.prefix ? -1 : template.ids.indexOf(match[0]),
+      );
+      last = match.index + match[0].length;
+    }
+    if (pieces.length === 0) return arg;
+    pieces.push(arg.slice(last));
+    return pieces;
   };
-  return template.groups
+  const calls = template.groups
     .filter((group) => group.side === side)
-    .map((group) => group.commands.map((command) => command.map(swap)));
+    .map((group) => group.commands.flatMap((command) => [String(command.length), ...command.map(piecesOf)]));
+  return (ids) =>
+    calls.map((call) =>
+      call.map((arg) => {
+        if (typeof arg === 'string') return arg;
+        let text = '';
+        for (const piece of arg)
+          text += typeof piece === 'string' ? piece : piece === -1 ? prefix : ids[piece];
+        return text;
+      }),
+    );
 }
 
 // Runs the commands it is given, in order: `count name arg…` for each. The keys are passed as
@@ -192,14 +222,10 @@ export function coalesced(redis) {
 }
 
 /**
- * Sends each group as one script call, one after another, as our scripts are sent (the runtime's
- * own `LuaScript`, on a connection given `coalesceWrites` as ours are): the same round trips and
- * Redis commands, with a script that only runs what it is given.
+ * Sends each call (a `floorWriter`'s) as one script call, one after another, as our scripts are
+ * sent (the runtime's own `LuaScript`, on a connection given `coalesceWrites` as ours are): the
+ * same round trips and Redis commands, with a script that only runs what it is given.
  */
-export async function sendGroups(redis, groups) {
-  for (const commands of groups) {
-    const args = [];
-    for (const command of commands) args.push(command.length, ...command);
-    await BATCH.run(redis, [], args);
-  }
+export async function sendCalls(redis, calls) {
+  for (const args of calls) await BATCH.run(redis, [], args);
 }

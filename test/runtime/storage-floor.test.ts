@@ -11,10 +11,10 @@ import {
   captureFloorTemplate,
   type FloorGroup,
   type FloorTemplate,
-  floorCommands,
   floorIds,
   floorVariant,
-  sendGroups,
+  floorWriter,
+  sendCalls,
 } from '../../bench/storage-floor.mjs';
 import { useRedis } from '../support/redis.js';
 
@@ -88,7 +88,7 @@ describe('the storage floor of the cost bench', () => {
     const prefix = `${redis.prefix}:floor`;
     const ids = floorIds(template, randomUUID(), `bench-${randomUUID()}`);
     for (const side of ['client', 'worker'] as const)
-      await sendGroups(redis.redis, floorCommands(template, side, prefix, ids));
+      await sendCalls(redis.redis, floorWriter(template, side, prefix)(ids));
     const captured = await keysOf(redis.redis, template.prefix, template.ids);
     const replayed = await keysOf(redis.redis, prefix, ids);
     expect([...replayed.keys()].sort()).toEqual([...captured.keys()].sort());
