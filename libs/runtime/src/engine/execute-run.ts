@@ -152,14 +152,7 @@ class RootExecution {
     run.steps.whenAllBlocked(() => {
       if (raced) return;
       raced = true;
-      let outcome: RunOutcome;
-      try {
-        outcome = suspend(run, callPath, invocation);
-      } catch (error) {
-        this.#failed(error);
-        return;
-      }
-      this.#flushThen(() => this.#settle.resolve(outcome));
+      this.#resolveWith(() => suspend(run, callPath, invocation));
     });
   }
 
@@ -180,9 +173,8 @@ class RootExecution {
 
   #succeeded(output: unknown): void {
     const run = this.#run;
-    let outcome: RunOutcome;
-    try {
-      outcome = { output, usage: run.usage, modelCalls: run.modelCalls };
+    this.#resolveWith(() => {
+      const outcome: RunOutcome = { output, usage: run.usage, modelCalls: run.modelCalls };
       run.emit({
         type: 'run-end',
         callPath: this.#callPath,
@@ -190,6 +182,15 @@ class RootExecution {
         output,
         ...usageOf(outcome),
       });
+      return outcome;
+    });
+  }
+
+  /** Settles with what `outcomeOf` gives once the events are flushed; fails the run if it throws. */
+  #resolveWith(outcomeOf: () => RunOutcome): void {
+    let outcome: RunOutcome;
+    try {
+      outcome = outcomeOf();
     } catch (error) {
       this.#failed(error);
       return;
