@@ -120,7 +120,7 @@ function groupsOf(seen, rootId, ids) {
 /**
  * What a design that stored less would send, as variants of the captured writes:
  *   - `as-stored`: everything a run writes today;
- *   - `no-events`: without the run's event stream and its timeline copy;
+ *   - `no-events`: without the run's event stream, its timeline copy and its end notice;
  *   - `no-gate-index`: without the conversation's writer gate and the run lists' index;
  *   - `one-write`: the worker's first call kept (start-run, or a child's index), every later one
  *     merged into one call at the end, as if no step were durable before the run ends;
@@ -128,7 +128,8 @@ function groupsOf(seen, rootId, ids) {
  */
 export const FLOOR_VARIANTS = ['as-stored', 'no-events', 'no-gate-index', 'one-write', 'lean'];
 
-const EVENT_KEY = /:run:\{r:[^}]*\}:(events|timeline)$/;
+/** A run's event stream, its timeline, and the channel its end is published on (`runEndChannel`). */
+const EVENT_KEY = /:run:\{r:[^}]*\}:(events|timeline|events:end)$/;
 const GATE_OR_INDEX_KEY = /(:conv:\{c:[^}]*\}:gate:|:runs:\{x:)/;
 
 /** The template as `variant` would write it (see FLOOR_VARIANTS). */

@@ -2,7 +2,7 @@
  * What a fan-out's parent sends to its own run keys (Redis `MONITOR`, the script calls on the
  * parent's hash tag): its `run-suspended` event rides in the suspension's script
  * (`suspend-run-3`), and the outcomes its replay reads from the ended children's records are
- * journaled with the run's end (`finish-run-11`), not in calls of their own; readers still get
+ * journaled with the run's end (`finish-run-12`), not in calls of their own; readers still get
  * every event in order, and the journal every outcome. Resumed by the worker that suspended it,
  * its end compacts the stream in the finish script (no read-back, no `compact-events-2`).
  */

@@ -6,7 +6,7 @@
  *    (or picks up a child enqueued after this walk: children check their parent's and root's
  *    flags) ends it without running it;
  *  - its job is removed when no worker holds it (waiting, delayed, waiting-children), and its
- *    record ends `cancelled` (`finish-run-11` also deletes its memory and gives its children set
+ *    record ends `cancelled` (`finish-run-12` also deletes its memory and gives its children set
  *    the record's retention, so no key of it is left without an expiry), and it leaves its
  *    conversation's line of writers (the next run on it is woken). Removing parents before children means no parent is
  *    woken by the removal of its last child.

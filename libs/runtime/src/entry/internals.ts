@@ -8,7 +8,7 @@ export { eventsConnectionName } from '../client/run-handle.js';
 export { coalesceWrites } from '../config/coalesce-writes.js';
 export { openRedis } from '../config/open-redis.js';
 export { type ConnectionWatchOptions, watchConnection } from '../config/watch-connection.js';
-export { eventNoticeChannel } from '../events/event-notice.js';
+export { eventNoticeChannel, runEndChannel } from '../events/event-notice.js';
 export { RedisRunEventSink } from '../events/redis-run-event-sink.js';
 export { agentQueueName } from '../jobs/agent-queues.js';
 export {

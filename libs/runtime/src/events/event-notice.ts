@@ -19,3 +19,11 @@ export function publishEventNotice(redis: Redis, eventsKey: string): void {
   if (!redis.isCluster) return;
   redis.spublish(eventNoticeChannel(eventsKey), '').catch(() => undefined);
 }
+
+/**
+ * The channel a run's end is published on, on one Redis (`finish-run-12`): what `result()`
+ * waits for there (`run-end-reader.ts`), instead of every write of the run's events.
+ */
+export function runEndChannel(eventsKey: string): string {
+  return `${eventsKey}:end`;
+}

@@ -221,7 +221,7 @@ describe('encodeRunTimeline, property', () => {
     );
   });
 
-  /** What finish-run-11 does with a split timeline and the ids of its own XADDs (the Lua, in JS). */
+  /** What finish-run-12 does with a split timeline and the ids of its own XADDs (the Lua, in JS). */
   function completeSplit(
     split: NonNullable<ReturnType<typeof encodeSplitRunTimeline>>,
     appended: readonly StreamedRunEvent[],

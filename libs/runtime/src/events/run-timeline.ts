@@ -164,7 +164,7 @@ class EntryEncoder {
 
 /**
  * A timeline encoded in two parts, for a run whose last events get their stream ids in the
- * same Lua script that stores the timeline (`finish-run-11`): `head` is the timeline's text up
+ * same Lua script that stores the timeline (`finish-run-12`): `head` is the timeline's text up
  * to and including the entries of the events already in the stream (each followed by a
  * comma); `tails` are, for each of the remaining events in order, the text of its entry after
  * the three numbers that depend on its stream id (`"type",{fields}]`), and `ats` their times.

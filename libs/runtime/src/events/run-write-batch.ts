@@ -193,7 +193,7 @@ export class RunWriteBatch {
 
   /**
    * For the run's end: waits for the writes in flight, then hands over what is not written yet
-   * and forgets it, for the caller to write in its own script (`finish-run-11`). Nothing when the
+   * and forgets it, for the caller to write in its own script (`finish-run-12`). Nothing when the
    * attempt was superseded (its writes are dropped).
    */
   drain(): Promise<DrainedWrites> {

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { AttemptSupersededError } from '../errors/run-errors.js';
 import type { SerializedError } from '../errors/serialize-error.js';
-import { publishEventNotice } from '../events/event-notice.js';
+import { publishEventNotice, runEndChannel } from '../events/event-notice.js';
 import type { WrittenEvents } from '../events/redis-run-event-sink.js';
 import { DEFAULT_EVENT_STREAM_MAX_LENGTH } from '../events/redis-run-event-sink.js';
 import { parseStreamEntries, type StreamedRunEvent } from '../events/redis-run-event-stream.js';
@@ -29,7 +29,7 @@ import { ATTEMPT_SUPERSEDED } from '../store/lua/attempt-fence.lua.js';
 import { clearAttemptTraceScript } from './lua/clear-attempt-trace-1.lua.js';
 import { compactEventsScript } from './lua/compact-events-2.lua.js';
 import { createRunScript } from './lua/create-run-2.lua.js';
-import { finishRunScript } from './lua/finish-run-11.lua.js';
+import { finishRunScript } from './lua/finish-run-12.lua.js';
 import { markUnservedScript } from './lua/mark-unserved-1.lua.js';
 import { markWaitingScript } from './lua/mark-waiting-1.lua.js';
 import { parkRunScript } from './lua/park-run-1.lua.js';
@@ -396,7 +396,8 @@ export class RedisRunRecords {
     const timeline =
       written &&
       this.#splitTimeline(runId, written, events ?? [], eventText, outcome, firstExecution === true);
-    const call = finishRunArgs(runKeys(this.#prefix, runId), ending, event, {
+    const keys = runKeys(this.#prefix, runId);
+    const call = finishRunArgs(keys, ending, event, {
       eventStreamMaxLength: this.#eventStreamMaxLength,
       retention: this.#retention,
       eventText,
@@ -405,6 +406,8 @@ export class RedisRunRecords {
       ...(timeline !== undefined && { timeline }),
       ...(cleanUp && { cleanUp }),
       ...(records !== undefined && records.length > 0 && { records }),
+      // A cluster's readers wait for the sharded notice below instead.
+      ...(!this.#redis.isCluster && { endChannel: runEndChannel(keys.events) }),
     });
     const reply = await finishRunScript.run(this.#redis, call.keys, call.args);
     if (reply === ATTEMPT_SUPERSEDED) throw new AttemptSupersededError(runId, "the run's end");
@@ -418,7 +421,7 @@ export class RedisRunRecords {
   }
 
   /**
-   * The timeline of a run whose stream holds `written` only, split for `finish-run-11` to
+   * The timeline of a run whose stream holds `written` only, split for `finish-run-12` to
    * complete with the ids of the events it appends (`pending`, then `run-end`), from the texts
    * written (not parsed again); `undefined` when it cannot be (an event not a JSON object, or its
    * `at` not an integer): compacted from the stream.
@@ -610,7 +613,7 @@ function totalsOf(usage: string | null | undefined, modelCalls: string | null | 
 }
 
 /**
- * What the record `finish-run-11` writes for `ending` says of the run's end, as `get` reads it
+ * What the record `finish-run-12` writes for `ending` says of the run's end, as `get` reads it
  * back (`outcomeOf(toRecord(…))` of its fields), for the timeline's `run-end`: only the outcome's
  * fields, and the usage our own code summed without its schema when it is three plain counts.
  */

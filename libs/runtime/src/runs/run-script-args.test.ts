@@ -122,7 +122,7 @@ describe('run script argument builders', () => {
     });
   });
 
-  it('lays out finish-run-11: seven keys of one hash tag, output only for a success', () => {
+  it('lays out finish-run-12: seven keys of one hash tag, output only for a success', () => {
     const call = finishRunArgs(
       keys,
       { status: 'failed', output: 'ignored', error: { name: 'E', message: 'm' }, usage, modelCalls: 1 },
@@ -152,20 +152,21 @@ describe('run script argument builders', () => {
       '',
       'p:run:{r:r1}:memory:',
       '0',
+      '',
       '0',
       '0',
       '',
     ]);
   });
 
-  it('lays out the journal entries finish-run-11 records ahead of the events it appends', () => {
+  it('lays out the journal entries finish-run-12 records ahead of the events it appends', () => {
     const call = finishRunArgs(keys, { status: 'succeeded', usage, modelCalls: 0 }, event, {
       eventStreamMaxLength: 1,
       retention: { recordSeconds: 1, journalSeconds: 1 },
       records: ['g0/model:0', '{"a":1}'],
       events: ['{"e":1}'],
     });
-    expect(call.args.slice(13)).toEqual(['1', 'g0/model:0', '{"a":1}', '1', '{"e":1}', '']);
+    expect(call.args.slice(14)).toEqual(['1', 'g0/model:0', '{"a":1}', '1', '{"e":1}', '']);
   });
 
   it('lays out the timeline block: head, what it covers, the grace, whether the stream is whole, then each tail', () => {
@@ -181,7 +182,7 @@ describe('run script argument builders', () => {
     const ending = { status: 'succeeded' as const, usage, modelCalls: 0 };
     const options = { eventStreamMaxLength: 1, retention: { recordSeconds: 1, journalSeconds: 1 } };
     const checked = finishRunArgs(keys, ending, event, { ...options, timeline });
-    expect(checked.args.slice(15)).toEqual([
+    expect(checked.args.slice(16)).toEqual([
       '{"v":1,"e":[',
       '2',
       '9-1',
@@ -192,10 +193,10 @@ describe('run script argument builders', () => {
       '"run-end",{}]',
     ]);
     const whole = finishRunArgs(keys, ending, event, { ...options, timeline: { ...timeline, whole: true } });
-    expect(whole.args.slice(15, 21)).toEqual(['{"v":1,"e":[', '2', '9-1', '9', '10', '1']);
+    expect(whole.args.slice(16, 22)).toEqual(['{"v":1,"e":[', '2', '9-1', '9', '10', '1']);
   });
 
-  it('passes the memory key prefix to finish-run-11 always, and whether to clean up an ended run', () => {
+  it('passes the memory key prefix to finish-run-12 always, and whether to clean up an ended run', () => {
     const ending = { status: 'succeeded' as const, usage, modelCalls: 0 };
     const retention = { recordSeconds: 1, journalSeconds: 1 };
     const plain = finishRunArgs(keys, ending, event, { eventStreamMaxLength: 1, retention });
@@ -207,6 +208,14 @@ describe('run script argument builders', () => {
     expect(plain.args.slice(11, 13)).toEqual(['p:run:{r:r1}:memory:', '0']);
     expect(cleaning.args.slice(11, 13)).toEqual(['p:run:{r:r1}:memory:', '1']);
     expect(keys.memoryOf('root')).toBe(`${cleaning.args[11]}root`);
+  });
+
+  it('passes the channel to publish the end on, or none', () => {
+    const ending = { status: 'succeeded' as const, usage, modelCalls: 0 };
+    const options = { eventStreamMaxLength: 1, retention: { recordSeconds: 1, journalSeconds: 1 } };
+    expect(finishRunArgs(keys, ending, event, options).args[13]).toBe('');
+    const noticed = finishRunArgs(keys, ending, event, { ...options, endChannel: 'p:run:{r:r1}:events:end' });
+    expect(noticed.args[13]).toBe('p:run:{r:r1}:events:end');
   });
 
   it('stores null for a successful run without output, so the output field exists', () => {

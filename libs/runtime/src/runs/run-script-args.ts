@@ -1,6 +1,6 @@
 /**
  * Pure argument builders of the run record scripts (`create-run-2`, `start-run-5`,
- * `suspend-run-3`, `finish-run-11`), testable without Redis.
+ * `suspend-run-3`, `finish-run-12`), testable without Redis.
  */
 import type { TokenUsage } from '@flotilla/ir';
 import type { SerializedError } from '../errors/serialize-error.js';
@@ -184,6 +184,8 @@ export function finishRunArgs(
      * the run (a cancel, a deadline, the stalled-job handler). @default false
      */
     cleanUp?: boolean;
+    /** The channel the script publishes the run's end on (`runEndChannel`). @default none */
+    endChannel?: string;
   },
 ): RunScriptCall {
   const output = ending.status === 'succeeded' ? JSON.stringify(ending.output ?? null) : '';
@@ -202,6 +204,7 @@ export function finishRunArgs(
     options.attempt ?? '',
     keys.memoryOf(''),
     options.cleanUp ? '1' : '0',
+    options.endChannel ?? '',
     String((options.records?.length ?? 0) / 2),
     ...(options.records ?? []),
     String(events.length),
@@ -236,7 +239,7 @@ export function finishRunArgs(
 
 /**
  * A run's timeline split where the stream ids the worker does not know yet begin, for
- * `finish-run-11` to complete (`events/run-timeline.ts`, `encodeSplitRunTimeline`).
+ * `finish-run-12` to complete (`events/run-timeline.ts`, `encodeSplitRunTimeline`).
  */
 export interface FinishTimeline {
   head: string;

@@ -6,7 +6,7 @@ import { SETTLED } from '../shared/settled.js';
 /**
  * Wraps the run's event sink for the worker: every event passes through except the engine's
  * `run-end`, which is held back and kept. The worker writes the one authoritative `run-end`
- * together with the run record (`finish-run-11`), so a run has exactly one `run-end` even
+ * together with the run record (`finish-run-12`), so a run has exactly one `run-end` even
  * when a cancel or a crash ends it from elsewhere. Once the engine's `run-end` is in, the events
  * still buffered wait for the worker (`write` before a retry, `drain` into the finish script):
  * the engine's own closing `flush` writes nothing then, which saves the run a script call and a

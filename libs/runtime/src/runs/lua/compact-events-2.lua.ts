@@ -1,6 +1,6 @@
 import { LuaScript } from '../../store/lua-script.js';
 
-/** See the header of the script. Caller: `RedisRunRecords.finish`, when `finish-run-11` replied with the stream. */
+/** See the header of the script. Caller: `RedisRunRecords.finish`, when `finish-run-12` replied with the stream. */
 export const compactEventsScript = new LuaScript(
   'compact-events-2',
   2,

@@ -26,7 +26,7 @@ export const startRunScript = new LuaScript(
   (not cancelled, both empty). Otherwise each is asked as start-run-4 did: EXISTS of the flag
   and an HLEN each. The reply says whether this start is the run's first execution (no start
   before it: attempts was 0 and it is no resume from waiting): the worker then knows the run's
-  stream holds only the events it writes itself (finish-run-11). Same keys, arguments and writes
+  stream holds only the events it writes itself (finish-run-12). Same keys, arguments and writes
   as start-run-4; the reply has one element more (old callers ignore it).
 
   Input:

@@ -69,7 +69,7 @@ describe('the attempt fence', () => {
     expect(await memoryOf(runId, current).load('root')).toEqual({});
   });
 
-  it('suspend-run-3 and finish-run-11 refuse a superseded attempt; a cancel (no attempt) still ends the run', async () => {
+  it('suspend-run-3 and finish-run-12 refuse a superseded attempt; a cancel (no attempt) still ends the run', async () => {
     const { runId, old, current } = await supersededRun();
     await expect(records().suspend(runId, ending, undefined, old)).rejects.toSatisfy(
       AttemptSupersededError.is,
@@ -84,13 +84,13 @@ describe('the attempt fence', () => {
     expect(await records().get(runId)).toMatchObject({ status: 'cancelled' });
   });
 
-  it('finish-run-11 ends the run for the current attempt', async () => {
+  it('finish-run-12 ends the run for the current attempt', async () => {
     const { runId, current } = await supersededRun();
     expect(await records().finish(runId, 'root', ending, undefined, current)).toBe(true);
     expect(await records().get(runId)).toMatchObject({ status: 'succeeded', output: 'done' });
   });
 
-  it("finish-run-11 deletes memory and keeps the children set for the retention whoever ends the run; a superseded attempt's does not", async () => {
+  it("finish-run-12 deletes memory and keeps the children set for the retention whoever ends the run; a superseded attempt's does not", async () => {
     const { redis } = fixture;
     const { runId, old, current } = await supersededRun();
     const keys = runKeys(fixture.prefix, runId);

@@ -3,7 +3,7 @@ import { LuaScript } from '../../store/lua-script.js';
 
 /** See the header of the script. Argument builder: `finishRunArgs`. */
 export const finishRunScript = new LuaScript(
-  'finish-run-11',
+  'finish-run-12',
   7,
   `--[[
   Ends a run exactly once: writes the terminal status and result, appends the run-end event,
@@ -57,6 +57,13 @@ export const finishRunScript = new LuaScript(
   expired with its record. The compacted stream's XADDs leave out MAXLEN: it is known to be
   shorter than the max length.
 
+  The end notice (finish-run-12): given a channel (ARGV[14]; every finisher passes one on a
+  single Redis, <events key>:end), the run's end is published there as '<run-end's stream id>
+  <run-end JSON>', so a result() waiting on it is woken once, by the end, with nothing left to
+  read (events/run-end-reader.ts); a channel nobody listens to costs one PUBLISH. None on a
+  Redis Cluster (''): readers there wait for sharded notices (events/event-notice.ts).
+  Otherwise the same keys, writes and replies as finish-run-11, whose ARGV[14..] move up by one.
+
   Input:
     KEYS[1] record    hash of the run record
     KEYS[2] events    the run's event stream
@@ -79,9 +86,10 @@ export const finishRunScript = new LuaScript(
     ARGV[12] prefix of the run's memory hash keys (+ callPath = key)
     ARGV[13] '1': clean up even when the run had ended already (a worker ending its own run);
              '0': only when this call ends it
-    ARGV[14] r: how many of the ending attempt's journal entries were not written yet
-    ARGV[15 .. 14+2r] position, entry JSON of each
-    then, from b = 15+2r:
+    ARGV[14] the channel to publish the end on, or '' (none)
+    ARGV[15] r: how many of the ending attempt's journal entries were not written yet
+    ARGV[16 .. 15+2r] position, entry JSON of each
+    then, from b = 16+2r:
     ARGV[b] n: how many of the ending attempt's events were not written yet
     ARGV[b+1 .. b+n] those events, one event JSON each, in order
     ARGV[b+n+1] the timeline's head ('' = no timeline: reply with the stream); when given:
@@ -113,8 +121,8 @@ local function cleanUp()
 end
 local own = ARGV[13] == '1'
 if own then cleanUp() end
-local base = 15 + 2 * tonumber(ARGV[14])
-for i = 15, base - 1, 2 do
+local base = 16 + 2 * tonumber(ARGV[15])
+for i = 16, base - 1, 2 do
   redis.call('HSETNX', KEYS[3], ARGV[i], ARGV[i + 1])
 end
 local status = record[2]
@@ -169,6 +177,7 @@ for index = base + 1, base + pending + 1 do
     ids[#ids + 1] = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'event', event)
   end
 end
+if ARGV[14] ~= '' then redis.call('PUBLISH', ARGV[14], ids[#ids] .. ' ' .. ARGV[7]) end
 redis.call('EXPIRE', KEYS[1], ARGV[9])
 redis.call('EXPIRE', KEYS[3], ARGV[10])
 if not compact then
