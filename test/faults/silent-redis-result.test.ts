@@ -1,12 +1,13 @@
 /**
- * A `result()` blocked on the client's shared event reader while Redis is paused (SIGSTOP: the
- * sockets stay open, nothing answers) ends with `RedisUnavailableError`: the shared read settles
- * on its own block timer and the record check after it is bounded, so the reader needs no
- * deadline timer of its own on that read (round 5, i15-client5). After Redis resumes, the same
+ * A `result()` waiting for its run's end while Redis is paused (SIGSTOP: the sockets stay open,
+ * nothing answers) ends with `RedisUnavailableError`: the wait settles on its own block timer and
+ * the record check after it is bounded, so the reader needs no deadline timer of its own on that
+ * wait (round 5, i15-client5; the end notices' reader since round 11). After Redis resumes, the same
  * handle's `result()` settles once a worker ran the run.
  */
 import { createAgent } from '@flotilla/runtime';
 import { createClient, type FlotillaClient, RedisUnavailableError } from '@flotilla/runtime/client';
+import { runEndChannel, runKeys } from '@flotilla/runtime/internals';
 import { createWorker } from '@flotilla/runtime/worker';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
@@ -29,16 +30,16 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe('result() on the shared reader while Redis answers nothing', () => {
+describe('result() while Redis answers nothing', () => {
   it('rejects with RedisUnavailableError, and settles after Redis is back', async () => {
-    // No worker yet: the run stays queued, its result() blocks on the shared read.
+    // No worker yet: the run stays queued, its result() waits for its end.
     const handle = await client.submit('echo', { text: 'hi' });
     const waiting = handle.result().then(
       () => 'settled',
       (error: unknown) => error,
     );
-    // Freeze Redis only once the shared read is blocked in its XREAD (`CLIENT LIST` flag `b`).
-    await untilAClientBlocks();
+    // Freeze Redis only once result() waits for the run's end (subscribed to its end channel).
+    await untilResultWaits(handle.id);
     server.signal('SIGSTOP');
     let outcome: unknown;
     try {
@@ -63,18 +64,17 @@ describe('result() on the shared reader while Redis answers nothing', () => {
   });
 });
 
-async function untilAClientBlocks(): Promise<void> {
+async function untilResultWaits(runId: string): Promise<void> {
   const observer = new Redis(server.url, { lazyConnect: true });
+  const channel = runEndChannel(runKeys(PREFIX, runId).events);
   try {
     await observer.connect();
     await waitUntil(
       async () => {
-        const list = (await observer.client('LIST')) as string;
-        return list.split('\n').some((line) => /\bflags=\w*b/.test(line) && /\bcmd=xread\b/.test(line))
-          ? true
-          : undefined;
+        const [, count] = (await observer.call('PUBSUB', 'NUMSUB', channel)) as [string, number];
+        return Number(count) === 1 ? true : undefined;
       },
-      { what: "the shared reader's XREAD to block", timeoutMs: 10_000 },
+      { what: "result() to wait for the run's end", timeoutMs: 10_000 },
     );
   } finally {
     observer.disconnect();

@@ -14,6 +14,7 @@ import { rootCallPath } from '../engine/execute-run.js';
 import { AbortError, RunIdConflictError, RunNotFoundError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
 import { ClusterEventReader, type EventReader } from '../events/cluster-event-reader.js';
+import { RunEndReader } from '../events/run-end-reader.js';
 import { SharedEventReader } from '../events/shared-event-reader.js';
 import { ConversationGate } from '../gate/conversation-gate.js';
 import type { OnConflict } from '../gate/waiting-for.js';
@@ -325,10 +326,27 @@ export function createClient(options: CreateClientOptions = {}): FlotillaClient 
             }),
         });
   const sharedReader = options.shareEventReads ? newSharedReader() : undefined;
-  // `result()` waits on the client's one shared reader whatever `shareEventReads` says: a
-  // connection per awaited run cost a connect, a ready check (INFO) and a name per run (on a
-  // cluster, a connection to every master per run).
-  const resultReader = sharedReader ?? newSharedReader();
+  // `result()` waits on one reader of the client whatever `shareEventReads` says: a connection
+  // per awaited run cost a connect, a ready check (INFO) and a name per run (on a cluster, a
+  // connection to every master per run). On one Redis, for its run's end notice alone.
+  const resultReader = redis.isCluster
+    ? (sharedReader ?? newSharedReader())
+    : new RunEndReader({
+        control: redis,
+        logger,
+        openSubscriber: () =>
+          openRedis(redis, {
+            role: 'run-events',
+            logger,
+            // Subscriptions wait for the connection; every wait has its own deadline.
+            redis: {
+              connectionName: eventsConnectionName(config.prefix),
+              commandTimeout: undefined,
+              enableOfflineQueue: true,
+            },
+          }),
+        fallback: () => sharedReader ?? newSharedReader(),
+      });
   const tenant = options.tenant === undefined ? undefined : checkedTenant(options.tenant);
   const connections = openConnections(
     config,

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../../../../test/support/redis.js';
 import { AbortError, RunTimeoutError, UnknownAgentError } from '../errors/run-errors.js';
 import { serializeError } from '../errors/serialize-error.js';
+import { runEndChannel } from '../events/event-notice.js';
 import { RedisRunEventSink } from '../events/redis-run-event-sink.js';
 import type { StreamedRunEvent } from '../events/redis-run-event-stream.js';
 import { runKeys } from '../keys.js';
@@ -61,6 +62,16 @@ async function collect(events: AsyncIterable<StreamedRunEvent>): Promise<Streame
   return seen;
 }
 
+/**
+ * Subscribers of the run's end channel: `result()` waits there on one Redis
+ * (`events/run-end-reader.ts`), woken by the run's end alone.
+ */
+async function endWaiters(runId: string): Promise<number> {
+  const channel = runEndChannel(runKeys(fixture.prefix, runId).events);
+  const [, count] = (await fixture.redis.call('PUBSUB', 'NUMSUB', channel)) as [string, number];
+  return Number(count);
+}
+
 /** This file's event-reading connections blocked in a read (`CLIENT LIST` flag `b`). */
 async function blockedReaders(): Promise<string[]> {
   const list = (await fixture.redis.client('LIST')) as string;
@@ -92,8 +103,8 @@ describe('RunHandle.result', () => {
           outcome = { error };
         },
       );
-    // result() waits on the client's one connection for results.
-    await vi.waitFor(async () => expect(await blockedReaders()).toHaveLength(1), { timeout: 5000 });
+    // result() waits for the run's end on the client's reader for results.
+    await vi.waitFor(async () => expect(await endWaiters(runId)).toBe(1), { timeout: 5000 });
     // A run-end whose record write was lost (a Redis crash): the record says queued.
     const sink = new RedisRunEventSink({ redis: fixture.redis, prefix: fixture.prefix, runId });
     sink.emit({
@@ -107,8 +118,9 @@ describe('RunHandle.result', () => {
       modelCalls: 1,
     });
     await sink.flush();
-    // result() read the record after that run-end and waits on the stream again.
-    await vi.waitFor(async () => expect(await blockedReaders()).toHaveLength(1), { timeout: 5000 });
+    // result() does not settle on it (no notice announced it, and the record, read when a wait
+    // passes, says the run has not ended): it still waits for the run's end.
+    await vi.waitFor(async () => expect(await endWaiters(runId)).toBe(1), { timeout: 5000 });
     expect(outcome).toBeUndefined();
 
     // The run executes again and ends: result() settles on that end.
@@ -181,7 +193,7 @@ describe('RunHandle.result of a handle from submit (no record read before the st
     const result = handle.result().finally(() => {
       settled = true;
     });
-    await vi.waitFor(async () => expect(await blockedReaders()).toHaveLength(1), { timeout: 5000 });
+    await vi.waitFor(async () => expect(await endWaiters(handle.id)).toBe(1), { timeout: 5000 });
     expect(settled).toBe(false);
     await finishRun(handle.id, 'after');
     expect(await result).toBe('after');
@@ -197,13 +209,13 @@ describe('RunHandle.result: the outcome in the run-end event, or in the record',
     await client?.close();
   });
 
-  /** Starts `result()` of a just submitted run and waits until it blocks on the stream. */
+  /** Starts `result()` of a just submitted run and waits until it waits for the run's end. */
   async function waitingResult<Output>(): Promise<{ runId: string; result: Promise<Output> }> {
     const handle = await client.submit<Output>('writer', { text: 'hi' });
     const result = handle.result();
     // Settled or not, it is awaited by the caller; no unhandled rejection meanwhile.
     result.catch(() => undefined);
-    await vi.waitFor(async () => expect(await blockedReaders()).toHaveLength(1), { timeout: 5000 });
+    await vi.waitFor(async () => expect(await endWaiters(handle.id)).toBe(1), { timeout: 5000 });
     await records.start({ runId: handle.id, agentId: 'writer' });
     return { runId: handle.id, result };
   }

@@ -63,14 +63,14 @@ export interface RunHandleContext {
   readonly logger?: Logger | undefined;
   /** The client's one blocking connection for every reader; unset: a connection per reader. */
   readonly sharedReader?: EventReader | undefined;
-  /** The client's one blocking connection for `result()`; unset: the one `events()` uses. */
+  /** The client's reader for `result()` (on one Redis, of end notices); unset: the one `events()` uses. */
   readonly resultReader?: EventReader | undefined;
 }
 
 /**
  * {@link RunHandle} over Redis. Waiting never polls BullMQ: `result()` reads the run record
- * and, while the run is unfinished, blocks on the run's event stream (XREAD BLOCK on the
- * client's one connection for results) until `run-end`.
+ * and, while the run is unfinished, waits for its `run-end` on the client's reader for results
+ * (on one Redis its end notice, `events/run-end-reader.ts`; on a cluster its stream's notices).
  */
 export class RedisRunHandle<Output = unknown> implements RunHandle<Output> {
   readonly id: string;

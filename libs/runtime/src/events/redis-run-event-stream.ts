@@ -24,7 +24,8 @@ export interface RunEventSource {
   /**
    * The entries of `key` after `lastId`: waiting up to `blockMs` for some, or not at all without
    * it. `wanted`: a blocked read may go on waiting past entries none of which it matches (they
-   * may still be returned with one that does, or when the wait ends). @default every entry
+   * may still be returned with one that does, or when the wait ends, or be left out before one
+   * that does: `run-end-reader.ts` answers with the run-end alone). @default every entry
    */
   read(
     key: string,

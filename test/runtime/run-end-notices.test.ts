@@ -1,0 +1,159 @@
+/**
+ * `result()` on one Redis is woken by its run's end alone (`events/run-end-reader.ts`): the
+ * finish publishes the run-end on the run's end channel, so a client awaiting many runs sends no
+ * blocking read however many events those runs write, and reads each run's stream at most once.
+ * A run ended by a finisher that publishes nothing (a worker of an earlier version, during a
+ * rolling deploy) still settles, and after a few such the client reads streams instead, as
+ * before. Runs are written by the real records and sink, as a worker writes them.
+ */
+import { randomUUID } from 'node:crypto';
+import { emptyUsage } from '@flotilla/ir';
+import { createClient } from '@flotilla/runtime/client';
+import {
+  eventsConnectionName,
+  RedisRunEventSink,
+  RedisRunRecords,
+  runEndChannel,
+  runKeys,
+} from '@flotilla/runtime/internals';
+import { pino } from 'pino';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { monitoredCommands } from '../support/monitored-commands.js';
+import { useRedis } from '../support/redis.js';
+
+const fixture = useRedis(import.meta.filename);
+let records: RedisRunRecords;
+
+beforeAll(() => {
+  records = new RedisRunRecords({ redis: fixture.connect(), prefix: fixture.prefix });
+});
+
+async function newRun(): Promise<string> {
+  const runId = `run-${randomUUID()}`;
+  await records.create({ runId, agentId: 'writer' });
+  await records.start({ runId, agentId: 'writer' });
+  return runId;
+}
+
+async function emitGeneration(runId: string, generation: number): Promise<void> {
+  const sink = new RedisRunEventSink({ redis: fixture.redis, prefix: fixture.prefix, runId });
+  sink.emit({
+    type: 'generation-start',
+    runId,
+    at: Date.now(),
+    callPath: 'root',
+    agentId: 'writer',
+    generation,
+  });
+  await sink.flush();
+}
+
+/** Subscribers of each run's end channel. */
+async function endWaiters(runIds: string[]): Promise<number[]> {
+  const channels = runIds.map((runId) => runEndChannel(runKeys(fixture.prefix, runId).events));
+  const reply = (await fixture.redis.call('PUBSUB', 'NUMSUB', ...channels)) as (string | number)[];
+  return runIds.map((_, index) => Number(reply[2 * index + 1]));
+}
+
+/** Whether this file's clients have an event-reading connection blocked in XREAD. */
+async function blockedXread(): Promise<boolean> {
+  const name = ` name=${eventsConnectionName(fixture.prefix)} `;
+  const clients = ((await fixture.redis.client('LIST')) as string).split('\n');
+  return clients.some(
+    (line) => line.includes(name) && line.includes(' cmd=xread') && /\bflags=\S*b/.test(line),
+  );
+}
+
+describe('result() woken by its run end', () => {
+  it('awaits 100 runs that keep writing events with no blocking read, and at most one stream read per run', async () => {
+    const runIds = await Promise.all(Array.from({ length: 100 }, () => newRun()));
+    const client = createClient({ connection: fixture.url, prefix: fixture.prefix });
+    try {
+      const reads = await monitoredCommands(
+        fixture.redis,
+        ({ args, source }) =>
+          source !== 'lua' &&
+          args[0]?.toLowerCase() === 'xread' &&
+          args.some((arg) => arg.startsWith(`${fixture.prefix}:`)),
+        async () => {
+          const results = runIds.map((runId) => client.run<string>(runId).result());
+          await vi.waitFor(async () => expect(new Set(await endWaiters(runIds))).toEqual(new Set([1])), {
+            timeout: 10_000,
+          });
+          for (const generation of [0, 1, 2])
+            await Promise.all(runIds.map((runId) => emitGeneration(runId, generation)));
+          await Promise.all(
+            runIds.map((runId) =>
+              records.finish(runId, 'root', {
+                status: 'succeeded',
+                output: runId,
+                usage: emptyUsage(),
+                modelCalls: 0,
+              }),
+            ),
+          );
+          expect(await Promise.all(results)).toEqual(runIds);
+        },
+      );
+      expect(reads.filter(({ args }) => args.some((arg) => arg.toUpperCase() === 'BLOCK'))).toEqual([]);
+      // Each stream named once at most (the reads of runs that began waiting together share one XREAD).
+      const named = reads.flatMap(({ args }) => args.filter((arg) => arg.endsWith(':events')));
+      expect(named.length).toBeLessThanOrEqual(runIds.length);
+      expect(new Set(named).size).toBe(named.length);
+      // Nobody waits on the channels any more.
+      await vi.waitFor(async () => expect(new Set(await endWaiters(runIds))).toEqual(new Set([0])), {
+        timeout: 10_000,
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('settles runs ended without a notice (an earlier version), then reads streams instead, said once', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
+    const client = createClient({ connection: fixture.url, prefix: fixture.prefix, logger });
+    try {
+      for (const output of ['old-1', 'old-2', 'old-3']) {
+        const runId = await newRun();
+        const result = client.run<string>(runId).result();
+        await vi.waitFor(async () => expect(await endWaiters([runId])).toEqual([1]), { timeout: 10_000 });
+        // An earlier version's end: its run-end and record, and no notice.
+        const sink = new RedisRunEventSink({ redis: fixture.redis, prefix: fixture.prefix, runId });
+        sink.emit({
+          type: 'run-end',
+          runId,
+          at: Date.now(),
+          callPath: 'root',
+          status: 'succeeded',
+          output,
+          usage: emptyUsage(),
+          modelCalls: 0,
+        });
+        await sink.flush();
+        await fixture.redis.hset(runKeys(fixture.prefix, runId).record, {
+          status: 'succeeded',
+          output: JSON.stringify(output),
+        });
+        expect(await result).toBe(output);
+      }
+      expect(await blockedXread()).toBe(false);
+      const runId = await newRun();
+      const result = client.run<string>(runId).result();
+      // The client's result() now blocks on the run's stream, as clients did before end notices.
+      await vi.waitFor(async () => expect(await blockedXread()).toBe(true), { timeout: 10_000 });
+      expect(await endWaiters([runId])).toEqual([0]);
+      await records.finish(runId, 'root', {
+        status: 'succeeded',
+        output: 'new',
+        usage: emptyUsage(),
+        modelCalls: 0,
+      });
+      expect(await result).toBe('new');
+      const warnings = lines.map((line) => JSON.parse(line) as { msg: string }).map(({ msg }) => msg);
+      expect(warnings.filter((msg) => msg.includes('without an end notice'))).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
+  });
+});
