@@ -15,7 +15,8 @@
  * ask the run's record, as with the other readers. A run found over there whose run-end no
  * notice announced, with the subscriber connected all along, was ended by a finisher that
  * publishes none (a worker of an earlier version, during a rolling deploy): after a few, this
- * client's waits go to the `fallback` reader (the shared XREAD), which the log says once.
+ * client's waits go to the `fallback` reader (the shared XREAD) for ten minutes, which the log
+ * says, then notices are tried again.
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -67,6 +68,9 @@ interface Channel {
  */
 const MISSES_BEFORE_FALLBACK = 3;
 
+/** How long waits go to the fallback reader before notices are tried again (a deploy's length). */
+const FALLBACK_MS = 10 * 60_000;
+
 export class RunEndReader implements EventReader {
   readonly #options: RunEndReaderOptions;
   readonly #channels = new Map<string, Channel>();
@@ -82,7 +86,8 @@ export class RunEndReader implements EventReader {
   #lost = false;
   #fallback: EventReader | undefined;
   #misses = 0;
-  #fellBack = false;
+  /** When waits went to the fallback reader (`Date.now()`), until {@link FALLBACK_MS} later. */
+  #fellBackAt: number | undefined;
   #closed = false;
 
   /**
@@ -122,7 +127,12 @@ export class RunEndReader implements EventReader {
   }
 
   source(): RunEventSource {
-    if (this.#fellBack) return this.#fallbackReader().source();
+    if (this.#fellBackAt !== undefined) {
+      if (Date.now() - this.#fellBackAt < FALLBACK_MS) return this.#fallbackReader().source();
+      // Long enough for a rolling deploy to end: notices are tried again.
+      this.#fellBackAt = undefined;
+      this.#misses = 0;
+    }
     const control = this.#options.control;
     let channel: { name: string; entry: Channel } | undefined;
     // Whether the stream may hold entries not read yet: at first, and after a reconnect.
@@ -234,11 +244,11 @@ export class RunEndReader implements EventReader {
   /** A run ended without a notice while this reader was subscribed: past a few, waits read streams. */
   #missed(key: string): void {
     this.#misses += 1;
-    if (this.#fellBack || this.#misses < MISSES_BEFORE_FALLBACK) return;
-    this.#fellBack = true;
+    if (this.#fellBackAt !== undefined || this.#misses < MISSES_BEFORE_FALLBACK) return;
+    this.#fellBackAt = Date.now();
     this.#options.logger?.warn(
       { events: key },
-      'a run ended without an end notice (a worker of an earlier version?): result() reads run streams from now on',
+      'runs ended without an end notice (workers of an earlier version?): result() reads run streams for the next 10 minutes',
     );
   }
 
@@ -302,11 +312,15 @@ export class RunEndReader implements EventReader {
   }
 }
 
+/** A stream id as XADD makes them (`<ms>-<seq>`). */
+const STREAM_ID = /^\d{1,20}-\d{1,20}$/;
+
 /** A notice's end (`<stream id> <run-end JSON>`), or `undefined` when it says something else. */
 function parseNotice(message: string): EndNotice | undefined {
   const space = message.indexOf(' ');
-  if (space <= 0) return undefined;
-  return { id: message.slice(0, space), text: message.slice(space + 1) };
+  const id = message.slice(0, Math.max(space, 0));
+  if (!STREAM_ID.test(id)) return undefined;
+  return { id, text: message.slice(space + 1) };
 }
 
 /**
