@@ -6,7 +6,6 @@
  * rolling deploy) still settles, and after a few such the client reads streams instead, as
  * before. Runs are written by the real records and sink, as a worker writes them.
  */
-import { randomUUID } from 'node:crypto';
 import { emptyUsage } from '@flotilla/ir';
 import { createClient } from '@flotilla/runtime/client';
 import {
@@ -20,6 +19,7 @@ import { pino } from 'pino';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { monitoredCommands } from '../support/monitored-commands.js';
 import { useRedis } from '../support/redis.js';
+import { emitGeneration as emitRunGeneration, newRunId } from '../support/written-runs.js';
 
 const fixture = useRedis(import.meta.filename);
 let records: RedisRunRecords;
@@ -29,24 +29,14 @@ beforeAll(() => {
 });
 
 async function newRun(): Promise<string> {
-  const runId = `run-${randomUUID()}`;
+  const runId = newRunId();
   await records.create({ runId, agentId: 'writer' });
   await records.start({ runId, agentId: 'writer' });
   return runId;
 }
 
-async function emitGeneration(runId: string, generation: number): Promise<void> {
-  const sink = new RedisRunEventSink({ redis: fixture.redis, prefix: fixture.prefix, runId });
-  sink.emit({
-    type: 'generation-start',
-    runId,
-    at: Date.now(),
-    callPath: 'root',
-    agentId: 'writer',
-    generation,
-  });
-  await sink.flush();
-}
+const emitGeneration = (runId: string, generation: number) =>
+  emitRunGeneration(fixture.redis, fixture.prefix, runId, generation);
 
 /** Subscribers of each run's end channel. */
 async function endWaiters(runIds: string[]): Promise<number[]> {

@@ -4,19 +4,18 @@
  * notices on one subscriber connection per master). Runs are written by the real records and
  * sink, as a worker writes them; no worker is needed.
  */
-import { randomUUID } from 'node:crypto';
 import { emptyUsage } from '@flotilla/ir';
 import { createClient, type FlotillaClient, type StreamedRunEvent } from '@flotilla/runtime/client';
 import {
   eventNoticeChannel,
   eventsConnectionName,
-  RedisRunEventSink,
   RedisRunRecords,
   runKeys,
 } from '@flotilla/runtime/internals';
 import type { Cluster, Redis } from 'ioredis';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../support/redis.js';
+import { emitGeneration as emitRunGeneration, newRunId } from '../support/written-runs.js';
 
 const fixture = useRedis(import.meta.filename);
 let records: RedisRunRecords;
@@ -69,23 +68,13 @@ async function waitsInPlace(runIds: string[]): Promise<void> {
 }
 
 async function newRun(): Promise<string> {
-  const runId = `run-${randomUUID()}`;
+  const runId = newRunId();
   await records.create({ runId, agentId: 'writer' });
   return runId;
 }
 
-async function emitGeneration(runId: string, generation: number): Promise<void> {
-  const sink = new RedisRunEventSink({ redis: fixture.redis, prefix: fixture.prefix, runId });
-  sink.emit({
-    type: 'generation-start',
-    runId,
-    at: Date.now(),
-    callPath: 'root',
-    agentId: 'writer',
-    generation,
-  });
-  await sink.flush();
-}
+const emitGeneration = (runId: string, generation: number) =>
+  emitRunGeneration(fixture.redis, fixture.prefix, runId, generation);
 
 async function finish(runId: string): Promise<void> {
   await records.finish(runId, 'root', {

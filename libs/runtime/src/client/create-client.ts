@@ -296,24 +296,26 @@ export function createClient(options: CreateClientOptions = {}): FlotillaClient 
   redis.setMaxListeners(Number.POSITIVE_INFINITY);
   // Commands of concurrent submits and waits sent in the same tick share one socket write.
   coalesceWrites(redis);
+  // A connection for notices (named as the readers): subscriptions wait for it (or for the
+  // cluster to be ready); every wait has its own deadline.
+  const openSubscriber = (cluster?: { shardedSubscribers: true }) => () =>
+    openRedis(redis, {
+      role: 'run-events',
+      logger,
+      redis: {
+        connectionName: eventsConnectionName(config.prefix),
+        commandTimeout: undefined,
+        enableOfflineQueue: true,
+      },
+      ...(cluster && { cluster }),
+    });
   const newSharedReader = (): EventReader =>
     redis.isCluster
       ? // One XREAD over many runs' streams spans slots on a Redis Cluster (and CLIENT UNBLOCK is
         // per node): there readers wait for sharded notices on one connection per master.
         new ClusterEventReader({
           control: redis,
-          openSubscriber: () =>
-            openRedis(redis, {
-              role: 'run-events',
-              logger,
-              // Subscriptions wait for the cluster to be ready; every wait has its own deadline.
-              redis: {
-                connectionName: eventsConnectionName(config.prefix),
-                commandTimeout: undefined,
-                enableOfflineQueue: true,
-              },
-              cluster: { shardedSubscribers: true },
-            }),
+          openSubscriber: openSubscriber({ shardedSubscribers: true }),
         })
       : new SharedEventReader({
           control: redis,
@@ -334,17 +336,7 @@ export function createClient(options: CreateClientOptions = {}): FlotillaClient 
     : new RunEndReader({
         control: redis,
         logger,
-        openSubscriber: () =>
-          openRedis(redis, {
-            role: 'run-events',
-            logger,
-            // Subscriptions wait for the connection; every wait has its own deadline.
-            redis: {
-              connectionName: eventsConnectionName(config.prefix),
-              commandTimeout: undefined,
-              enableOfflineQueue: true,
-            },
-          }),
+        openSubscriber: openSubscriber(),
         fallback: () => sharedReader ?? newSharedReader(),
       });
   const tenant = options.tenant === undefined ? undefined : checkedTenant(options.tenant);

@@ -13,6 +13,7 @@
  */
 import type { Redis } from 'ioredis';
 import { eventNoticeChannel } from './event-notice.js';
+import { ReadWait } from './read-wait.js';
 import type { RunEventSource, StreamEntries } from './redis-run-event-stream.js';
 import { readerClosedError, xreadEntries } from './shared-event-reader.js';
 
@@ -81,10 +82,10 @@ export class ClusterEventReader implements EventReader {
     // Whether the stream may hold entries not read yet: set by a notice, cleared before each read.
     let stale = true;
     let closed = false;
-    let wake: (() => void) | undefined;
+    let wait: ReadWait | undefined;
     const onNotice = () => {
       stale = true;
-      wake?.();
+      wait?.wake();
     };
     const readNow = async (key: string, lastId: string) => {
       stale = false;
@@ -98,7 +99,7 @@ export class ClusterEventReader implements EventReader {
       this.#sources.delete(onNotice);
       if (channel) this.#leave(channel.name, onNotice);
       channel = undefined;
-      wake?.();
+      wait?.wake();
     };
     return {
       redis: control,
@@ -112,33 +113,26 @@ export class ClusterEventReader implements EventReader {
           const name = eventNoticeChannel(key);
           channel = { name, entry: this.#join(name, onNotice) };
         }
-        let timedOut = false;
-        const nextWake = () =>
-          new Promise<void>((resolve) => {
-            wake = resolve;
-          });
-        let woken = nextWake();
-        const timer = setTimeout(() => {
-          timedOut = true;
-          wake?.();
-        }, blockMs);
+        const current = new ReadWait(blockMs);
+        wait = current;
+        let woken = current.next();
         try {
           // Subscribed before the first read: a notice sent after that read is not missed.
           await Promise.race([channel.entry.ready, woken]);
           for (;;) {
             if (this.#closed) throw readerClosedError();
             if (closed) return [];
-            if (stale || timedOut) {
-              woken = nextWake();
+            if (stale || current.timedOut) {
+              woken = current.next();
               const entries: StreamEntries = await readNow(key, lastId);
-              if (entries.length > 0 || timedOut) return entries;
+              if (entries.length > 0 || current.timedOut) return entries;
             }
             await woken;
-            woken = nextWake();
+            woken = current.next();
           }
         } finally {
-          clearTimeout(timer);
-          wake = undefined;
+          current.end();
+          wait = undefined;
         }
       },
       close,

@@ -23,6 +23,7 @@ import type { Logger } from 'pino';
 import { TickBatch } from '../shared/tick-batch.js';
 import type { EventReader } from './cluster-event-reader.js';
 import { runEndChannel } from './event-notice.js';
+import { ReadWait } from './read-wait.js';
 import { RUN_EVENT_FIELD } from './redis-run-event-sink.js';
 import {
   compareStreamIds,
@@ -141,17 +142,17 @@ export class RunEndReader implements EventReader {
     /** Whether any notice came: a run-end found without one was not announced. */
     let noticed = false;
     let closed = false;
-    let wake: (() => void) | undefined;
+    let wait: ReadWait | undefined;
     const onNotice: Listener = (received) => {
       // A notice this reader cannot parse still says the run ended: its stream is read then.
       noticed = true;
       if (received) notice = received;
       else stale = true;
-      wake?.();
+      wait?.wake();
     };
     const onWake = () => {
       stale = true;
-      wake?.();
+      wait?.wake();
     };
     const readNow = (key: string, lastId: string) => this.#reads.add({ key, lastId });
     /** The subscriber's connection count once this source's channel was subscribed. */
@@ -182,16 +183,9 @@ export class RunEndReader implements EventReader {
           const name = runEndChannel(key);
           channel = { name, entry: this.#join(name, onNotice) };
         }
-        let timedOut = false;
-        const nextWake = () =>
-          new Promise<void>((resolve) => {
-            wake = resolve;
-          });
-        let woken = nextWake();
-        const timer = setTimeout(() => {
-          timedOut = true;
-          wake?.();
-        }, blockMs);
+        const current = new ReadWait(blockMs);
+        wait = current;
+        let woken = current.next();
         try {
           // Subscribed before the first read: an end after that read is not missed.
           if (subscribedIn === undefined) {
@@ -200,7 +194,7 @@ export class RunEndReader implements EventReader {
           }
           for (;;) {
             if (this.#closed) throw readerClosedError();
-            if (closed || timedOut) return [];
+            if (closed || current.timedOut) return [];
             const ended = notice;
             notice = undefined;
             if (ended && compareStreamIds(ended.id, lastId) > 0) {
@@ -211,16 +205,16 @@ export class RunEndReader implements EventReader {
             }
             if (stale) {
               stale = false;
-              woken = nextWake();
+              woken = current.next();
               const entries: StreamEntries = await readNow(key, lastId);
               if (entries.length > 0) return entries;
             }
             await woken;
-            woken = nextWake();
+            woken = current.next();
           }
         } finally {
-          clearTimeout(timer);
-          wake = undefined;
+          current.end();
+          wait = undefined;
         }
       },
       close: () => {
@@ -228,7 +222,7 @@ export class RunEndReader implements EventReader {
         this.#sources.delete(onWake);
         if (channel) this.#leave(channel.name, onNotice);
         channel = undefined;
-        wake?.();
+        wait?.wake();
       },
     };
   }
