@@ -99,6 +99,53 @@ describe('result() woken by its run end', () => {
     }
   });
 
+  it('settles runs that ended, with more than a page of events, before result() began waiting (no notice missed)', async () => {
+    const client = createClient({ connection: fixture.url, prefix: fixture.prefix });
+    try {
+      for (const output of ['a', 'b', 'c']) {
+        const handle = await client.submit<string>('writer', { text: output });
+        await records.start({ runId: handle.id, agentId: 'writer' });
+        const sink = new RedisRunEventSink({
+          redis: fixture.redis,
+          prefix: fixture.prefix,
+          runId: handle.id,
+        });
+        for (let generation = 0; generation < 150; generation++)
+          sink.emit({
+            type: 'generation-start',
+            runId: handle.id,
+            at: Date.now(),
+            callPath: 'root',
+            agentId: 'writer',
+            generation,
+          });
+        await sink.flush();
+        await records.finish(handle.id, 'root', {
+          status: 'succeeded',
+          output,
+          usage: emptyUsage(),
+          modelCalls: 0,
+        });
+        expect(await handle.result()).toBe(output);
+      }
+      // Those ends were read from their streams, not taken for ends whose notice was lost: the
+      // client still waits for notices.
+      const runId = await newRun();
+      const result = client.run<string>(runId).result();
+      await vi.waitFor(async () => expect(await endWaiters([runId])).toEqual([1]), { timeout: 10_000 });
+      expect(await blockedXread()).toBe(false);
+      await records.finish(runId, 'root', {
+        status: 'succeeded',
+        output: 'd',
+        usage: emptyUsage(),
+        modelCalls: 0,
+      });
+      expect(await result).toBe('d');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('settles runs ended without a notice (an earlier version), then reads streams instead, said once', async () => {
     const lines: string[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });

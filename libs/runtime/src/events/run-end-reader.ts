@@ -207,6 +207,8 @@ export class RunEndReader implements EventReader {
               stale = false;
               woken = current.next();
               const entries: StreamEntries = await readNow(key, lastId);
+              // A full page: more may follow at once (an end written before the subscription too).
+              if (entries.length >= COUNT) stale = true;
               if (entries.length > 0) return entries;
             }
             await woken;
