@@ -6,6 +6,7 @@
  * rolling deploy) still settles, and after a few such the client reads streams instead, as
  * before. Runs are written by the real records and sink, as a worker writes them.
  */
+import { randomUUID } from 'node:crypto';
 import { emptyUsage } from '@flotilla/ir';
 import { createClient } from '@flotilla/runtime/client';
 import {
@@ -15,6 +16,7 @@ import {
   runEndChannel,
   runKeys,
 } from '@flotilla/runtime/internals';
+import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { monitoredCommands } from '../support/monitored-commands.js';
@@ -143,6 +145,48 @@ describe('result() woken by its run end', () => {
       expect(await result).toBe('d');
     } finally {
       await client.close();
+    }
+  });
+
+  it('ends a run whose finisher may not publish (an ACL without channels): the end is written, result() settles', async () => {
+    const user = `flotilla-no-channels-${randomUUID()}`;
+    await fixture.redis.call(
+      'ACL',
+      'SETUSER',
+      user,
+      'on',
+      '>secret',
+      `~${fixture.prefix}:*`,
+      '+@all',
+      'resetchannels',
+    );
+    const restricted = new Redis(fixture.url, { username: user, password: 'secret' });
+    const client = createClient({ connection: fixture.url, prefix: fixture.prefix });
+    try {
+      const runId = await newRun();
+      const limited = new RedisRunRecords({ redis: restricted, prefix: fixture.prefix });
+      expect(
+        await limited.finish(runId, 'root', {
+          status: 'succeeded',
+          output: 'ended',
+          usage: emptyUsage(),
+          modelCalls: 0,
+        }),
+      ).toBe(true);
+      expect(await records.get(runId)).toMatchObject({ status: 'succeeded', output: 'ended' });
+      expect(await client.run<string>(runId).result()).toBe('ended');
+      const [[, fields]] = (await fixture.redis.xrevrange(
+        runKeys(fixture.prefix, runId).events,
+        '+',
+        '-',
+        'COUNT',
+        1,
+      )) as [string, string[]][];
+      expect(JSON.parse(fields[1] as string)).toMatchObject({ type: 'run-end', status: 'succeeded' });
+    } finally {
+      await client.close();
+      restricted.disconnect();
+      await fixture.redis.call('ACL', 'DELUSER', user);
     }
   });
 

@@ -42,7 +42,7 @@ export interface RunEndReaderOptions {
   control: Redis;
   /** Opens the subscriber, on first use (closed by {@link RunEndReader.close}). */
   openSubscriber: () => Redis;
-  /** Makes the reader waits go to once a run ended without a notice (closed with this one). */
+  /** Makes the reader waits go to after runs ended without a notice (closed with this one). */
   fallback: () => EventReader;
   logger?: Logger | undefined;
 }
@@ -206,7 +206,14 @@ export class RunEndReader implements EventReader {
             if (stale) {
               stale = false;
               woken = current.next();
-              const entries: StreamEntries = await readNow(key, lastId);
+              let entries: StreamEntries;
+              try {
+                entries = await readNow(key, lastId);
+              } catch (error) {
+                // Not read (the caller waits for the connection and asks again): still to read.
+                stale = true;
+                throw error;
+              }
               // A full page: more may follow at once (an end written before the subscription too).
               if (entries.length >= COUNT) stale = true;
               if (entries.length > 0) return entries;

@@ -177,7 +177,9 @@ for index = base + 1, base + pending + 1 do
     ids[#ids + 1] = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], '*', 'event', event)
   end
 end
-if ARGV[14] ~= '' then redis.call('PUBLISH', ARGV[14], ids[#ids] .. ' ' .. ARGV[7]) end
+-- A refused PUBLISH (an ACL without the channel) must not stop the end half-written: readers
+-- still find it by their deadline.
+if ARGV[14] ~= '' then redis.pcall('PUBLISH', ARGV[14], ids[#ids] .. ' ' .. ARGV[7]) end
 redis.call('EXPIRE', KEYS[1], ARGV[9])
 redis.call('EXPIRE', KEYS[3], ARGV[10])
 if not compact then
