@@ -155,6 +155,19 @@ export class RunEndReader implements EventReader {
       wait?.wake();
     };
     const readNow = (key: string, lastId: string) => this.#reads.add({ key, lastId });
+    /**
+     * The end a notice brought, when it is after `lastId` and the caller wants only such an entry
+     * (`awaitRunEnd`): the read it saves. Any other notice leaves the stream to read.
+     */
+    const noticedEnd = (lastId: string, wanted: ((fields: string[]) => boolean) | undefined) => {
+      const ended = notice;
+      notice = undefined;
+      if (!ended || compareStreamIds(ended.id, lastId) <= 0) return undefined;
+      const fields = [RUN_EVENT_FIELD, ended.text];
+      if (wanted?.(fields)) return [[ended.id, fields]] as StreamEntries;
+      stale = true;
+      return undefined;
+    };
     /** The subscriber's connection count once this source's channel was subscribed. */
     let subscribedIn: number | undefined;
     return {
@@ -166,6 +179,9 @@ export class RunEndReader implements EventReader {
         // The client was closed: its readers end now, not after a wait for a connection.
         if (this.#closed) throw readerClosedError();
         if (blockMs === undefined) {
+          // Its notice came while the caller asked the record (a wait that ended by its deadline).
+          const ended = noticedEnd(lastId, wanted);
+          if (ended) return ended;
           const entries = await readNow(key, lastId);
           // The run is over (the caller asked its record) and its end came without a notice,
           // while subscribed and connected: a finisher that publishes none.
@@ -195,14 +211,9 @@ export class RunEndReader implements EventReader {
           for (;;) {
             if (this.#closed) throw readerClosedError();
             if (closed || current.timedOut) return [];
-            const ended = notice;
-            notice = undefined;
-            if (ended && compareStreamIds(ended.id, lastId) > 0) {
-              // The end itself, when the caller wants only that (`awaitRunEnd`): nothing to read.
-              const fields = [RUN_EVENT_FIELD, ended.text];
-              if (wanted?.(fields)) return [[ended.id, fields]];
-              stale = true;
-            }
+            // The end itself, when the caller wants only that: nothing to read.
+            const ended = noticedEnd(lastId, wanted);
+            if (ended) return ended;
             if (stale) {
               stale = false;
               woken = current.next();
