@@ -14,12 +14,13 @@ import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { emptyUsage } from '@flotilla/ir';
 import { createClient } from '@flotilla/runtime/client';
-import { RedisRunEventSink, RedisRunRecords } from '@flotilla/runtime/internals';
+import { RedisRunRecords } from '@flotilla/runtime/internals';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { positiveInteger } from './positive-integer.mjs';
 import { startPrivateRedis } from './private-redis.mjs';
 import { redisCostPerRun, redisSnapshot, round } from './redis-cost.mjs';
+import { emitGeneration } from './written-runs.mjs';
 
 if (process.argv[2] === 'writer') await serveWrites();
 else await measure();
@@ -60,19 +61,6 @@ async function serveWrites() {
       process.disconnect();
     }
   });
-}
-
-async function emitGeneration(redis, prefix, runId, generation) {
-  const sink = new RedisRunEventSink({ redis, prefix, runId });
-  sink.emit({
-    type: 'generation-start',
-    runId,
-    at: Date.now(),
-    callPath: 'root',
-    agentId: 'writer',
-    generation,
-  });
-  await sink.flush();
 }
 
 async function measure() {

@@ -4,6 +4,7 @@
  * notices on one subscriber connection per master). Runs are written by the real records and
  * sink, as a worker writes them; no worker is needed.
  */
+import { randomUUID } from 'node:crypto';
 import { emptyUsage } from '@flotilla/ir';
 import { createClient, type FlotillaClient, type StreamedRunEvent } from '@flotilla/runtime/client';
 import {
@@ -14,8 +15,8 @@ import {
 } from '@flotilla/runtime/internals';
 import type { Cluster, Redis } from 'ioredis';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { emitGeneration as emitRunGeneration } from '../../bench/written-runs.mjs';
 import { useRedis } from '../support/redis.js';
-import { emitGeneration as emitRunGeneration, newRunId } from '../support/written-runs.js';
 
 const fixture = useRedis(import.meta.filename);
 let records: RedisRunRecords;
@@ -68,7 +69,7 @@ async function waitsInPlace(runIds: string[]): Promise<void> {
 }
 
 async function newRun(): Promise<string> {
-  const runId = newRunId();
+  const runId = `run-${randomUUID()}`;
   await records.create({ runId, agentId: 'writer' });
   return runId;
 }
