@@ -191,7 +191,7 @@ describe('result() woken by its run end', () => {
     }
   });
 
-  it('settles runs ended without a notice (an earlier version), then reads streams instead, said once', async () => {
+  it('settles runs ended without a notice (an earlier version), reads streams instead for ten minutes, said once', async () => {
     const lines: string[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
     const client = createClient({ connection: fixture.url, prefix: fixture.prefix, logger });
@@ -234,7 +234,22 @@ describe('result() woken by its run end', () => {
       expect(await result).toBe('new');
       const warnings = lines.map((line) => JSON.parse(line) as { msg: string }).map(({ msg }) => msg);
       expect(warnings.filter((msg) => msg.includes('without an end notice'))).toHaveLength(1);
+
+      // Ten minutes on (a rolling deploy's length), the client waits for notices again.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + 10 * 60_000 + 1);
+      const later = await newRun();
+      const laterResult = client.run<string>(later).result();
+      await vi.waitFor(async () => expect(await endWaiters([later])).toEqual([1]), { timeout: 10_000 });
+      await records.finish(later, 'root', {
+        status: 'succeeded',
+        output: 'later',
+        usage: emptyUsage(),
+        modelCalls: 0,
+      });
+      expect(await laterResult).toBe('later');
     } finally {
+      vi.useRealTimers();
       await client.close();
     }
   });
