@@ -12,7 +12,6 @@
  */
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { emptyUsage } from '@flotilla/ir';
 import { createClient } from '@flotilla/runtime/client';
 import { RedisRunRecords } from '@flotilla/runtime/internals';
 import { Redis } from 'ioredis';
@@ -20,7 +19,7 @@ import { pino } from 'pino';
 import { positiveInteger } from './positive-integer.mjs';
 import { startPrivateRedis } from './private-redis.mjs';
 import { redisCostPerRun, redisSnapshot, round } from './redis-cost.mjs';
-import { emitGeneration } from './written-runs.mjs';
+import { emitGeneration, endRun } from './written-runs.mjs';
 
 if (process.argv[2] === 'writer') await serveWrites();
 else await measure();
@@ -30,7 +29,13 @@ async function serveWrites() {
   let redis;
   let records;
   let prefix;
-  process.on('message', async (message) => {
+  process.on('message', (message) =>
+    handle(message).catch((error) => {
+      // Said to the parent, which stops: it waits for no answer that will not come.
+      process.send({ failed: String(error?.stack ?? error) });
+    }),
+  );
+  async function handle(message) {
     if (message.open) {
       ({ prefix } = message.open);
       redis = new Redis(message.open.url);
@@ -48,19 +53,13 @@ async function serveWrites() {
       // One write at a time, the runs' writes interleaved, as runs on their own workers make them.
       for (let generation = 0; generation < writes; generation++)
         for (const runId of runIds) await emitGeneration(redis, prefix, runId, generation);
-      for (const runId of runIds)
-        await records.finish(runId, 'root', {
-          status: 'succeeded',
-          output: runId,
-          usage: emptyUsage(),
-          modelCalls: 0,
-        });
+      for (const runId of runIds) await endRun(records, runId, runId);
       process.send({ written: true });
     } else if (message.close) {
       redis.disconnect();
       process.disconnect();
     }
-  });
+  }
 }
 
 async function measure() {
@@ -70,14 +69,25 @@ async function measure() {
   const server = await startPrivateRedis();
   const admin = new Redis(server.url);
   const writer = fork(new URL(import.meta.url), ['writer'], { stdio: 'inherit' });
+  // The writer's answer, or its failure (or exit) as an error: no wait outlives the writer.
   const ask = (message, answer) =>
-    new Promise((resolve) => {
-      const onMessage = (reply) => {
-        if (!(answer in reply)) return;
+    new Promise((resolve, reject) => {
+      const done = () => {
         writer.off('message', onMessage);
-        resolve(reply[answer]);
+        writer.off('exit', onExit);
+      };
+      const onMessage = (reply) => {
+        if (!(answer in reply) && !('failed' in reply)) return;
+        done();
+        if ('failed' in reply) reject(new Error(`the writer failed: ${reply.failed}`));
+        else resolve(reply[answer]);
+      };
+      const onExit = (code) => {
+        done();
+        reject(new Error(`the writer exited (${code}) before answering`));
       };
       writer.on('message', onMessage);
+      writer.on('exit', onExit);
       writer.send(message);
     });
   const prefix = `bench-waits:${randomUUID().slice(0, 8)}`;
@@ -88,13 +98,15 @@ async function measure() {
     for (const count of counts) {
       for (let pass = 0; pass < passes; pass++) {
         const runIds = await ask({ create: count }, 'created');
-        const results = runIds.map((runId) => client.run(runId).result());
+        const results = Promise.all(runIds.map((runId) => client.run(runId).result()));
+        // Awaited below; rejected by the client's close should the writer fail first.
+        results.catch(() => undefined);
         // The waits get in place (a blocked read, or subscriptions) before the runs write.
         await new Promise((resolve) => setTimeout(resolve, 200 + count));
         const cpu = process.cpuUsage();
         const before = await redisSnapshot(admin);
         await ask({ write: { runIds, writes } }, 'written');
-        await Promise.all(results);
+        await results;
         const { user, system } = process.cpuUsage(cpu);
         const redis = redisCostPerRun(before, await redisSnapshot(admin), count);
         const row = {

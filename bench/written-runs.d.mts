@@ -1,4 +1,5 @@
 // Types of `written-runs.mjs`, for the test suites that write runs without a worker.
+import type { RedisRunRecords } from '@flotilla/runtime/internals';
 import type { Redis } from 'ioredis';
 
 export function emitGeneration(
@@ -7,3 +8,4 @@ export function emitGeneration(
   runId: string,
   generation: number,
 ): Promise<void>;
+export function endRun(records: RedisRunRecords, runId: string, output: unknown): Promise<boolean>;

@@ -19,7 +19,7 @@ import {
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { emitGeneration as emitRunGeneration } from '../../bench/written-runs.mjs';
+import { emitGeneration as emitRunGeneration, endRun } from '../../bench/written-runs.mjs';
 import { monitoredCommands } from '../support/monitored-commands.js';
 import { useRedis } from '../support/redis.js';
 
@@ -74,16 +74,7 @@ describe('result() woken by its run end', () => {
           });
           for (const generation of [0, 1, 2])
             await Promise.all(runIds.map((runId) => emitGeneration(runId, generation)));
-          await Promise.all(
-            runIds.map((runId) =>
-              records.finish(runId, 'root', {
-                status: 'succeeded',
-                output: runId,
-                usage: emptyUsage(),
-                modelCalls: 0,
-              }),
-            ),
-          );
+          await Promise.all(runIds.map((runId) => endRun(records, runId, runId)));
           expect(await Promise.all(results)).toEqual(runIds);
         },
       );
@@ -122,12 +113,7 @@ describe('result() woken by its run end', () => {
             generation,
           });
         await sink.flush();
-        await records.finish(handle.id, 'root', {
-          status: 'succeeded',
-          output,
-          usage: emptyUsage(),
-          modelCalls: 0,
-        });
+        await endRun(records, handle.id, output);
         expect(await handle.result()).toBe(output);
       }
       // Those ends were read from their streams, not taken for ends whose notice was lost: the
@@ -136,12 +122,7 @@ describe('result() woken by its run end', () => {
       const result = client.run<string>(runId).result();
       await vi.waitFor(async () => expect(await endWaiters([runId])).toEqual([1]), { timeout: 10_000 });
       expect(await blockedXread()).toBe(false);
-      await records.finish(runId, 'root', {
-        status: 'succeeded',
-        output: 'd',
-        usage: emptyUsage(),
-        modelCalls: 0,
-      });
+      await endRun(records, runId, 'd');
       expect(await result).toBe('d');
     } finally {
       await client.close();
@@ -165,14 +146,7 @@ describe('result() woken by its run end', () => {
     try {
       const runId = await newRun();
       const limited = new RedisRunRecords({ redis: restricted, prefix: fixture.prefix });
-      expect(
-        await limited.finish(runId, 'root', {
-          status: 'succeeded',
-          output: 'ended',
-          usage: emptyUsage(),
-          modelCalls: 0,
-        }),
-      ).toBe(true);
+      expect(await endRun(limited, runId, 'ended')).toBe(true);
       expect(await records.get(runId)).toMatchObject({ status: 'succeeded', output: 'ended' });
       expect(await client.run<string>(runId).result()).toBe('ended');
       // The stream ends with the run-end all the same.
@@ -225,12 +199,7 @@ describe('result() woken by its run end', () => {
       // The client's result() now blocks on the run's stream, as clients did before end notices.
       await vi.waitFor(async () => expect(await blockedXread()).toBe(true), { timeout: 10_000 });
       expect(await endWaiters([runId])).toEqual([0]);
-      await records.finish(runId, 'root', {
-        status: 'succeeded',
-        output: 'new',
-        usage: emptyUsage(),
-        modelCalls: 0,
-      });
+      await endRun(records, runId, 'new');
       expect(await result).toBe('new');
       const warnings = lines.map((line) => JSON.parse(line) as { msg: string }).map(({ msg }) => msg);
       expect(warnings.filter((msg) => msg.includes('without an end notice'))).toHaveLength(1);
@@ -241,12 +210,7 @@ describe('result() woken by its run end', () => {
       const later = await newRun();
       const laterResult = client.run<string>(later).result();
       await vi.waitFor(async () => expect(await endWaiters([later])).toEqual([1]), { timeout: 10_000 });
-      await records.finish(later, 'root', {
-        status: 'succeeded',
-        output: 'later',
-        usage: emptyUsage(),
-        modelCalls: 0,
-      });
+      await endRun(records, later, 'later');
       expect(await laterResult).toBe('later');
     } finally {
       vi.useRealTimers();

@@ -5,7 +5,6 @@
  * sink, as a worker writes them; no worker is needed.
  */
 import { randomUUID } from 'node:crypto';
-import { emptyUsage } from '@flotilla/ir';
 import { createClient, type FlotillaClient, type StreamedRunEvent } from '@flotilla/runtime/client';
 import {
   eventNoticeChannel,
@@ -15,7 +14,7 @@ import {
 } from '@flotilla/runtime/internals';
 import type { Cluster, Redis } from 'ioredis';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { emitGeneration as emitRunGeneration } from '../../bench/written-runs.mjs';
+import { emitGeneration as emitRunGeneration, endRun } from '../../bench/written-runs.mjs';
 import { useRedis } from '../support/redis.js';
 
 const fixture = useRedis(import.meta.filename);
@@ -78,12 +77,7 @@ const emitGeneration = (runId: string, generation: number) =>
   emitRunGeneration(fixture.redis, fixture.prefix, runId, generation);
 
 async function finish(runId: string): Promise<void> {
-  await records.finish(runId, 'root', {
-    status: 'succeeded',
-    output: runId,
-    usage: emptyUsage(),
-    modelCalls: 0,
-  });
+  await endRun(records, runId, runId);
 }
 
 async function collect(events: AsyncIterable<StreamedRunEvent>): Promise<StreamedRunEvent[]> {

@@ -65,7 +65,7 @@ interface Channel {
 
 /**
  * Runs found ended without a notice before waits go to the fallback reader: one could be a
- * notice still on its way when the deadline's read found the end.
+ * notice still on its way when the read after the record check found the end.
  */
 const MISSES_BEFORE_FALLBACK = 3;
 
