@@ -47,6 +47,15 @@ async function endWaiters(runIds: string[]): Promise<number[]> {
   return runIds.map((_, index) => Number(reply[2 * index + 1]));
 }
 
+/** The client id of this file's one end-notice subscriber (`CLIENT LIST`: its name, flag `P`). */
+async function subscriberId(): Promise<string> {
+  const name = ` name=${eventsConnectionName(fixture.prefix)} `;
+  const clients = ((await fixture.redis.client('LIST')) as string).split('\n');
+  const subscribers = clients.filter((line) => line.includes(name) && /\bflags=\S*P/.test(line));
+  expect(subscribers).toHaveLength(1);
+  return /\bid=(\d+)/.exec(subscribers[0] as string)?.[1] ?? '';
+}
+
 /** Whether this file's clients have an event-reading connection blocked in XREAD. */
 async function blockedXread(): Promise<boolean> {
   const name = ` name=${eventsConnectionName(fixture.prefix)} `;
@@ -162,6 +171,30 @@ describe('result() woken by its run end', () => {
       await client.close();
       restricted.disconnect();
       await fixture.redis.call('ACL', 'DELUSER', user);
+    }
+  });
+
+  it('settles runs whose notices a subscriber reconnect lost, and still waits for notices after', async () => {
+    const client = createClient({ connection: fixture.url, prefix: fixture.prefix });
+    try {
+      for (const output of ['x', 'y', 'z']) {
+        const runId = await newRun();
+        const result = client.run<string>(runId).result();
+        await vi.waitFor(async () => expect(await endWaiters([runId])).toEqual([1]), { timeout: 10_000 });
+        // The subscriber goes (ioredis connects it again); the end is published while it is away.
+        expect(await fixture.redis.client('KILL', 'ID', await subscriberId())).toBe(1);
+        await endRun(records, runId, output);
+        expect(await result).toBe(output);
+      }
+      // Ends lost to a reconnect are not taken for a finisher that publishes none.
+      const runId = await newRun();
+      const result = client.run<string>(runId).result();
+      await vi.waitFor(async () => expect(await endWaiters([runId])).toEqual([1]), { timeout: 10_000 });
+      expect(await blockedXread()).toBe(false);
+      await endRun(records, runId, 'after');
+      expect(await result).toBe('after');
+    } finally {
+      await client.close();
     }
   });
 
