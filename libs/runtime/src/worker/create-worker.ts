@@ -178,21 +178,33 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
     }),
   );
   function consume(queue: string, takesNewRuns: boolean): LeasedWorker {
+    // The slot is given back by one `.then` (process never throws synchronously), not by an
+    // async layer awaiting the run: two promises fewer per run.
+    const run = (job: Job, token: string | undefined) =>
+      processor.process(job, token).then(
+        () => budget.release(worker),
+        (error: unknown) => {
+          budget.release(worker);
+          throw error;
+        },
+      );
     const worker: LeasedWorker = new LeasedWorker(
       queue,
       (job, token) => {
         // A fetch in flight when the consumer paused still delivers: a newer build takes it.
         if (takesNewRuns && worker.isPaused()) return handBack(job, token);
-        if (!budget.take(worker)) return handBack(job, token);
-        // The slot is given back by one `.then` (process never throws synchronously), not by an
-        // async layer awaiting the run: two promises fewer per run.
-        return processor.process(job, token).then(
-          () => budget.release(worker),
-          (error: unknown) => {
+        if (budget.take(worker)) return run(job, token);
+        // Every slot is in use (this idle queue's fetch was already waiting when the last one was
+        // taken): the job waits here for the next run's end rather than leave the queue for
+        // HAND_BACK_MS whatever happens (a fan-out's next root behind its leaves: issue 15).
+        return budget.takeWithin(worker, HOLD_MS).then((granted) => {
+          if (!granted) return handBack(job, token);
+          if (takesNewRuns && worker.isPaused()) {
             budget.release(worker);
-            throw error;
-          },
-        );
+            return handBack(job, token);
+          }
+          return run(job, token);
+        });
       },
       {
         connection: bullConnection,
@@ -243,7 +255,14 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
   );
   return new RunningWorker(
     config,
-    { workers, processor, graceMs: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS, announcer, drain },
+    {
+      workers,
+      processor,
+      budget,
+      graceMs: options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
+      announcer,
+      drain,
+    },
     [cancels, fleetMemo, queues, resources],
     [redis, queueConnection, bullConnection],
     listening,
@@ -258,6 +277,7 @@ class RunningWorker implements FlotillaWorker {
   readonly #announcer: WorkerAnnouncer;
   readonly #drain: BuildDrain | undefined;
   readonly #processor: RunProcessor;
+  readonly #budget: SlotBudget;
   readonly #graceMs: number;
   readonly #closables: { close(): Promise<void> }[];
   readonly #connections: Redis[];
@@ -270,6 +290,7 @@ class RunningWorker implements FlotillaWorker {
     parts: {
       workers: Worker[];
       processor: RunProcessor;
+      budget: SlotBudget;
       graceMs: number;
       announcer: WorkerAnnouncer;
       drain: BuildDrain | undefined;
@@ -282,6 +303,7 @@ class RunningWorker implements FlotillaWorker {
     this.config = config;
     this.#workers = parts.workers;
     this.#processor = parts.processor;
+    this.#budget = parts.budget;
     this.#graceMs = parts.graceMs;
     this.#announcer = parts.announcer;
     this.#drain = parts.drain;
@@ -307,6 +329,8 @@ class RunningWorker implements FlotillaWorker {
     // No pause or resume of a queue's consumer while they close.
     await this.#drain?.close();
     const closed = Promise.all(this.#workers.map((worker) => worker.close())).then(() => undefined);
+    // Jobs held for a slot go back to their queue now, for other workers, and no more are held.
+    this.#budget.abandonHeld();
     let timer: NodeJS.Timeout | undefined;
     const graceOver = new Promise<'grace-over'>((resolve) => {
       timer = setTimeout(() => resolve('grace-over'), this.#graceMs);
@@ -328,6 +352,13 @@ class RunningWorker implements FlotillaWorker {
 
 /** How long a job handed back unstarted waits before any worker may take it again. */
 const HAND_BACK_MS = 250;
+
+/**
+ * How long a job fetched while every slot is in use waits here for one before it is handed back:
+ * a slot that frees sooner runs it at once; either way it is out of the queue for about as long
+ * as a hand-back alone kept it (the delay that lets another worker take it instead).
+ */
+const HOLD_MS = 250;
 
 /**
  * A job fetched while every slot is in use (BullMQ's floor of 1 per idle queue), or by a queue

@@ -5,14 +5,20 @@ import type { Worker } from 'bullmq';
  * BullMQ fetches while a Worker's own count is under its `concurrency`, so after every start
  * and end each Worker's concurrency is set to what it runs plus the slots left free: a busy
  * worker stops fetching from every queue at once. BullMQ's floor is 1, so an idle queue may
- * still fetch one job when the budget is used up; {@link SlotBudget.take} then refuses and the
- * job is handed back (`create-worker.ts`) for any worker with a free slot — it never waits here,
- * holding a job another worker could run (or that the run holding the slot waits for).
+ * still fetch one job when the budget is used up (its blocking fetch was already waiting);
+ * {@link SlotBudget.takeWithin} then holds that job for the next slot a run's end frees, for a
+ * bounded time, after which it is handed back (`create-worker.ts`) for any worker with a free
+ * slot. A slot freed while jobs are held goes to the one held longest, never back to the pool:
+ * the count of runs never exceeds the size.
  */
 export class SlotBudget {
   readonly size: number;
   readonly #workers = new Map<Worker, number>();
+  /** Jobs held for a slot, longest first: each is granted (true) or gives up (false) once. */
+  readonly #held: { worker: Worker; grant: (granted: boolean) => void }[] = [];
   #used = 0;
+  /** Set by {@link SlotBudget.abandonHeld}: no job is held any more (the worker is closing). */
+  #holding = true;
 
   constructor(size: number) {
     this.size = size;
@@ -38,11 +44,48 @@ export class SlotBudget {
     return true;
   }
 
-  /** Gives back a slot {@link SlotBudget.take} gave for `worker`. */
+  /**
+   * Takes a slot for a job of `worker` now, or the first one freed within `ms`: `false` when
+   * none was, or once {@link SlotBudget.abandonHeld} was called.
+   */
+  takeWithin(worker: Worker, ms: number): Promise<boolean> {
+    if (this.take(worker)) return Promise.resolve(true);
+    if (!this.#holding) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      const hold = {
+        worker,
+        grant: (granted: boolean) => {
+          clearTimeout(timer);
+          resolve(granted);
+        },
+      };
+      const timer = setTimeout(() => {
+        const index = this.#held.indexOf(hold);
+        if (index >= 0) this.#held.splice(index, 1);
+        resolve(false);
+      }, ms);
+      this.#held.push(hold);
+    });
+  }
+
+  /** Gives back a slot {@link SlotBudget.take} gave for `worker`: to the job held longest, if any. */
   release(worker: Worker): void {
-    this.#used = Math.max(0, this.#used - 1);
     this.#workers.set(worker, Math.max(0, (this.#workers.get(worker) ?? 1) - 1));
+    const hold = this.#held.shift();
+    if (hold) {
+      // The slot changes hands: `#used` stays, the holder's queue counts one run more.
+      this.#workers.set(hold.worker, (this.#workers.get(hold.worker) ?? 0) + 1);
+      hold.grant(true);
+    } else {
+      this.#used = Math.max(0, this.#used - 1);
+    }
     this.#rebalance();
+  }
+
+  /** Ends every hold without a slot, and holds no job from now on (the worker is closing). */
+  abandonHeld(): void {
+    this.#holding = false;
+    for (const hold of this.#held.splice(0)) hold.grant(false);
   }
 
   #rebalance(): void {

@@ -1,0 +1,112 @@
+/**
+ * A worker's concurrency is shared by the queues of the agents it serves. When every slot is in
+ * use, the queue of an agent with no run here still fetches one job (BullMQ's floor of one): that
+ * job waits here for the next slot a run frees, and runs then, instead of being handed back to its
+ * queue for a fixed delay whatever happens; one that no slot frees for stays unstarted and goes
+ * back for any worker. One worker, one slot, two agents.
+ */
+import { createAgent } from '@flotilla/runtime';
+import { createClient, type FlotillaClient } from '@flotilla/runtime/client';
+import { createWorker, type FlotillaWorker } from '@flotilla/runtime/worker';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { useRedis } from '../support/redis.js';
+
+const redis = useRedis(import.meta.filename);
+
+/** Runs of `slot-holder` wait for the test to let them end. */
+const releases: (() => void)[] = [];
+/** Runs executing now, and the most ever executing at once. */
+let executing = 0;
+let mostAtOnce = 0;
+
+function counted<T>(work: () => Promise<T>): Promise<T> {
+  executing++;
+  mostAtOnce = Math.max(mostAtOnce, executing);
+  return work().finally(() => {
+    executing--;
+  });
+}
+
+const SlotHolder = createAgent({
+  id: 'slot-holder',
+  handler: () => counted(() => new Promise<string>((resolve) => releases.push(() => resolve('held')))),
+});
+const Waiter = createAgent({
+  id: 'slot-waiter',
+  handler: ({ n }: { n: number }) => counted(async () => n * 2),
+});
+
+let worker: FlotillaWorker;
+let client: FlotillaClient;
+
+beforeAll(async () => {
+  worker = createWorker({
+    agents: [SlotHolder, Waiter],
+    connection: redis.url,
+    prefix: redis.prefix,
+    concurrency: 1,
+    logger: pino({ level: 'silent' }),
+  });
+  await worker.waitUntilReady();
+  client = createClient({ connection: redis.url, prefix: redis.prefix });
+});
+
+afterAll(async () => {
+  for (const release of releases) release();
+  await client?.close();
+  await worker?.close();
+});
+
+/** A key of an agent's BullMQ queue (the default queue name, `agents`). */
+const queueKey = (agentId: string, suffix: string) => `${redis.prefix}:{q}:agents/${agentId}:${suffix}`;
+
+/** The BullMQ events of the waiter's queue about `jobId`, in order (`added`, `active`, ...). */
+async function jobEvents(jobId: string): Promise<string[]> {
+  const entries = await redis.redis.xrange(queueKey('slot-waiter', 'events'), '-', '+');
+  return entries
+    .map(([, fields]) =>
+      Object.fromEntries(fields.flatMap((_, i) => (i % 2 ? [] : [[fields[i], fields[i + 1]]]))),
+    )
+    .filter((event) => event.jobId === jobId)
+    .map((event) => event.event as string);
+}
+
+async function waitForHolder(): Promise<void> {
+  await vi.waitFor(() => expect(releases.length).toBeGreaterThan(0), { timeout: 15_000 });
+}
+
+describe('a job fetched while every slot is in use', () => {
+  it('runs in the slot the next run frees, without leaving its queue', async () => {
+    const holder = await client.submit('slot-holder', {});
+    await waitForHolder();
+    const waiter = await client.submit('slot-waiter', { n: 21 });
+    // The waiter's idle queue fetched it: active on this worker, not started (no slot).
+    await vi.waitFor(async () => expect(await jobEvents(waiter.id)).toContain('active'), { timeout: 15_000 });
+    expect((await client.getRun(waiter.id))?.status).toBe('queued');
+
+    releases.shift()?.();
+    expect(await holder.result()).toBe('held');
+    expect(await waiter.result()).toBe(42);
+    // Never handed back: one fetch, straight to completion.
+    expect(await jobEvents(waiter.id)).not.toContain('delayed');
+    expect((await jobEvents(waiter.id)).filter((event) => event === 'active')).toHaveLength(1);
+    expect(mostAtOnce).toBe(1);
+  });
+
+  it('goes back to its queue unstarted when no slot frees for a while, and runs once one does', async () => {
+    const holder = await client.submit('slot-holder', {});
+    await waitForHolder();
+    const waiter = await client.submit('slot-waiter', { n: 5 });
+    // Held, then handed back for any worker with a free slot (here: none until the holder ends).
+    await vi.waitFor(async () => expect(await jobEvents(waiter.id)).toContain('delayed'), {
+      timeout: 15_000,
+    });
+    expect((await client.getRun(waiter.id))?.status).toBe('queued');
+
+    releases.shift()?.();
+    expect(await holder.result()).toBe('held');
+    expect(await waiter.result()).toBe(10);
+    expect(mostAtOnce).toBe(1);
+  });
+});
