@@ -30,12 +30,18 @@ describe('SlotBudget', () => {
   describe('a job held for a slot', () => {
     afterEach(() => vi.useRealTimers());
 
-    it('gets the next slot a run frees, before the pool does, and never more than the size', async () => {
+    /** Two queues sharing one slot, which a run of queue `a` holds. */
+    function oneSlotTakenByA() {
       const budget = new SlotBudget(1);
       const [a, b] = [fakeWorker(), fakeWorker()];
       budget.add(a);
       budget.add(b);
       expect(budget.take(a)).toBe(true);
+      return { budget, a, b };
+    }
+
+    it('gets the next slot a run frees, before the pool does, and never more than the size', async () => {
+      const { budget, a, b } = oneSlotTakenByA();
       const held = budget.takeWithin(b, 60_000);
       // Both queues fetch nothing more while the job waits (b's floor of 1 is its held job).
       expect([a.concurrency, b.concurrency]).toEqual([1, 1]);
@@ -66,11 +72,7 @@ describe('SlotBudget', () => {
 
     it('gives up after its time, leaving the count as it was', async () => {
       vi.useFakeTimers();
-      const budget = new SlotBudget(1);
-      const [a, b] = [fakeWorker(), fakeWorker()];
-      budget.add(a);
-      budget.add(b);
-      expect(budget.take(a)).toBe(true);
+      const { budget, a, b } = oneSlotTakenByA();
       const held = budget.takeWithin(b, 250);
       await vi.advanceTimersByTimeAsync(250);
       await expect(held).resolves.toBe(false);
@@ -81,11 +83,7 @@ describe('SlotBudget', () => {
     });
 
     it('is given up, and no job is held any more, once the worker closes', async () => {
-      const budget = new SlotBudget(1);
-      const [a, b] = [fakeWorker(), fakeWorker()];
-      budget.add(a);
-      budget.add(b);
-      expect(budget.take(a)).toBe(true);
+      const { budget, a, b } = oneSlotTakenByA();
       const held = budget.takeWithin(b, 60_000);
       budget.abandonHeld();
       await expect(held).resolves.toBe(false);
