@@ -3,7 +3,7 @@
  * use, the queue of an agent with no run here still fetches one job (BullMQ's floor of one): that
  * job waits here for the next slot a run frees, and runs then, instead of being handed back to its
  * queue for a fixed delay whatever happens; one that no slot frees for stays unstarted and goes
- * back for any worker. One worker, one slot, two agents.
+ * back for any worker; a closing worker hands it back at once. One slot, two agents.
  */
 import { createAgent } from '@flotilla/runtime';
 import { createClient, type FlotillaClient } from '@flotilla/runtime/client';
@@ -37,17 +37,23 @@ const Waiter = createAgent({
   handler: ({ n }: { n: number }) => counted(async () => n * 2),
 });
 
-let worker: FlotillaWorker;
-let client: FlotillaClient;
-
-beforeAll(async () => {
-  worker = createWorker({
+function oneSlotWorker(): FlotillaWorker {
+  return createWorker({
     agents: [SlotHolder, Waiter],
     connection: redis.url,
     prefix: redis.prefix,
     concurrency: 1,
+    // A closing worker hands its running run back after this long.
+    shutdownGraceMs: 300,
     logger: pino({ level: 'silent' }),
   });
+}
+
+let worker: FlotillaWorker;
+let client: FlotillaClient;
+
+beforeAll(async () => {
+  worker = oneSlotWorker();
   await worker.waitUntilReady();
   client = createClient({ connection: redis.url, prefix: redis.prefix });
 });
@@ -107,6 +113,29 @@ describe('a job fetched while every slot is in use', () => {
     releases.shift()?.();
     expect(await holder.result()).toBe('held');
     expect(await waiter.result()).toBe(10);
+    expect(mostAtOnce).toBe(1);
+  });
+
+  it('is handed back unstarted when its worker closes, and runs on another worker', async () => {
+    const holder = await client.submit('slot-holder', {});
+    await waitForHolder();
+    const waiter = await client.submit('slot-waiter', { n: 8 });
+    await vi.waitFor(async () => expect(await jobEvents(waiter.id)).toContain('active'), { timeout: 15_000 });
+
+    await worker.close();
+    // Neither run ended on the closed worker; the held one never started there.
+    expect((await client.getRun(waiter.id))?.status).toBe('queued');
+    expect((await client.getRun(holder.id))?.status).toBe('running');
+
+    // The holder's first attempt was handed back at the grace's end: what it does now is ignored.
+    for (const release of releases.splice(0)) release();
+    worker = oneSlotWorker();
+    // Taken over by the new worker: let it end.
+    await waitForHolder();
+    releases.shift()?.();
+    expect(await holder.result()).toBe('held');
+    expect(await waiter.result()).toBe(16);
+    expect((await client.getRun(waiter.id))?.attempts).toBe(1);
     expect(mostAtOnce).toBe(1);
   });
 });
