@@ -354,16 +354,18 @@ class RunningWorker implements FlotillaWorker {
 const HAND_BACK_MS = 250;
 
 /**
- * How long a job fetched while every slot is in use waits here for one before it is handed back:
- * a slot that frees sooner runs it at once; either way it is out of the queue for about as long
- * as a hand-back alone kept it (the delay that lets another worker take it instead).
+ * How long a job fetched while every slot is in use waits here for one before it is handed back.
+ * A slot that frees sooner (any run's end on this worker) runs it at once; one that does not
+ * leaves it out of its queue for this long plus HAND_BACK_MS (it was HAND_BACK_MS alone before
+ * jobs were held), the delay that lets another worker take it instead of this one again.
  */
 const HOLD_MS = 250;
 
 /**
- * A job fetched while every slot is in use (BullMQ's floor of 1 per idle queue), or by a queue
- * consumer that paused meanwhile (`BuildDrain`), goes back to the queue at once, unstarted, for
- * any worker with a free slot (this one too, once it has one and consumes the queue).
+ * A job no slot freed for while it was held (BullMQ's floor of 1 per idle queue fetched it while
+ * every slot was in use), or fetched by a queue consumer that paused meanwhile (`BuildDrain`),
+ * goes back to the queue, unstarted, for any worker with a free slot (this one too, once it has
+ * one and consumes the queue).
  * @throws DelayedError BullMQ's signal that the job changed state
  */
 async function handBack(job: Job, token: string | undefined): Promise<never> {
