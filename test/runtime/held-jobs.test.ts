@@ -3,13 +3,15 @@
  * use, the queue of an agent with no run here still fetches one job (BullMQ's floor of one): that
  * job waits here for the next slot a run frees, and runs then, instead of being handed back to its
  * queue for a fixed delay whatever happens; one that no slot frees for stays unstarted and goes
- * back for any worker; a closing worker hands it back at once. One slot, two agents.
+ * back for any worker after `slotHoldMs`; a closing worker hands it back at once. One slot, two
+ * agents; holds long enough (a minute) that only the run's end or the close can end them, or
+ * short (50 ms) where the hand-back is the point.
  */
 import { createAgent } from '@flotilla/runtime';
 import { createClient, type FlotillaClient } from '@flotilla/runtime/client';
 import { createWorker, type FlotillaWorker } from '@flotilla/runtime/worker';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useRedis } from '../support/redis.js';
 
 const redis = useRedis(import.meta.filename);
@@ -37,31 +39,38 @@ const Waiter = createAgent({
   handler: ({ n }: { n: number }) => counted(async () => n * 2),
 });
 
-function oneSlotWorker(): FlotillaWorker {
-  return createWorker({
+/** A worker with one slot, both agents, and `slotHoldMs`. */
+async function startOneSlotWorker(slotHoldMs: number): Promise<FlotillaWorker> {
+  const started = createWorker({
     agents: [SlotHolder, Waiter],
     connection: redis.url,
     prefix: redis.prefix,
     concurrency: 1,
+    slotHoldMs,
     // A closing worker hands its running run back after this long.
     shutdownGraceMs: 300,
     logger: pino({ level: 'silent' }),
   });
+  await started.waitUntilReady();
+  return started;
 }
 
-let worker: FlotillaWorker;
+const LONG_HOLD_MS = 60_000;
+let worker: FlotillaWorker | undefined;
 let client: FlotillaClient;
 
-beforeAll(async () => {
-  worker = oneSlotWorker();
-  await worker.waitUntilReady();
+beforeAll(() => {
   client = createClient({ connection: redis.url, prefix: redis.prefix });
 });
 
-afterAll(async () => {
-  for (const release of releases) release();
-  await client?.close();
+afterEach(async () => {
+  for (const release of releases.splice(0)) release();
   await worker?.close();
+  worker = undefined;
+});
+
+afterAll(async () => {
+  await client?.close();
 });
 
 /** A key of an agent's BullMQ queue (the default queue name, `agents`). */
@@ -84,6 +93,7 @@ async function waitForHolder(): Promise<void> {
 
 describe('a job fetched while every slot is in use', () => {
   it('runs in the slot the next run frees, without leaving its queue', async () => {
+    worker = await startOneSlotWorker(LONG_HOLD_MS);
     const holder = await client.submit('slot-holder', {});
     await waitForHolder();
     const waiter = await client.submit('slot-waiter', { n: 21 });
@@ -100,7 +110,8 @@ describe('a job fetched while every slot is in use', () => {
     expect(mostAtOnce).toBe(1);
   });
 
-  it('goes back to its queue unstarted when no slot frees for a while, and runs once one does', async () => {
+  it('goes back to its queue unstarted when no slot frees within slotHoldMs, and runs once one does', async () => {
+    worker = await startOneSlotWorker(50);
     const holder = await client.submit('slot-holder', {});
     await waitForHolder();
     const waiter = await client.submit('slot-waiter', { n: 5 });
@@ -117,6 +128,7 @@ describe('a job fetched while every slot is in use', () => {
   });
 
   it('is handed back unstarted when its worker closes, and runs on another worker', async () => {
+    worker = await startOneSlotWorker(LONG_HOLD_MS);
     const holder = await client.submit('slot-holder', {});
     await waitForHolder();
     const waiter = await client.submit('slot-waiter', { n: 8 });
@@ -129,7 +141,7 @@ describe('a job fetched while every slot is in use', () => {
 
     // The holder's first attempt was handed back at the grace's end: what it does now is ignored.
     for (const release of releases.splice(0)) release();
-    worker = oneSlotWorker();
+    worker = await startOneSlotWorker(LONG_HOLD_MS);
     // Taken over by the new worker: let it end.
     await waitForHolder();
     releases.shift()?.();

@@ -113,6 +113,13 @@ export const flotillaSettings = {
    * an attempt whose lock lapsed stops, and its writes are refused (fenced attempts). @default 5000
    */
   lockDurationMs: setting('FLOTILLA_LOCK_DURATION_MS', wholeNumber({ min: 1 }), 5000),
+  /**
+   * `FLOTILLA_SLOT_HOLD_MS`: how long a job that a worker's idle agent queue fetched while every
+   * slot was in use waits on that worker for the next slot a run's end frees, before it is handed
+   * back to its queue (unstarted, for 250 ms) for any worker. `0` hands it back at once. Longer
+   * keeps such jobs on a busy worker when another one is free. @default 250
+   */
+  slotHoldMs: setting('FLOTILLA_SLOT_HOLD_MS', wholeNumber({ max: 60_000 }), 250),
   /** `FLOTILLA_STALLED_INTERVAL_MS`: how often workers look for stalled runs (lock lapsed). @default 2500 */
   stalledIntervalMs: setting('FLOTILLA_STALLED_INTERVAL_MS', wholeNumber({ min: 1 }), 2500),
   /** `FLOTILLA_MAX_STALLED_COUNT`: crashes a run survives before it fails. @default 3 */

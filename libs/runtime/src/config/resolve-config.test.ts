@@ -19,6 +19,7 @@ describe('resolveConfig', () => {
       conversationChunkBytes: 16_384,
       conversationRecheckMs: 10_000,
       lockDurationMs: 5000,
+      slotHoldMs: 250,
       stalledIntervalMs: 2500,
       maxStalledCount: 3,
       maxChildrenPerRun: 1000,
@@ -72,6 +73,8 @@ describe('resolveConfig', () => {
     ['FLOTILLA_COMPATIBLE_WITH', 'v1,v1'],
     ['FLOTILLA_COMPATIBLE_WITH', Array.from({ length: 33 }, (_, n) => `v${n}`).join(',')],
     ['FLOTILLA_CONVERSATION_CHUNK_BYTES', '2000000'],
+    ['FLOTILLA_SLOT_HOLD_MS', '60001'],
+    ['FLOTILLA_SLOT_HOLD_MS', '-5'],
   ])('fails with InvalidConfigError naming %s when it is %j', (variable, value) => {
     let caught: unknown;
     try {

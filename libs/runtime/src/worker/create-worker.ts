@@ -73,6 +73,7 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
       maxPayloadBytes: options.maxPayloadBytes,
       maxJsonDepth: options.maxJsonDepth,
       lockDurationMs: options.lockDurationMs,
+      slotHoldMs: options.slotHoldMs,
       stalledIntervalMs: options.stalledIntervalMs,
       maxStalledCount: options.maxStalledCount,
       eventStreamMaxLength: options.eventStreamMaxLength,
@@ -195,9 +196,10 @@ export function createWorker(options: CreateWorkerOptions): FlotillaWorker {
         if (takesNewRuns && worker.isPaused()) return handBack(job, token);
         if (budget.take(worker)) return run(job, token);
         // Every slot is in use (this idle queue's fetch was already waiting when the last one was
-        // taken): the job waits here for the next run's end rather than leave the queue for
-        // HAND_BACK_MS whatever happens (a fan-out's next root behind its leaves: issue 15).
-        return budget.takeWithin(worker, HOLD_MS).then((granted) => {
+        // taken): the job waits here for the next run's end (at most `slotHoldMs`) rather than
+        // leave the queue for HAND_BACK_MS whatever happens (a fan-out's next root behind its
+        // leaves: issue 15).
+        return budget.takeWithin(worker, config.slotHoldMs).then((granted) => {
           if (!granted) return handBack(job, token);
           if (takesNewRuns && worker.isPaused()) {
             budget.release(worker);
@@ -350,16 +352,12 @@ class RunningWorker implements FlotillaWorker {
   }
 }
 
-/** How long a job handed back unstarted waits before any worker may take it again. */
-const HAND_BACK_MS = 250;
-
 /**
- * How long a job fetched while every slot is in use waits here for one before it is handed back.
- * A slot that frees sooner (any run's end on this worker) runs it at once; one that does not
- * leaves it out of its queue for this long plus HAND_BACK_MS (it was HAND_BACK_MS alone before
- * jobs were held), the delay that lets another worker take it instead of this one again.
+ * How long a job handed back unstarted waits before any worker may take it again: the delay that
+ * lets another worker take it instead of this one at once. A held job no slot freed for
+ * (`slotHoldMs`) is out of its queue for both.
  */
-const HOLD_MS = 250;
+const HAND_BACK_MS = 250;
 
 /**
  * A job no slot freed for while it was held (BullMQ's floor of 1 per idle queue fetched it while

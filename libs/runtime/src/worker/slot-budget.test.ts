@@ -82,6 +82,12 @@ describe('SlotBudget', () => {
       expect(budget.take(b)).toBe(true);
     });
 
+    it('is not made with no time to hold (slotHoldMs 0): refused at once, as before holds', async () => {
+      const { budget, b } = oneSlotTakenByA();
+      await expect(budget.takeWithin(b, 0)).resolves.toBe(false);
+      expect(budget.active).toBe(1);
+    });
+
     it('is given up, and no job is held any more, once the worker closes', async () => {
       const { budget, a, b } = oneSlotTakenByA();
       const held = budget.takeWithin(b, 60_000);

@@ -46,11 +46,11 @@ export class SlotBudget {
 
   /**
    * Takes a slot for a job of `worker` now, or the first one freed within `ms`: `false` when
-   * none was, or once {@link SlotBudget.abandonHeld} was called.
+   * none was (at once for `ms` 0), or once {@link SlotBudget.abandonHeld} was called.
    */
   takeWithin(worker: Worker, ms: number): Promise<boolean> {
     if (this.take(worker)) return Promise.resolve(true);
-    if (!this.#holding) return Promise.resolve(false);
+    if (!this.#holding || ms <= 0) return Promise.resolve(false);
     return new Promise<boolean>((resolve) => {
       const hold = {
         worker,

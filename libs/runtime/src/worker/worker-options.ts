@@ -135,6 +135,13 @@ export interface CreateWorkerOptions extends WorkerRunHooks {
    */
   shutdownGraceMs?: number;
   /**
+   * How long a job fetched while every slot is in use (an idle agent queue of this worker may
+   * fetch one) waits here for the next slot a run's end frees before it is handed back to its
+   * queue, unstarted, for any worker; `0` hands it back at once (`FLOTILLA_SLOT_HOLD_MS`, at most
+   * 60000). @default 250
+   */
+  slotHoldMs?: number;
+  /**
    * BullMQ telemetry (e.g. `new BullMQOtel('flotilla')` from `bullmq-otel`): jobs carry the W3C
    * trace context, so a run tree (submit, runs, child runs, resumes, replays) is one trace.
    * Nothing is recorded unless an OpenTelemetry SDK is registered. @default none
