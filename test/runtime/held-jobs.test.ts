@@ -91,14 +91,23 @@ async function waitForHolder(): Promise<void> {
   await vi.waitFor(() => expect(releases.length).toBeGreaterThan(0), { timeout: 15_000 });
 }
 
+/**
+ * A holder run holding the worker's one slot, then a waiter run submitted behind it, once the
+ * waiter's queue shows `event` for its job (`active`: fetched and held; `delayed`: handed back).
+ */
+async function waiterBehindHolder(n: number, event: 'active' | 'delayed') {
+  const holder = await client.submit('slot-holder', {});
+  await waitForHolder();
+  const waiter = await client.submit('slot-waiter', { n });
+  await vi.waitFor(async () => expect(await jobEvents(waiter.id)).toContain(event), { timeout: 15_000 });
+  return { holder, waiter };
+}
+
 describe('a job fetched while every slot is in use', () => {
   it('runs in the slot the next run frees, without leaving its queue', async () => {
     worker = await startOneSlotWorker(LONG_HOLD_MS);
-    const holder = await client.submit('slot-holder', {});
-    await waitForHolder();
-    const waiter = await client.submit('slot-waiter', { n: 21 });
     // The waiter's idle queue fetched it: active on this worker, not started (no slot).
-    await vi.waitFor(async () => expect(await jobEvents(waiter.id)).toContain('active'), { timeout: 15_000 });
+    const { holder, waiter } = await waiterBehindHolder(21, 'active');
     expect((await client.getRun(waiter.id))?.status).toBe('queued');
 
     releases.shift()?.();
@@ -112,13 +121,8 @@ describe('a job fetched while every slot is in use', () => {
 
   it('goes back to its queue unstarted when no slot frees within slotHoldMs, and runs once one does', async () => {
     worker = await startOneSlotWorker(50);
-    const holder = await client.submit('slot-holder', {});
-    await waitForHolder();
-    const waiter = await client.submit('slot-waiter', { n: 5 });
     // Held, then handed back for any worker with a free slot (here: none until the holder ends).
-    await vi.waitFor(async () => expect(await jobEvents(waiter.id)).toContain('delayed'), {
-      timeout: 15_000,
-    });
+    const { holder, waiter } = await waiterBehindHolder(5, 'delayed');
     expect((await client.getRun(waiter.id))?.status).toBe('queued');
 
     releases.shift()?.();
@@ -129,10 +133,7 @@ describe('a job fetched while every slot is in use', () => {
 
   it('is handed back unstarted when its worker closes, and runs on another worker', async () => {
     worker = await startOneSlotWorker(LONG_HOLD_MS);
-    const holder = await client.submit('slot-holder', {});
-    await waitForHolder();
-    const waiter = await client.submit('slot-waiter', { n: 8 });
-    await vi.waitFor(async () => expect(await jobEvents(waiter.id)).toContain('active'), { timeout: 15_000 });
+    const { holder, waiter } = await waiterBehindHolder(8, 'active');
 
     await worker.close();
     // Neither run ended on the closed worker; the held one never started there.
