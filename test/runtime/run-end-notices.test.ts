@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { emptyUsage } from '@flotilla/ir';
-import { createClient } from '@flotilla/runtime/client';
+import { createClient, type FlotillaClient } from '@flotilla/runtime/client';
 import {
   eventsConnectionName,
   RedisRunEventSink,
@@ -54,6 +54,22 @@ async function subscriberId(): Promise<string> {
   const subscribers = clients.filter((line) => line.includes(name) && /\bflags=\S*P/.test(line));
   expect(subscribers).toHaveLength(1);
   return /\bid=(\d+)/.exec(subscribers[0] as string)?.[1] ?? '';
+}
+
+/** A new run whose `result()` `client` awaits, once it waits on the run's end channel. */
+async function awaitedRun(client: FlotillaClient): Promise<{ runId: string; result: Promise<string> }> {
+  const runId = await newRun();
+  const result = client.run<string>(runId).result();
+  await vi.waitFor(async () => expect(await endWaiters([runId])).toEqual([1]), { timeout: 10_000 });
+  return { runId, result };
+}
+
+/** `client` still waits for end notices (no blocking stream read) and settles on one. */
+async function expectNoticeWaits(client: FlotillaClient, output: string): Promise<void> {
+  const { runId, result } = await awaitedRun(client);
+  expect(await blockedXread()).toBe(false);
+  await endRun(records, runId, output);
+  expect(await result).toBe(output);
 }
 
 /** Whether this file's clients have an event-reading connection blocked in XREAD. */
@@ -127,12 +143,7 @@ describe('result() woken by its run end', () => {
       }
       // Those ends were read from their streams, not taken for ends whose notice was lost: the
       // client still waits for notices.
-      const runId = await newRun();
-      const result = client.run<string>(runId).result();
-      await vi.waitFor(async () => expect(await endWaiters([runId])).toEqual([1]), { timeout: 10_000 });
-      expect(await blockedXread()).toBe(false);
-      await endRun(records, runId, 'd');
-      expect(await result).toBe('d');
+      await expectNoticeWaits(client, 'd');
     } finally {
       await client.close();
     }
@@ -178,21 +189,14 @@ describe('result() woken by its run end', () => {
     const client = createClient({ connection: fixture.url, prefix: fixture.prefix });
     try {
       for (const output of ['x', 'y', 'z']) {
-        const runId = await newRun();
-        const result = client.run<string>(runId).result();
-        await vi.waitFor(async () => expect(await endWaiters([runId])).toEqual([1]), { timeout: 10_000 });
+        const { runId, result } = await awaitedRun(client);
         // The subscriber goes (ioredis connects it again); the end is published while it is away.
         expect(await fixture.redis.client('KILL', 'ID', await subscriberId())).toBe(1);
         await endRun(records, runId, output);
         expect(await result).toBe(output);
       }
       // Ends lost to a reconnect are not taken for a finisher that publishes none.
-      const runId = await newRun();
-      const result = client.run<string>(runId).result();
-      await vi.waitFor(async () => expect(await endWaiters([runId])).toEqual([1]), { timeout: 10_000 });
-      expect(await blockedXread()).toBe(false);
-      await endRun(records, runId, 'after');
-      expect(await result).toBe('after');
+      await expectNoticeWaits(client, 'after');
     } finally {
       await client.close();
     }
@@ -204,9 +208,7 @@ describe('result() woken by its run end', () => {
     const client = createClient({ connection: fixture.url, prefix: fixture.prefix, logger });
     try {
       for (const output of ['old-1', 'old-2', 'old-3']) {
-        const runId = await newRun();
-        const result = client.run<string>(runId).result();
-        await vi.waitFor(async () => expect(await endWaiters([runId])).toEqual([1]), { timeout: 10_000 });
+        const { runId, result } = await awaitedRun(client);
         // An earlier version's end: its run-end and record, and no notice.
         const sink = new RedisRunEventSink({ redis: fixture.redis, prefix: fixture.prefix, runId });
         sink.emit({
@@ -240,9 +242,7 @@ describe('result() woken by its run end', () => {
       // Ten minutes on (a rolling deploy's length), the client waits for notices again.
       vi.useFakeTimers({ toFake: ['Date'] });
       vi.setSystemTime(Date.now() + 10 * 60_000 + 1);
-      const later = await newRun();
-      const laterResult = client.run<string>(later).result();
-      await vi.waitFor(async () => expect(await endWaiters([later])).toEqual([1]), { timeout: 10_000 });
+      const { runId: later, result: laterResult } = await awaitedRun(client);
       await endRun(records, later, 'later');
       expect(await laterResult).toBe('later');
     } finally {
