@@ -47,6 +47,11 @@ describe('resolveConfig', () => {
     });
   });
 
+  it('reads the slot hold, 0 included (hand a job fetched into a full worker back at once)', () => {
+    expect(resolveConfig({}, { FLOTILLA_SLOT_HOLD_MS: '0' }).slotHoldMs).toBe(0);
+    expect(resolveConfig({}, { FLOTILLA_SLOT_HOLD_MS: '60000' }).slotHoldMs).toBe(60_000);
+  });
+
   it('reads the versioning mode and the compatible builds (comma-separated, blanks dropped)', () => {
     const config = resolveConfig(
       {},
