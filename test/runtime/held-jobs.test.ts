@@ -3,7 +3,8 @@
  * use, the queue of an agent with no run here still fetches one job (BullMQ's floor of one): that
  * job waits here for the next slot a run frees, and runs then, instead of being handed back to its
  * queue for a fixed delay whatever happens; one that no slot frees for stays unstarted and goes
- * back for any worker after `slotHoldMs`; a closing worker hands it back at once. One slot, two
+ * back for any worker after `slotHoldMs`; a closing worker hands it back at once, and so does one
+whose agent's new runs a newer build took while the job waited (pinned versioning). One slot, two
  * agents; holds long enough (a minute) that only the run's end or the close can end them, or
  * short (50 ms) where the hand-back is the point.
  */
@@ -39,14 +40,15 @@ const Waiter = createAgent({
   handler: ({ n }: { n: number }) => counted(async () => n * 2),
 });
 
-/** A worker with one slot, both agents, and `slotHoldMs`. */
-async function startOneSlotWorker(slotHoldMs: number): Promise<FlotillaWorker> {
+/** A worker with one slot, both agents, and `slotHoldMs` (of build `buildId`, pinned, when given). */
+async function startOneSlotWorker(slotHoldMs: number, buildId?: string): Promise<FlotillaWorker> {
   const started = createWorker({
     agents: [SlotHolder, Waiter],
     connection: redis.url,
     prefix: redis.prefix,
     concurrency: 1,
     slotHoldMs,
+    ...(buildId && { buildId, versioning: 'pinned' as const }),
     // A closing worker hands its running run back after this long.
     shutdownGraceMs: 300,
     logger: pino({ level: 'silent' }),
@@ -57,6 +59,8 @@ async function startOneSlotWorker(slotHoldMs: number): Promise<FlotillaWorker> {
 
 const LONG_HOLD_MS = 60_000;
 let worker: FlotillaWorker | undefined;
+/** A second worker, when a case starts one. */
+let other: FlotillaWorker | undefined;
 let client: FlotillaClient;
 
 beforeAll(() => {
@@ -65,8 +69,9 @@ beforeAll(() => {
 
 afterEach(async () => {
   for (const release of releases.splice(0)) release();
-  await worker?.close();
+  await Promise.all([worker?.close(), other?.close()]);
   worker = undefined;
+  other = undefined;
 });
 
 afterAll(async () => {
@@ -150,5 +155,26 @@ describe('a job fetched while every slot is in use', () => {
     expect(await waiter.result()).toBe(16);
     expect((await client.getRun(waiter.id))?.attempts).toBe(1);
     expect(mostAtOnce).toBe(1);
+  });
+
+  it("is handed back, not run, when a newer build took its agent's new runs while it waited", async () => {
+    worker = await startOneSlotWorker(LONG_HOLD_MS, 'v1');
+    const { holder, waiter } = await waiterBehindHolder(4, 'active');
+    // A newer build comes up: v1 stops taking the waiter's new runs (its consumer pauses).
+    other = await startOneSlotWorker(LONG_HOLD_MS, 'v2');
+    await vi.waitFor(
+      async () => {
+        const v1 = (await client.listWorkers()).find((info) => info.buildId === 'v1');
+        expect(v1?.draining).toContain('slot-waiter');
+      },
+      { timeout: 15_000 },
+    );
+
+    // The slot v1 frees now goes to the held job, which v1 must not start: the new build runs it.
+    releases.shift()?.();
+    expect(await holder.result()).toBe('held');
+    expect(await waiter.result()).toBe(8);
+    expect(await client.getRun(waiter.id)).toMatchObject({ buildId: 'v2', attempts: 1 });
+    expect(await jobEvents(waiter.id)).toContain('delayed');
   });
 });
